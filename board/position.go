@@ -1,0 +1,229 @@
+package board
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Position is a game position: a small value, copied to make a move
+// (copy-make). The board is bitpacked: each hole is a 7-bit lane (a hole
+// holds at most 72 seeds) and nine lanes share a 64-bit word; the holes of
+// a sowing circuit are stored in circuit order, so sowing n seeds adds a
+// precomputed mask to at most two words whatever n is. Katro keeps each
+// player's 18-hole circuit in a region of two words; Hoyito III keeps its
+// single 12-hole circuit in region 0.
+//
+// The zero Position is not usable; get one from Variant.Start or
+// Variant.ParsePosition.
+type Position struct {
+	v     *Variant
+	cells [2]span // per region, lanes in circuit order
+	key   uint64
+	clock uint32  // plies since the last capture
+	capt  [2]uint8 // seeds captured by South and North (Hoyito III)
+	side  Side
+	state uint8 // bit 0: the last ply was a pass; bits 1-3: end reason
+}
+
+const (
+	statePassed     = 1
+	stateReasonBits = 1
+)
+
+// Start returns the start position of the variant.
+func (v *Variant) Start() Position {
+	p := Position{v: v}
+	for k := 0; k < v.circ; k++ {
+		p.cells[0].add(k, v.seeds)
+		if v.family == Katro {
+			p.cells[1].add(k, v.seeds)
+		}
+	}
+	p.key = p.computeKey()
+	return p
+}
+
+// Variant returns the position's variant.
+func (p *Position) Variant() *Variant { return p.v }
+
+// Side returns the side to move.
+func (p *Position) Side() Side { return p.side }
+
+// Clock returns the plies played since the last capture.
+func (p *Position) Clock() int { return int(p.clock) }
+
+// Captured returns the seeds captured by s (always 0 in Katro, where seeds
+// never leave the board).
+func (p *Position) Captured(s Side) int { return int(p.capt[s]) }
+
+// AfterPass reports whether the last ply was a pass (Hoyito III); a second
+// pass in a row ends the game. Not part of the notation.
+func (p *Position) AfterPass() bool { return p.state&statePassed != 0 }
+
+// Key returns the position's hash key. It covers the board, the side to
+// move and the capture totals; it does not cover the clock or AfterPass, so
+// that equal keys mean the same position in the sense of the repetition
+// rule.
+//
+// The key is additive (a Zobrist-style key with + in place of xor): each
+// hole h has a random 64-bit key R[h] and
+//
+//	Key = Σ count(h)·R[h] + [North to move]·S + captS·C0 + captN·C1  (mod 2^64)
+//
+// so dropping a seed adds R[h], picking up k seeds subtracts k·R[h], and a
+// whole lap adds a precomputed sum: the key is updated as seeds move, in
+// constant time per lap. Two positions with the same seed total collide only
+// when Σ d(h)·R[h] ≡ 0 for their difference d, which for random keys has a
+// chance of about 2^-58 at worst (counts differ by less than 2^7).
+func (p *Position) Key() uint64 { return p.key }
+
+// Count returns the seeds in hole m, or 0 if m is not a hole of the board.
+func (p *Position) Count(m Move) int {
+	r := p.v.regionOf[m]
+	if r < 0 {
+		return 0
+	}
+	return p.cells[r].get(int(p.v.laneOf[m]))
+}
+
+// OnBoard returns the seeds on the board.
+func (p *Position) OnBoard() int {
+	n := 0
+	for r := range p.cells {
+		n += p.cells[r].sum()
+	}
+	return n
+}
+
+// SeedsOf returns the seeds in the holes owned by s.
+func (p *Position) SeedsOf(s Side) int {
+	if p.v.family == Katro {
+		return p.cells[s].sum()
+	}
+	n := 0
+	for c := 0; c < p.v.cols; c++ {
+		n += p.Count(HoleMove(int(s), c))
+	}
+	return n
+}
+
+// computeKey computes the key from scratch.
+func (p *Position) computeKey() uint64 {
+	v := p.v
+	var k uint64
+	for r := 0; r < 2; r++ {
+		for l := 0; l < v.circ; l++ {
+			k += uint64(p.cells[r].get(l)) * v.laneKey[r][l]
+		}
+	}
+	if p.side == North {
+		k += v.sideKey
+	}
+	k += uint64(p.capt[0])*v.capKey[0] + uint64(p.capt[1])*v.capKey[1]
+	return k
+}
+
+// Check verifies the position's invariants, as Stockfish's pos_is_ok does:
+// counts in range, nothing outside the circuits, seeds conserved, the key
+// equal to a key computed from scratch, and the rule book's validity rules
+// for the position (section 3). It returns nil or an error naming the first
+// broken invariant. Tests and fuzzing call it after every move.
+func (p *Position) Check() error {
+	v := p.v
+	if v == nil {
+		return errors.New("position has no variant")
+	}
+	if p.side > North {
+		return fmt.Errorf("side %d is not South or North", p.side)
+	}
+	for r := 0; r < 2; r++ {
+		for l := 0; l < 2*lanesPerWord; l++ {
+			c := p.cells[r].get(l)
+			if l >= v.circ || (r == 1 && v.family == Hoyito) {
+				if c != 0 {
+					return fmt.Errorf("lane %d of region %d is outside the board but holds %d", l, r, c)
+				}
+				continue
+			}
+			if c > v.total {
+				return fmt.Errorf("%s holds %d seeds, more than the %d of the game", v.holeAt[r][l], c, v.total)
+			}
+		}
+		if p.cells[r][0]>>63 != 0 || p.cells[r][1]>>63 != 0 {
+			return fmt.Errorf("spare bit of region %d is set", r)
+		}
+	}
+	if err := p.validate(); err != nil {
+		return err
+	}
+	if k := p.computeKey(); k != p.key {
+		return fmt.Errorf("key %016x differs from the key computed from scratch %016x", p.key, k)
+	}
+	if p.v.family == Katro && (p.capt != [2]uint8{} || p.state != 0) {
+		return errors.New("a Katro position has captures or a pass state")
+	}
+	return nil
+}
+
+// validate applies the validity rules of section 3 of the rule book.
+func (p *Position) validate() error {
+	v := p.v
+	board := p.OnBoard()
+	sum := board + int(p.capt[0]) + int(p.capt[1])
+	if sum != v.total {
+		if v.family == Hoyito {
+			return fmt.Errorf("seeds add up to %d (board %d, captured %d and %d), want %d",
+				sum, board, p.capt[0], p.capt[1], v.total)
+		}
+		return fmt.Errorf("seeds add up to %d, want %d", sum, v.total)
+	}
+	if v.family == Katro {
+		if p.SeedsOf(p.side.Other()) == 0 {
+			return fmt.Errorf("%s, not to move, has no seeds: that game is already over", p.side.Other())
+		}
+		return nil
+	}
+	if board == 0 {
+		return nil
+	}
+	if board <= 4 {
+		return fmt.Errorf("board holds %d seeds: a game in progress holds more than 4", board)
+	}
+	for s := South; s <= North; s++ {
+		if p.capt[s]%4 != 0 {
+			return fmt.Errorf("%s's captures %d are not a multiple of 4", s, p.capt[s])
+		}
+	}
+	return nil
+}
+
+// get returns the seeds in lane k.
+func (s *span) get(k int) int {
+	u := uint(k)
+	return int(s[u/lanesPerWord&1] >> (laneBits * (u % lanesPerWord)) & laneMask)
+}
+
+// add adds n seeds to lane k.
+func (s *span) add(k, n int) {
+	s[k/lanesPerWord] += uint64(n) << (laneBits * (k % lanesPerWord))
+}
+
+// take empties lane k and returns what it held.
+func (s *span) take(k int) int {
+	u := uint(k)
+	w, sh := u/lanesPerWord&1, laneBits*(u%lanesPerWord)
+	n := int(s[w] >> sh & laneMask)
+	s[w] &^= laneMask << sh
+	return n
+}
+
+// sum returns the seeds in every lane.
+func (s *span) sum() int {
+	n := 0
+	for _, w := range s {
+		for ; w != 0; w >>= laneBits {
+			n += int(w & laneMask)
+		}
+	}
+	return n
+}

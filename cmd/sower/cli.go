@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+)
+
+// Exit statuses.
+const (
+	exitOK    = 0
+	exitFail  = 1 // the command ran and failed
+	exitUsage = 2 // bad arguments or input
+)
+
+// command is one subcommand.
+type command struct {
+	name    string
+	summary string
+	run     func(c *cli, args []string) error
+}
+
+// cli carries the streams of one invocation.
+type cli struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// usageError marks an error caused by the arguments: exit status 2.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+func commands() []command {
+	return []command{
+		{"perft", "count move sequences to a depth (rule check and speed)", (*cli).perft},
+		{"show", "play moves and show the board, legal moves and status", (*cli).show},
+	}
+}
+
+// run executes one invocation and returns the exit status.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	if len(args) == 0 {
+		return c.fail(usagef("no command given; run sower help"))
+	}
+	name := args[0]
+	if name == "help" || name == "-h" || name == "--help" {
+		c.help()
+		return exitOK
+	}
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return c.fail(cmd.run(c, args[1:]))
+		}
+	}
+	return c.fail(usagef("unknown command %q; run sower help", name))
+}
+
+// fail prints err as one line and returns the matching exit status.
+func (c *cli) fail(err error) int {
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, pflag.ErrHelp) {
+		return exitOK
+	}
+	fmt.Fprintf(c.stderr, "sower: %s\n", oneLine(err.Error()))
+	var u usageError
+	if errors.As(err, &u) {
+		return exitUsage
+	}
+	return exitFail
+}
+
+func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
+
+func (c *cli) help() {
+	fmt.Fprintln(c.stdout, "usage: sower [command] [flags]")
+	fmt.Fprintln(c.stdout, "\nWith no command, sower speaks the engine protocol on stdin/stdout.")
+	fmt.Fprintln(c.stdout, "\nCommands:")
+	for _, cmd := range commands() {
+		fmt.Fprintf(c.stdout, "  %-9s %s\n", cmd.name, cmd.summary)
+	}
+	fmt.Fprintln(c.stdout, "\nRun sower <command> --help for its flags.")
+}
+
+// flags returns a flag set that reports errors instead of printing them.
+func (c *cli) flags(name, synopsis string) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	fs.SetOutput(c.stdout) // only --help prints: errors are returned
+	fs.Usage = func() {
+		fmt.Fprintf(c.stdout, "usage: sower %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parse parses args and turns flag errors into usage errors.
+func parse(fs *pflag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, pflag.ErrHelp) {
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}

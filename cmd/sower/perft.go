@@ -1,0 +1,44 @@
+package main
+
+import (
+	"fmt"
+	"time"
+)
+
+func (c *cli) perft(args []string) error {
+	var g gameFlags
+	var depth int
+	var divide bool
+	fs := c.flags("perft", "--game G --depth N [--fen F] [--divide]")
+	g.add(fs, false)
+	fs.IntVarP(&depth, "depth", "d", 0, "plies to count (required, 0-64)")
+	fs.BoolVar(&divide, "divide", false, "print each legal move with the count below it")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if !fs.Changed("depth") {
+		return usagef("--depth is required")
+	}
+	if depth < 0 || depth > 64 {
+		return usagef("--depth %d: want 0 to 64", depth)
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	p := game.Position()
+	start := time.Now()
+	var nodes uint64
+	if divide && depth > 0 {
+		for _, e := range p.Divide(depth) {
+			fmt.Fprintf(c.stdout, "%s %d\n", e.Move, e.Nodes)
+			nodes += e.Nodes
+		}
+	} else {
+		nodes = p.Perft(depth)
+	}
+	elapsed := time.Since(start)
+	fmt.Fprintf(c.stdout, "nodes %d\n", nodes)
+	fmt.Fprintf(c.stderr, "time %d ms, %.0f nodes/s\n", elapsed.Milliseconds(), float64(nodes)/max(elapsed.Seconds(), 1e-9))
+	return nil
+}

@@ -1,0 +1,66 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// gameFlags are the flags that choose a game, its rules and a position.
+type gameFlags struct {
+	game, fen, moves      string
+	captureSide, lastFour string
+	limit                 int
+}
+
+func (g *gameFlags) add(fs *pflag.FlagSet, withMoves bool) {
+	fs.StringVarP(&g.game, "game", "g", board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3")
+	fs.StringVar(&g.fen, "fen", "", "start from this position (rule book notation) instead of the start position")
+	if withMoves {
+		fs.StringVar(&g.moves, "moves", "", `moves to play first, separated by spaces ("a1 f6 c1")`)
+	}
+	fs.StringVar(&g.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
+	fs.StringVar(&g.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
+	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
+}
+
+// variant builds the chosen variant with its rule options.
+func (g *gameFlags) variant() (*board.Variant, error) {
+	var r board.Rules
+	var err error
+	if r.CaptureSide, err = board.ParseCaptureSide(g.captureSide); err != nil {
+		return nil, usageError{err}
+	}
+	if r.LastFour, err = board.ParseLastFour(g.lastFour); err != nil {
+		return nil, usageError{err}
+	}
+	r.NoCaptureLimit = g.limit
+	v, err := board.NewWithRules(g.game, r)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return v, nil
+}
+
+// build returns the game: the start or --fen position, with --moves played.
+func (g *gameFlags) build() (*board.Game, error) {
+	v, err := g.variant()
+	if err != nil {
+		return nil, err
+	}
+	p := v.Start()
+	if g.fen != "" {
+		if p, err = v.ParsePosition(g.fen); err != nil {
+			return nil, usagef("--fen: %v", err)
+		}
+	}
+	game := board.NewGame(p)
+	ms, err := v.ParseMoves(g.moves)
+	if err != nil {
+		return nil, usagef("--moves: %v", err)
+	}
+	if err := game.PlayAll(ms); err != nil {
+		return nil, usagef("--moves: %v", err)
+	}
+	return game, nil
+}
