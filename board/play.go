@@ -88,13 +88,13 @@ func (p *Position) playKatro(s int) bool {
 					p.sow(me, s, n) // the opponent is empty: one last lap
 					break
 				}
-				if lap == MaxLaps {
+				if lap == v.maxLaps {
 					return false
 				}
 				continue
 			}
 		}
-		if lap == MaxLaps {
+		if lap == v.maxLaps {
 			return false
 		}
 		n = p.lift(me, land)
@@ -140,7 +140,7 @@ func (p *Position) playHoyito(s int) bool {
 			}
 			return true // an extra turn: the side to move does not change
 		}
-		if lap == MaxLaps {
+		if lap == v.maxLaps {
 			return false
 		}
 		s = land

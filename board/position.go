@@ -19,7 +19,7 @@ type Position struct {
 	v     *Variant
 	cells [2]span // per region, lanes in circuit order
 	key   uint64
-	clock uint32  // plies since the last capture
+	clock uint32   // plies since the last capture
 	capt  [2]uint8 // seeds captured by South and North (Hoyito III)
 	side  Side
 	state uint8 // bit 0: the last ply was a pass; bits 1-3: end reason

@@ -5,13 +5,13 @@ type Reason uint8
 
 // The reasons a game ends. Ongoing means it has not.
 const (
-	Ongoing        Reason = iota
-	ReasonNoMove          // Katro: the side to move has no legal move and loses
-	ReasonLimit           // the no-capture limit was reached
-	ReasonRepeat          // the same position occurred for the third time
-	ReasonLastFour        // Hoyito III: a capture left 4 or fewer seeds
-	ReasonBothPassed      // Hoyito III: both players passed in a row
-	ReasonFinished        // Hoyito III: a finished game (empty board) read from notation
+	Ongoing          Reason = iota
+	ReasonNoMove            // Katro: the side to move has no legal move and loses
+	ReasonLimit             // the no-capture limit was reached
+	ReasonRepeat            // the same position occurred for the third time
+	ReasonLastFour          // Hoyito III: a capture left 4 or fewer seeds
+	ReasonBothPassed        // Hoyito III: both players passed in a row
+	ReasonFinished          // Hoyito III: a finished game (empty board) read from notation
 )
 
 // String returns the reason as shown to people and in JSON.

@@ -96,6 +96,9 @@ type Variant struct {
 	total  int // seeds in the game
 	seeds  int // seeds per hole at the start
 	rules  Rules
+	// maxLaps is MaxLaps; tests lower it to reach the endless-sowing rule
+	// with short sowings.
+	maxLaps int
 
 	// Sowing tables, indexed by circuit lane.
 	fill [maxLanes][maxLanes]span // fill[s][n]: lanes s+1 … s+n (mod circ)
@@ -234,6 +237,7 @@ func NewWithRules(name string, r Rules) (*Variant, error) {
 		return nil, fmt.Errorf("unknown game %q: want one of %s", name, strings.Join(Names(), ", "))
 	}
 	v.name = strings.ToLower(name)
+	v.maxLaps = MaxLaps
 	v.init()
 	return v, nil
 }
