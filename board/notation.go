@@ -70,7 +70,7 @@ func (v *Variant) ParsePosition(s string) (Position, error) {
 		return p, fmt.Errorf("clock: %w", err)
 	}
 	p.clock = uint32(clock)
-	if err := p.validate(); err != nil {
+	if err := p.validate(p.slowSum()); err != nil {
 		return p, err
 	}
 	p.key = p.computeKey()

@@ -153,7 +153,7 @@ func (p *Position) Check() error {
 			return fmt.Errorf("spare bit of region %d is set", r)
 		}
 	}
-	if err := p.validate(); err != nil {
+	if err := p.validate(p.slowSum()); err != nil {
 		return err
 	}
 	if k := p.computeKey(); k != p.key {
@@ -165,10 +165,22 @@ func (p *Position) Check() error {
 	return nil
 }
 
-// validate applies the validity rules of section 3 of the rule book.
-func (p *Position) validate() error {
+// slowSum adds the lanes one by one: unlike OnBoard it is right even when
+// a region holds more seeds than a game can, as unchecked input may.
+func (p *Position) slowSum() int {
+	n := 0
+	for r := range p.cells {
+		for l := 0; l < 2*lanesPerWord; l++ {
+			n += p.cells[r].get(l)
+		}
+	}
+	return n
+}
+
+// validate applies the validity rules of section 3 of the rule book, given
+// the seeds on the board.
+func (p *Position) validate(board int) error {
 	v := p.v
-	board := p.OnBoard()
 	sum := board + int(p.capt[0]) + int(p.capt[1])
 	if sum != v.total {
 		if v.family == Hoyito {
@@ -217,13 +229,48 @@ func (s *span) take(k int) int {
 	return n
 }
 
-// sum returns the seeds in every lane.
+// sum returns the seeds in every lane. Multiplying a word by a one in every
+// lane adds all nine lanes into the top lane; no lane overflows because a
+// region never holds more than 72 seeds.
 func (s *span) sum() int {
-	n := 0
-	for _, w := range s {
-		for ; w != 0; w >>= laneBits {
-			n += int(w & laneMask)
+	const ones = 1 | 1<<7 | 1<<14 | 1<<21 | 1<<28 | 1<<35 | 1<<42 | 1<<49 | 1<<56
+	return int((s[0]*ones)>>56&laneMask + (s[1]*ones)>>56&laneMask)
+}
+
+// Row returns the seeds of one of s's rows, indexed by column (0 = column
+// a): depth 0 is s's outer row (Katro) or s's only row (Hoyito III), depth
+// Depth()-1 its inner row. Columns past the board's width are zero.
+func (p *Position) Row(s Side, depth int) (row [maxCols]uint8) {
+	v := p.v
+	for c := 0; c < v.cols; c++ {
+		var m Move
+		if s == South {
+			m = HoleMove(depth, c)
+		} else {
+			m = HoleMove(v.rows-1-depth, c)
 		}
+		row[c] = uint8(p.cells[v.regionOf[m]].get(int(v.laneOf[m])))
 	}
-	return n
+	return row
+}
+
+// Circuit returns the seeds of s's sowing circuit in sowing order (Katro),
+// or of the whole board's circuit starting at a1 (Hoyito III, whatever s),
+// and the circuit's length. Lanes past the length are zero.
+func (p *Position) Circuit(s Side) (c [maxLanes]uint8, n int) {
+	r := int(s)
+	if p.v.family == Hoyito {
+		r = 0
+	}
+	w := p.cells[r][0]
+	for k := 0; k < lanesPerWord; k++ {
+		c[k] = uint8(w & laneMask)
+		w >>= laneBits
+	}
+	w = p.cells[r][1]
+	for k := lanesPerWord; k < maxLanes; k++ {
+		c[k] = uint8(w & laneMask)
+		w >>= laneBits
+	}
+	return c, p.v.circ
 }

@@ -394,3 +394,18 @@ func (g *splitmix) next() uint64 {
 func (s *span) set(k int) {
 	s[k/lanesPerWord] |= 1 << (laneBits * (k % lanesPerWord))
 }
+
+// Depth returns the rows each player owns: 3 or 2 in Katro, 1 in Hoyito III.
+func (v *Variant) Depth() int { return v.depth }
+
+// CircuitLen returns the holes in a sowing circuit.
+func (v *Variant) CircuitLen() int { return v.circ }
+
+// CircuitHole returns the hole at position k of s's sowing circuit (Katro)
+// or of the board's circuit (Hoyito III, whatever s).
+func (v *Variant) CircuitHole(s Side, k int) Move {
+	if v.family == Hoyito {
+		return v.holeAt[0][k]
+	}
+	return v.holeAt[s][k]
+}

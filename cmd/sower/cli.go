@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/sower-engine/sower/protocol"
 )
 
 // Exit statuses.
@@ -41,6 +44,9 @@ func commands() []command {
 	return []command{
 		{"perft", "count move sequences to a depth (rule check and speed)", (*cli).perft},
 		{"show", "play moves and show the board, legal moves and status", (*cli).show},
+		{"analyse", "search a position and show the best move", (*cli).analyse},
+		{"eval", "show the static evaluation term by term", (*cli).eval},
+		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 	}
 }
 
@@ -48,11 +54,15 @@ func commands() []command {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		return c.fail(usagef("no command given; run sower help"))
+		return c.fail(protocol.Serve(context.Background(), stdin, stdout))
 	}
 	name := args[0]
-	if name == "help" || name == "-h" || name == "--help" {
+	switch name {
+	case "help", "-h", "--help":
 		c.help()
+		return exitOK
+	case "version", "--version":
+		fmt.Fprintf(stdout, "sower %s\n", protocol.Version)
 		return exitOK
 	}
 	for _, cmd := range commands() {

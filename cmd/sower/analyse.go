@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/protocol"
+	"github.com/sower-engine/sower/search"
+)
+
+// defaultAnalyseTime is how long analyse searches when given no limit.
+const defaultAnalyseTime = 3 * time.Second
+
+func (c *cli) analyse(args []string) error {
+	var g gameFlags
+	var depth, movetime, hash int
+	var nodes uint64
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB]`)
+	g.add(fs, true)
+	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
+	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
+	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
+	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	set := 0
+	for _, name := range []string{"depth", "movetime", "nodes"} {
+		if fs.Changed(name) {
+			set++
+		}
+	}
+	switch {
+	case set > 1:
+		return usagef("give at most one of --depth, --movetime and --nodes")
+	case depth < 0 || depth >= search.MaxPly:
+		return usagef("--depth %d: want 1 to %d", depth, search.MaxPly-1)
+	case movetime < 0:
+		return usagef("--movetime %d: want a positive number of milliseconds", movetime)
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	eng, err := search.NewEngine(hash)
+	if err != nil {
+		return usageError{err}
+	}
+	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond}
+	if set == 0 {
+		lim.MoveTime = defaultAnalyseTime
+	}
+	writeBoard(c.stdout, game)
+	// Ctrl-C stops the search early; the best move so far is still shown.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := eng.Search(ctx, game.Position(), game.History(), lim, func(i search.Info) {
+		fmt.Fprintln(c.stdout, protocol.FormatInfo(i))
+	})
+	if err != nil {
+		return err
+	}
+	if res.Over.Over() {
+		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info))
+	}
+	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
+	return nil
+}
+
+func (c *cli) eval(args []string) error {
+	var g gameFlags
+	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"]`)
+	g.add(fs, true)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	p := game.Position()
+	e := eval.New(p.Variant())
+	fmt.Fprint(c.stdout, p.Diagram())
+	writeEval(c.stdout, e, &p)
+	return nil
+}

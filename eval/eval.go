@@ -1,0 +1,231 @@
+package eval
+
+import (
+	"github.com/sower-engine/sower/board"
+)
+
+// Term identifies an evaluation term.
+type Term int
+
+// Katro terms.
+const (
+	KatroSeeds Term = iota
+	KatroMobility
+	KatroFront
+	KatroExposed
+	KatroSingles
+	numKatro
+)
+
+// Hoyito III terms.
+const (
+	HoyitoCaptured Term = iota
+	HoyitoRow
+	HoyitoThrees
+	HoyitoMoves
+	numHoyito
+)
+
+// MaxTerms bounds the number of terms of a family.
+const MaxTerms = 8
+
+// Weights is a family's table of term weights, indexed by Term, in
+// hundredths of a seed per unit of the term.
+type Weights [MaxTerms]int
+
+// DefaultWeights returns the weights Sower plays with for a family.
+func DefaultWeights(f board.Family) Weights {
+	if f == board.Hoyito {
+		return Weights{
+			HoyitoCaptured: 100,
+			HoyitoRow:      8,
+			HoyitoThrees:   30,
+			HoyitoMoves:    4,
+		}
+	}
+	return Weights{
+		KatroSeeds:    100,
+		KatroMobility: 6,
+		KatroFront:    4,
+		KatroExposed:  -20,
+		KatroSingles:  -2,
+	}
+}
+
+// names and docs of the terms, by family.
+var (
+	katroNames  = [...]string{"seeds", "mobility", "front", "exposed", "singles"}
+	hoyitoNames = [...]string{"captured", "row", "threes", "moves"}
+)
+
+// Evaluator scores positions of one family with one table of weights. It
+// has no mutable state and is safe for concurrent use.
+type Evaluator struct {
+	family board.Family
+	w      Weights
+	geo    geometry
+}
+
+// geometry describes each hole of a sowing circuit: its row (0 = outer) and
+// column, for each side.
+type geometry struct {
+	lanes int
+	depth int
+	cols  int
+	row   [18]uint8
+	col   [2][18]uint8
+}
+
+// New returns an Evaluator with the default weights of v's family.
+func New(v *board.Variant) *Evaluator {
+	return NewWithWeights(v, DefaultWeights(v.Family()))
+}
+
+// NewWithWeights returns an Evaluator with the given weights.
+func NewWithWeights(v *board.Variant, w Weights) *Evaluator {
+	e := &Evaluator{family: v.Family(), w: w}
+	g := &e.geo
+	g.lanes, g.depth, g.cols = v.CircuitLen(), v.Depth(), v.Cols()
+	for s := board.South; s <= board.North; s++ {
+		for k := 0; k < g.lanes; k++ {
+			h := v.CircuitHole(s, k)
+			g.row[k] = uint8(k / g.cols)
+			g.col[s][k] = uint8(h.Col())
+		}
+	}
+	return e
+}
+
+// Weights returns the evaluator's weights.
+func (e *Evaluator) Weights() Weights { return e.w }
+
+// features holds the value of every term for each side.
+type features [2][MaxTerms]int
+
+// Evaluate returns the score of p for the side to move, in hundredths of a
+// seed. It allocates nothing.
+func (e *Evaluator) Evaluate(p *board.Position) int {
+	var f features
+	n := e.compute(p, &f)
+	me, opp := p.Side(), p.Side().Other()
+	s := 0
+	for t := 0; t < n; t++ {
+		s += e.w[t] * (f[me][t] - f[opp][t])
+	}
+	return s
+}
+
+func (e *Evaluator) compute(p *board.Position, f *features) int {
+	if e.family == board.Hoyito {
+		hoyitoFeatures(p, f)
+		return int(numHoyito)
+	}
+	e.katroFeatures(p, f)
+	return int(numKatro)
+}
+
+// katroFeatures computes the Katro terms of both sides from their circuits.
+func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
+	g := &e.geo
+	var front [2][8]uint8
+	for s := board.South; s <= board.North; s++ {
+		c, n := p.Circuit(s)
+		ft := &f[s]
+		var nonEmpty [3]int
+		for k := 0; k < n; k++ {
+			seeds := int(c[k])
+			ft[KatroSeeds] += seeds
+			if seeds != 0 {
+				nonEmpty[g.row[k]]++
+			}
+			if seeds == 1 {
+				ft[KatroSingles]++
+			}
+		}
+		fr, back := -1, -1
+		for d := 0; d < g.depth; d++ {
+			if nonEmpty[d] > 0 {
+				fr = d
+				if back < 0 {
+					back = d
+				}
+			}
+		}
+		if fr < 0 {
+			continue
+		}
+		ft[KatroFront] = nonEmpty[fr]
+		ft[KatroMobility] = nonEmpty[back]
+		for k := fr * g.cols; k < (fr+1)*g.cols; k++ {
+			front[s][g.col[s][k]] = c[k]
+		}
+	}
+	for s := board.South; s <= board.North; s++ {
+		o := s.Other()
+		for col := 0; col < g.cols; col++ {
+			if front[o][col] != 0 {
+				f[s][KatroExposed] += int(front[s][col])
+			}
+		}
+	}
+}
+
+// hoyitoFeatures computes the Hoyito III terms of both sides.
+func hoyitoFeatures(p *board.Position, f *features) {
+	circ, n := p.Circuit(board.South)
+	cols := n / 2
+	for s := board.South; s <= board.North; s++ {
+		ft := &f[s]
+		ft[HoyitoCaptured] = p.Captured(s)
+		first := int(s) * cols
+		for k := first; k < first+cols; k++ {
+			seeds := int(circ[k])
+			if seeds == 0 {
+				continue
+			}
+			ft[HoyitoRow] += seeds
+			ft[HoyitoMoves]++
+			land := (k + seeds) % n
+			extra := 0
+			if seeds >= n {
+				extra = seeds / n // full laps also drop in the landing hole
+			}
+			if int(circ[land])+extra == 3 && land != k {
+				ft[HoyitoThrees]++
+			}
+		}
+	}
+}
+
+// TermValue is one line of a breakdown.
+type TermValue struct {
+	Name   string
+	South  int // the term's value for South
+	North  int // the term's value for North
+	Weight int
+	Score  int // Weight × (side to move − opponent)
+}
+
+// Breakdown lists every term of p's family with both sides' values, its
+// weight and its contribution to Evaluate, whose result is the sum of the
+// contributions.
+func (e *Evaluator) Breakdown(p *board.Position) []TermValue {
+	var f features
+	n := e.compute(p, &f)
+	names := katroNames[:]
+	if e.family == board.Hoyito {
+		names = hoyitoNames[:]
+	}
+	me, opp := p.Side(), p.Side().Other()
+	out := make([]TermValue, n)
+	for t := 0; t < n; t++ {
+		out[t] = TermValue{
+			Name:   names[t],
+			South:  f[board.South][t],
+			North:  f[board.North][t],
+			Weight: e.w[t],
+			Score:  e.w[t] * (f[me][t] - f[opp][t]),
+		}
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+)
+
+// Info is a progress report: one per completed iteration, and one when the
+// best move changes at the root during an iteration.
+type Info struct {
+	Family   board.Family // the game family, for formatting Score
+	Depth    int          // the iteration's nominal depth
+	SelDepth int          // the deepest ply reached
+	Score    Score
+	Bound    Bound // BoundExact, or BoundLower / BoundUpper after a failed aspiration window
+	Nodes    uint64
+	Time     time.Duration
+	NPS      uint64
+	Hashfull int          // per mille
+	PV       []board.Move // principal variation, from the root
+}
+
+// Result is what a search found.
+type Result struct {
+	// Move is the best move: always legal at the root, or NoMove when the
+	// game is over there.
+	Move board.Move
+	// Ponder is the reply the search expects, or NoMove.
+	Ponder board.Move
+	// Info is the last progress report, with the final node count and time.
+	Info Info
+	// Over is the game's status at the root when the game is already over.
+	Over board.Status
+}
+
+// Engine searches positions. It owns a transposition table that persists
+// between searches of a game. An Engine runs one search at a time: Search
+// must not be called concurrently, and SetHash and ClearHash only between
+// searches.
+type Engine struct {
+	tt *Table
+	s  *searcher // reused between searches; allocated once
+}
+
+// NewEngine returns an engine with a transposition table of hashMiB MiB.
+func NewEngine(hashMiB int) (*Engine, error) {
+	tt, err := NewTable(hashMiB)
+	if err != nil {
+		return nil, err
+	}
+	return &Engine{tt: tt, s: new(searcher)}, nil
+}
+
+// SetHash reallocates the transposition table with a new size.
+func (e *Engine) SetHash(mib int) error {
+	tt, err := NewTable(mib)
+	if err != nil {
+		return err
+	}
+	e.tt = tt
+	return nil
+}
+
+// HashMiB returns the transposition table's size.
+func (e *Engine) HashMiB() int { return e.tt.SizeMiB() }
+
+// ClearHash empties the transposition table and the move-ordering
+// statistics, as for a new game.
+func (e *Engine) ClearHash() { e.tt.Clear() }
+
+// ErrNoPosition is returned for a zero Position.
+var ErrNoPosition = errors.New("search: no position")
+
+// Search searches root, whose game went through the positions whose keys
+// are in history (from the game's start to the position before root; see
+// board.Game.History), within lim, until ctx is cancelled. It calls report
+// (if not nil) with each progress report, from the calling goroutine; it
+// never prints. The result's move is legal even when the search is
+// stopped before its first iteration completes.
+func (e *Engine) Search(ctx context.Context, root board.Position, history []uint64, lim Limits, report func(Info)) (Result, error) {
+	if root.Variant() == nil {
+		return Result{}, ErrNoPosition
+	}
+	s := e.s
+	s.reset(ctx, e.tt, &root, history, lim, report)
+	return s.run(), nil
+}
+
+// Evaluator returns the evaluator the engine uses for v.
+func Evaluator(v *board.Variant) *eval.Evaluator { return eval.New(v) }

@@ -1,0 +1,377 @@
+package search
+
+import (
+	"context"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+)
+
+// frame is one ply's move list: the children are made once, when the moves
+// are generated (making a move is how legality is known), and searched in
+// place. Frames live in the searcher, so a node allocates nothing.
+type frame struct {
+	kids  [board.MaxMoves]board.Position
+	moves [board.MaxMoves]board.Move
+	order [board.MaxMoves]int32
+	n     int
+}
+
+// rootMove is a legal move at the root and the position it leads to.
+type rootMove struct {
+	move  board.Move
+	pos   board.Position
+	score Score
+}
+
+// repSize is the size of the repetition filter: a count of the keys on the
+// game's path by their low bits, so that most nodes know without a scan
+// that their position has not occurred twice before.
+const repSize = 1 << 12
+
+// pass keys: a Hoyito III position that follows a pass ends the game on a
+// second pass, so the table keeps it apart from the same position without.
+const passSalt = 0x9e3779b97f4a7c15
+
+// searcher is the state of one search. It is reused between searches.
+type searcher struct {
+	ctx    context.Context
+	tt     *Table
+	ev     *eval.Evaluator
+	family board.Family
+	limit  int // the no-capture limit, 0 = off
+	lim    Limits
+	report func(Info)
+
+	root      board.Position
+	rootMoves [board.MaxMoves]rootMove
+	nRoot     int
+
+	frames  [MaxPly + 1]frame
+	pv      [MaxPly + 1][MaxPly + 1]board.Move
+	pvLen   [MaxPly + 1]int
+	killers [MaxPly + 1][2]board.Move
+	history [2][256]int32
+
+	keys []uint64 // the game's keys, then the path's
+	rep  [repSize]uint8
+
+	nodes     uint64
+	nodeLimit uint64
+	seldepth  int
+	stopped   bool
+	depthCut  bool // a leaf was scored by evaluation, not by the rules
+	start     time.Time
+	soft      time.Duration
+	hard      time.Duration
+	timed     bool
+	fixedTime bool
+
+	bestPV []board.Move
+	last   Info
+}
+
+func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, history []uint64, lim Limits, report func(Info)) {
+	s.ctx, s.tt, s.lim, s.report = ctx, tt, lim, report
+	s.root = *root
+	v := root.Variant()
+	s.family = v.Family()
+	s.limit = v.Rules().NoCaptureLimit
+	s.ev = eval.New(v)
+	s.nodes, s.seldepth, s.stopped = 0, 0, false
+	s.nodeLimit = ^uint64(0)
+	if lim.Nodes > 0 {
+		s.nodeLimit = lim.Nodes
+	}
+	s.start = time.Now()
+	s.timed = lim.timed(root.Side())
+	s.fixedTime = lim.MoveTime > 0 && !lim.Infinite
+	if s.timed {
+		s.soft, s.hard = lim.budget(root.Side())
+	}
+	s.killers = [MaxPly + 1][2]board.Move{}
+	s.history = [2][256]int32{}
+	s.rep = [repSize]uint8{}
+	s.keys = append(s.keys[:0], history...)
+	for _, k := range history {
+		s.rep[k%repSize]++
+	}
+	s.bestPV = s.bestPV[:0]
+	s.last = Info{}
+}
+
+// run is the iterative deepening loop.
+func (s *searcher) run() Result {
+	s.tt.NewSearch()
+	root := &s.root
+	if st := root.Status(s.keys); st.Over() {
+		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact}
+		return Result{Info: info, Over: st}
+	}
+	s.genRoot()
+	maxDepth := MaxPly - 1
+	if s.lim.Depth > 0 {
+		maxDepth = min(s.lim.Depth, maxDepth)
+	}
+	if s.nRoot == 1 && s.timed {
+		maxDepth = 1 // a forced move: answer at once
+	}
+	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
+	var prev Score
+	for depth := 1; depth <= maxDepth; depth++ {
+		s.depthCut = false
+		score := s.aspiration(depth, prev)
+		if s.stopped {
+			break
+		}
+		prev = score
+		s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
+		s.emit(depth, score, BoundExact)
+		if !s.depthCut {
+			break // every leaf was a game end: the result is proven
+		}
+		if s.family == board.Katro && score.Decisive() && score.MatePlies() <= depth && !s.lim.Infinite {
+			break // no shorter win or longer defence is left to find
+		}
+		if s.timed && !s.fixedTime && time.Since(s.start) > s.soft/2 {
+			break
+		}
+	}
+	res := Result{Move: s.rootMoves[0].move, Info: s.last}
+	res.Info.Nodes, res.Info.Time = s.nodes, time.Since(s.start)
+	res.Info.NPS = nps(s.nodes, res.Info.Time)
+	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
+		res.Info.PV = []board.Move{res.Move}
+	}
+	if len(res.Info.PV) > 1 {
+		res.Ponder = res.Info.PV[1]
+	}
+	res.Info.Family = s.family
+	return res
+}
+
+// terminal scores a finished game for the side to move.
+func (s *searcher) terminal(p *board.Position, st board.Status) Score {
+	if s.family == board.Hoyito {
+		me := p.Side()
+		return HoyitoEnd(st.Seeds[me]-st.Seeds[me.Other()], 0)
+	}
+	switch w, ok := st.Result.Winner(); {
+	case !ok:
+		return 0
+	case w == p.Side():
+		return KatroWin(0)
+	}
+	return -KatroWin(0)
+}
+
+// genRoot lists the legal root moves, restricted to SearchMoves when any
+// of those is legal, the table's move first.
+func (s *searcher) genRoot() {
+	var l board.MoveList
+	s.root.GenerateMoves(&l)
+	s.nRoot = 0
+	for _, m := range l.Slice() {
+		if c := s.root; c.Play(m) {
+			s.rootMoves[s.nRoot] = rootMove{move: m, pos: c}
+			s.nRoot++
+		}
+	}
+	if s.nRoot == 0 { // a Hoyito III player without a move passes
+		c := s.root
+		c.Play(board.Pass)
+		s.rootMoves[0] = rootMove{move: board.Pass, pos: c}
+		s.nRoot = 1
+	}
+	if len(s.lim.SearchMoves) > 0 {
+		n := 0
+		for i := 0; i < s.nRoot; i++ {
+			for _, m := range s.lim.SearchMoves {
+				if s.rootMoves[i].move == m {
+					s.rootMoves[n] = s.rootMoves[i]
+					n++
+					break
+				}
+			}
+		}
+		if n > 0 {
+			s.nRoot = n
+		}
+	}
+	if e, ok := s.tt.Probe(s.ttKey(&s.root)); ok {
+		for i := 1; i < s.nRoot; i++ {
+			if s.rootMoves[i].move == e.Move {
+				s.toFront(i)
+			}
+		}
+	}
+}
+
+// toFront moves root move i to the front, keeping the others' order.
+func (s *searcher) toFront(i int) {
+	rm := s.rootMoves[i]
+	copy(s.rootMoves[1:i+1], s.rootMoves[:i])
+	s.rootMoves[0] = rm
+}
+
+// aspiration searches the root with a window around the previous score,
+// widening it on failure.
+func (s *searcher) aspiration(depth int, prev Score) Score {
+	alpha, beta := -Infinity, Infinity
+	delta := Score(40)
+	if depth >= 4 && !prev.Decisive() {
+		alpha, beta = max(prev-delta, -Infinity), min(prev+delta, Infinity)
+	}
+	for {
+		score := s.searchRoot(depth, alpha, beta)
+		if s.stopped {
+			return score
+		}
+		switch {
+		case score <= alpha && alpha > -Infinity:
+			s.emit(depth, score, BoundUpper)
+			beta = (alpha + beta) / 2
+			alpha = max(score-delta, -Infinity)
+		case score >= beta && beta < Infinity:
+			s.emit(depth, score, BoundLower)
+			beta = min(score+delta, Infinity)
+		default:
+			return score
+		}
+		delta *= 2
+		if delta > 800 {
+			alpha, beta = -Infinity, Infinity
+		}
+	}
+}
+
+// searchRoot searches every root move with principal-variation search and
+// keeps the best at the front of the list.
+func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
+	root := &s.root
+	s.pvLen[0] = 0
+	best := -Infinity
+	s.push(root.Key())
+	defer s.pop()
+	for i := 0; i < s.nRoot; i++ {
+		rm := &s.rootMoves[i]
+		same := rm.pos.Side() == root.Side()
+		var score Score
+		if i == 0 {
+			score = s.child(&rm.pos, 1, depth-1, alpha, beta, same, true)
+		} else {
+			score = s.child(&rm.pos, 1, depth-1, alpha, alpha+1, same, false)
+			if score > alpha && score < beta && !s.stopped {
+				score = s.child(&rm.pos, 1, depth-1, alpha, beta, same, true)
+			}
+		}
+		if s.stopped {
+			return best
+		}
+		rm.score = score
+		if score > best {
+			best = score
+		}
+		if score > alpha {
+			alpha = score
+			s.pv[0][0] = rm.move
+			n := copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
+			s.pvLen[0] = n + 1
+			if i > 0 {
+				s.toFront(i)
+				if depth > 1 && score < beta {
+					s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
+					s.emit(depth, score, BoundExact)
+				}
+			}
+			if alpha >= beta {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// child searches a child position: from the opponent's point of view
+// (negated) after a normal move, from the same side's after an extra turn.
+func (s *searcher) child(kid *board.Position, ply, depth int, alpha, beta Score, same, pvNode bool) Score {
+	if same {
+		return s.search(kid, ply, depth, alpha, beta, pvNode)
+	}
+	return -s.search(kid, ply, depth, -beta, -alpha, pvNode)
+}
+
+func (s *searcher) push(k uint64) {
+	s.keys = append(s.keys, k)
+	s.rep[k%repSize]++
+}
+
+func (s *searcher) pop() {
+	k := s.keys[len(s.keys)-1]
+	s.keys = s.keys[:len(s.keys)-1]
+	s.rep[k%repSize]--
+}
+
+// repeated reports whether the position with key k occurred twice before
+// on the game's path, so that it now occurs for the third time.
+func (s *searcher) repeated(k uint64) bool {
+	if s.rep[k%repSize] < 2 {
+		return false
+	}
+	return board.Repeats(k, s.keys, 2)
+}
+
+func (s *searcher) ttKey(p *board.Position) uint64 {
+	if p.AfterPass() {
+		return p.Key() ^ passSalt
+	}
+	return p.Key()
+}
+
+// checkLimits stops the search when its time is up or it was cancelled.
+func (s *searcher) checkLimits() {
+	select {
+	case <-s.ctx.Done():
+		s.stopped = true
+		return
+	default:
+	}
+	if s.timed && time.Since(s.start) >= s.hard {
+		s.stopped = true
+	}
+}
+
+// emit reports progress.
+func (s *searcher) emit(depth int, score Score, bound Bound) {
+	el := time.Since(s.start)
+	pv := s.bestPV
+	if bound != BoundExact {
+		pv = s.pv[0][:s.pvLen[0]]
+		if len(pv) == 0 {
+			pv = s.bestPV
+		}
+	}
+	s.last = Info{
+		Family:   s.family,
+		Depth:    depth,
+		SelDepth: s.seldepth,
+		Score:    score,
+		Bound:    bound,
+		Nodes:    s.nodes,
+		Time:     el,
+		NPS:      nps(s.nodes, el),
+		Hashfull: s.tt.Hashfull(),
+		PV:       append([]board.Move(nil), pv...),
+	}
+	if s.report != nil {
+		s.report(s.last)
+	}
+}
+
+func nps(nodes uint64, d time.Duration) uint64 {
+	if d <= 0 {
+		return 0
+	}
+	return uint64(float64(nodes) / d.Seconds())
+}

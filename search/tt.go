@@ -1,0 +1,177 @@
+package search
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// Bound says how a stored score relates to the true score.
+type Bound uint8
+
+// Bounds.
+const (
+	BoundNone  Bound = 0 // empty entry
+	BoundUpper Bound = 1 // the true score is at most Score (fail low)
+	BoundLower Bound = 2 // the true score is at least Score (fail high)
+	BoundExact Bound = 3
+)
+
+// Entry is one transposition-table entry, unpacked.
+type Entry struct {
+	Move  board.Move
+	Depth int   // 0-255
+	Bound Bound // BoundNone for an empty entry
+	Gen   uint8 // 0-63: the search that wrote it
+	Score Score // relative to the node (see toTT)
+	Eval  Score // static evaluation, or 0
+}
+
+// An entry is two words: the full 64-bit key, and the data word
+//
+//	bits  0-15  score, int16 two's complement (decisive scores relative to the node)
+//	bits 16-23  best move (board.Move; 0 = none)
+//	bits 24-31  depth in plies, 0-255
+//	bits 32-33  bound: 0 none (empty), 1 upper, 2 lower, 3 exact
+//	bits 34-39  generation, 0-63, the search that stored the entry
+//	bits 40-55  static evaluation, int16 two's complement
+//	bits 56-63  zero
+//
+// Four entries make a 64-byte bucket, one cache line.
+type entry struct {
+	key  uint64
+	data uint64
+}
+
+const (
+	bucketSize = 4
+	entryBytes = 16
+	genMask    = 63
+)
+
+type bucket [bucketSize]entry
+
+func pack(e Entry) uint64 {
+	return uint64(uint16(int16(e.Score))) |
+		uint64(e.Move)<<16 |
+		uint64(uint8(e.Depth))<<24 |
+		uint64(e.Bound&3)<<32 |
+		uint64(e.Gen&genMask)<<34 |
+		uint64(uint16(int16(e.Eval)))<<40
+}
+
+func unpack(d uint64) Entry {
+	return Entry{
+		Score: Score(int16(uint16(d))),
+		Move:  board.Move(d >> 16),
+		Depth: int(uint8(d >> 24)),
+		Bound: Bound(d >> 32 & 3),
+		Gen:   uint8(d >> 34 & genMask),
+		Eval:  Score(int16(uint16(d >> 40))),
+	}
+}
+
+// Table is the transposition table: a power-of-two number of 64-byte
+// buckets, each holding four entries. A key's bucket is chosen by its top
+// bits; the entry keeps the whole key to verify a hit. Replacement keeps,
+// within a bucket, the entries that are deeper and of the current
+// generation. A Table is used by one search at a time.
+type Table struct {
+	buckets []bucket
+	shift   uint
+	gen     uint8
+}
+
+// Hash table sizes in MiB.
+const (
+	MinHashMiB     = 1
+	MaxHashMiB     = 65536
+	DefaultHashMiB = 16
+)
+
+// NewTable allocates a table of at most mib MiB (rounded down to a power of
+// two number of buckets).
+func NewTable(mib int) (*Table, error) {
+	if mib < MinHashMiB || mib > MaxHashMiB {
+		return nil, fmt.Errorf("hash size %d MiB: want %d to %d", mib, MinHashMiB, MaxHashMiB)
+	}
+	n := uint64(mib) << 20 / (bucketSize * entryBytes)
+	log := 63 - bits.LeadingZeros64(n)
+	return &Table{buckets: make([]bucket, 1<<log), shift: uint(64 - log)}, nil
+}
+
+// SizeMiB returns the table's size in MiB.
+func (t *Table) SizeMiB() int { return len(t.buckets) * bucketSize * entryBytes >> 20 }
+
+// Clear empties the table.
+func (t *Table) Clear() {
+	clear(t.buckets)
+	t.gen = 0
+}
+
+// NewSearch starts a new generation: entries of older searches are
+// replaced first.
+func (t *Table) NewSearch() { t.gen = (t.gen + 1) & genMask }
+
+func (t *Table) bucket(key uint64) *bucket { return &t.buckets[key>>t.shift] }
+
+// Probe returns the entry stored for key, if any.
+func (t *Table) Probe(key uint64) (Entry, bool) {
+	b := t.bucket(key)
+	for i := range b {
+		if b[i].key == key && b[i].data != 0 {
+			return unpack(b[i].data), true
+		}
+	}
+	return Entry{}, false
+}
+
+// Store records a search result for key. An entry for the same key is
+// overwritten unless it is deeper and the new result is not exact; a new
+// key replaces the bucket's least valuable entry, judged by depth less
+// eight plies per generation of age.
+func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, eval Score) {
+	b := t.bucket(key)
+	victim := &b[0]
+	worst := 1 << 30
+	for i := range b {
+		e := &b[i]
+		if e.key == key || e.data == 0 {
+			victim = e
+			break
+		}
+		old := unpack(e.data)
+		age := int((t.gen - old.Gen) & genMask)
+		if v := old.Depth - 8*age; v < worst {
+			worst, victim = v, e
+		}
+	}
+	if victim.key == key && victim.data != 0 {
+		old := unpack(victim.data)
+		if m == board.NoMove {
+			m = old.Move
+		}
+		if bound != BoundExact && old.Gen == t.gen && old.Depth > depth+2 {
+			return
+		}
+	}
+	depth = max(0, min(depth, 255))
+	victim.key = key
+	victim.data = pack(Entry{Move: m, Depth: depth, Bound: bound, Gen: t.gen, Score: score, Eval: eval})
+}
+
+// Hashfull returns how full the table is in per mille, counting the
+// entries of the current generation among the first thousand.
+func (t *Table) Hashfull() int {
+	n, seen := 0, 0
+	for i := 0; i < len(t.buckets) && seen < 1000; i++ {
+		for _, e := range t.buckets[i] {
+			if e.data != 0 && unpack(e.data).Gen == t.gen {
+				n++
+			}
+			seen++
+		}
+	}
+	return n * 1000 / max(seen, 1)
+}
