@@ -199,7 +199,7 @@ func (p *Position) validate(board int) error {
 		return nil
 	}
 	if board <= 4 {
-		return fmt.Errorf("board holds %d seeds: a game in progress holds more than 4", board)
+		return fmt.Errorf("board holds %d %s: a game in progress holds more than 4", board, plural(board, "seed", "seeds"))
 	}
 	for s := South; s <= North; s++ {
 		if p.capt[s]%4 != 0 {
@@ -273,4 +273,12 @@ func (p *Position) Circuit(s Side) (c [maxLanes]uint8, n int) {
 		w >>= laneBits
 	}
 	return c, p.v.circ
+}
+
+// plural returns one or many by n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
