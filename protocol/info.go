@@ -55,3 +55,22 @@ func FormatBestMove(best, ponder board.Move) string {
 	}
 	return s
 }
+
+// finalInfo writes the info line that comes right before bestmove: the
+// search's last report with its final node count and time. A search
+// stopped before it completed its first iteration has no score yet, and
+// its line says only how far it got; a game already over reports its
+// result as "info depth 0 score …".
+func finalInfo(res search.Result) string {
+	i := res.Info
+	if i.Depth > 0 || res.Over.Over() {
+		return FormatInfo(i)
+	}
+	s := "info depth 0 nodes " + strconv.FormatUint(i.Nodes, 10) +
+		" nps " + strconv.FormatUint(i.NPS, 10) +
+		" time " + strconv.FormatInt(i.Time.Milliseconds(), 10)
+	if len(i.PV) > 0 {
+		s += " pv " + board.FormatMoves(i.PV)
+	}
+	return s
+}

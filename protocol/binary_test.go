@@ -1,0 +1,145 @@
+package protocol
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// buildSower builds the sower command into a temporary directory.
+func buildSower(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the sower binary; skipped with -short")
+	}
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		if goTool, err = exec.LookPath("go"); err != nil {
+			t.Skip("no go tool to build sower with")
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "sower")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	out, err := exec.Command(goTool, "build", "-o", bin, "github.com/sower-engine/sower/cmd/sower").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startSower starts the binary with no arguments, as a GUI does.
+func startSower(t *testing.T, bin string) (*session, *bytes.Buffer) {
+	t.Helper()
+	cmd := exec.Command(bin)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A pipe of our own, not StdoutPipe: Wait would close that one at
+	// the exit, possibly before its last lines are read.
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = w
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	t.Cleanup(func() { cmd.Process.Kill() })
+	return attach(t, in, out, done), &stderr
+}
+
+// protocolLine matches every line the sessions below may print.
+var protocolLine = regexp.MustCompile(`^(id (name|author) .+|option name .+|uciok|ugiok|readyok|info .+|bestmove \S+( ponder \S+)?|response \S+|[a-f][1-6] \d+|pass \d+|nodes \d+)$`)
+
+func TestBinary(t *testing.T) {
+	bin := buildSower(t)
+	for _, tc := range []struct {
+		name string
+		talk func(t *testing.T, s *session)
+	}{
+		{"katro over UCI", func(t *testing.T, s *session) {
+			if l, ok := s.next(200 * time.Millisecond); ok {
+				t.Errorf("printed %q before the first command", l)
+			}
+			s.send("uci")
+			s.expect("uciok")
+			s.send("setoption name Hash value 8", "isready")
+			s.expect("readyok")
+			s.send("ucinewgame", "position startpos moves a1 f6", "go depth 5")
+			s.bestmove()
+			s.send("go wtime 1000 btime 1000 winc 0 binc 0")
+			start := time.Now()
+			s.bestmove()
+			if d := time.Since(start); d > clockAnswer {
+				t.Errorf("bestmove after %v on a 1 s clock", d)
+			}
+			s.send("go infinite")
+			s.sync()
+			s.send("stop")
+			s.bestmove()
+			s.send("position fen 1,2 S 0")
+			if got := s.sync(); len(got) != 1 || !strings.HasPrefix(got[0], "info string error: position: ") {
+				t.Errorf("bad position: %q", got)
+			}
+			s.send("go depth 3", "quit")
+			s.bestmove()
+		}},
+		{"hoyito3 over UGI", func(t *testing.T, s *session) {
+			s.send("ugi")
+			s.expect("ugiok")
+			s.send("setoption name UCI_Variant value hoyito3")
+			s.expect("info string variant hoyito3 startpos 4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0")
+			s.send("uginewgame", "position startpos moves a1 c2", "query p1turn")
+			if got := s.expect("response")[0]; got != "response false" {
+				t.Errorf("p1turn after North's capture: %q", got)
+			}
+			s.send("go p1time 1000 p2time 1000")
+			s.bestmove()
+			s.send("perft 3")
+			s.expect("nodes ")
+			s.send("go infinite")
+			s.sync()
+			// End of input: the search is stopped and prints its bestmove.
+			err, rest := s.close()
+			if err != nil {
+				t.Errorf("exit: %v", err)
+			}
+			if len(rest) == 0 || !strings.HasPrefix(rest[len(rest)-1], "bestmove ") {
+				t.Errorf("after the end of input: %q", rest)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, stderr := startSower(t, bin)
+			tc.talk(t, s)
+			err, _ := s.close()
+			if err != nil {
+				t.Errorf("sower exited with %v", err)
+			}
+			if stderr.Len() > 0 {
+				t.Errorf("stderr: %q", stderr.String())
+			}
+			for _, l := range s.seen {
+				if !protocolLine.MatchString(l) {
+					t.Errorf("not a protocol line: %q", l)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,201 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/search"
+)
+
+// WriteBoard writes what "d" and the command line's show print: the
+// position's diagram, then the lines "Fen: <position>", "Legal: <moves>"
+// (none once the game is over) and "Status: <status>" (see StatusText).
+func WriteBoard(w io.Writer, g *board.Game) error {
+	p := g.Position()
+	_, err := fmt.Fprintf(w, "%sFen: %s\nLegal: %s\nStatus: %s\n",
+		p.Diagram(), p.String(), board.FormatMoves(LegalMoves(g)), StatusText(g.Status()))
+	return err
+}
+
+// LegalMoves returns the legal moves of the game's position: none once the
+// game is over, by whatever rule.
+func LegalMoves(g *board.Game) []board.Move {
+	if g.Status().Over() {
+		return nil
+	}
+	p := g.Position()
+	return p.LegalMoves()
+}
+
+// StatusText describes a game's status for people: "ongoing", "South wins
+// (no legal move)", "draw (repetition)", with the final seed totals of a
+// Hoyito III game: "North wins (last four, 20-28)".
+func StatusText(st board.Status) string {
+	if !st.Over() {
+		return "ongoing"
+	}
+	s := "draw"
+	if w, ok := st.Result.Winner(); ok {
+		s = w.String() + " wins"
+	}
+	s += " (" + st.Reason.String()
+	if st.Seeds != [2]int{} {
+		s += fmt.Sprintf(", %d-%d", st.Seeds[0], st.Seeds[1])
+	}
+	return s + ")"
+}
+
+// WriteEval writes the evaluation of p term by term, as "eval" and the
+// command line's eval print: a header, one line per term with South's and
+// North's values, the weight and the contribution, then the total for the
+// side to move.
+func WriteEval(w io.Writer, e *eval.Evaluator, p *board.Position) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-10s %6s %6s %7s %7s\n", "term", "South", "North", "weight", "score")
+	total := 0
+	for _, t := range e.Breakdown(p) {
+		fmt.Fprintf(&b, "%-10s %6d %6d %7d %7d\n", t.Name, t.South, t.North, t.Weight, t.Score)
+		total += t.Score
+	}
+	fmt.Fprintf(&b, "total %d for %s, the side to move (hundredths of a seed)\n", total, p.Side())
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// printBlock sends text of several lines as one block.
+func (s *server) printBlock(text string) {
+	s.out.print(strings.Split(strings.TrimSuffix(text, "\n"), "\n")...)
+}
+
+// cmdD is "d": the board, its notation, legal moves and status.
+func (s *server) cmdD(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected %s", quote(args[0]))
+	}
+	var b strings.Builder
+	WriteBoard(&b, s.game)
+	s.printBlock(b.String())
+	return nil
+}
+
+// cmdEval is "eval": the static evaluation of the current position, term
+// by term.
+func (s *server) cmdEval(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected %s", quote(args[0]))
+	}
+	p := s.game.Position()
+	var b strings.Builder
+	WriteEval(&b, search.Evaluator(p.Variant()), &p)
+	s.printBlock(b.String())
+	return nil
+}
+
+// maxPerftDepth is the deepest perft the protocol accepts, as on the
+// command line.
+const maxPerftDepth = 64
+
+// cmdPerft is "perft <depth>": runs as a job (stop cancels it), printing
+// "<move> <count>" for each legal move as its count is done, then "nodes
+// <total>".
+func (s *server) cmdPerft(args []string) error {
+	if len(args) != 1 {
+		return errors.New("want perft <depth>")
+	}
+	depth, err := strconv.Atoi(args[0])
+	if err != nil || depth < 0 || depth > maxPerftDepth {
+		return fmt.Errorf("depth %s: want an integer from 0 to %d", quote(args[0]), maxPerftDepth)
+	}
+	s.stopJob()
+	p := s.game.Position()
+	out := s.out
+	ctx, j := s.newJob()
+	s.launch(ctx, j, func(ctx context.Context) {
+		start := time.Now()
+		var total uint64
+		if depth == 0 {
+			total = 1
+		}
+		if depth > 0 {
+			for _, m := range p.LegalMoves() {
+				c := p
+				c.Play(m)
+				n, ok := perft(ctx, c, depth-1)
+				if !ok {
+					out.info("perft stopped")
+					return
+				}
+				out.print(m.String() + " " + strconv.FormatUint(n, 10))
+				total += n
+			}
+		}
+		el := time.Since(start)
+		out.print(
+			fmt.Sprintf("info string perft time %d ms, %.0f nodes/s", el.Milliseconds(), float64(total)/max(el.Seconds(), 1e-9)),
+			"nodes "+strconv.FormatUint(total, 10))
+	})
+	return nil
+}
+
+// perftSplit is the depth below which perft counts without looking at
+// ctx: at most 6^5 sequences, a few milliseconds.
+const perftSplit = 5
+
+// perft is board.Position.Perft made cancellable: it splits the count at
+// the top levels and checks ctx between the parts. It reports false if ctx
+// was cancelled.
+func perft(ctx context.Context, p board.Position, depth int) (uint64, bool) {
+	if depth <= perftSplit {
+		return p.Perft(depth), ctx.Err() == nil
+	}
+	if ctx.Err() != nil {
+		return 0, false
+	}
+	var n uint64
+	for _, m := range p.LegalMoves() {
+		c := p
+		c.Play(m)
+		k, ok := perft(ctx, c, depth-1)
+		if !ok {
+			return 0, false
+		}
+		n += k
+	}
+	return n, true
+}
+
+// cmdBench is "bench": runs Config.Bench as a job (stop cancels it), its
+// report sent as info string lines.
+func (s *server) cmdBench(args []string) error {
+	if len(args) > 0 {
+		return fmt.Errorf("unexpected %s", quote(args[0]))
+	}
+	if s.cfg.Bench == nil {
+		return errors.New(`not available here; run "sower bench"`)
+	}
+	s.stopJob()
+	bench := s.cfg.Bench
+	out := s.out
+	ctx, j := s.newJob()
+	s.launch(ctx, j, func(ctx context.Context) {
+		w := &infoWriter{out: out}
+		err := bench(ctx, w)
+		w.Close()
+		switch {
+		case ctx.Err() != nil:
+			out.info("bench stopped")
+		case err != nil:
+			out.info("error: bench: " + err.Error())
+		default:
+			out.info("bench done")
+		}
+	})
+	return nil
+}

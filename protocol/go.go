@@ -1,0 +1,177 @@
+package protocol
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search"
+)
+
+// maxMillis bounds the times "go" reads (about 31 years), so that they
+// convert to a time.Duration.
+const maxMillis = 1_000_000_000_000
+
+// goParams is a read "go" command.
+type goParams struct {
+	lim    search.Limits
+	ponder bool
+}
+
+// parseGo reads the parameters of "go" for position p.
+func parseGo(args []string, p *board.Position) (goParams, error) {
+	var g goParams
+	lim := &g.lim
+	for i := 0; i < len(args); i++ {
+		key := strings.ToLower(args[i])
+		switch key {
+		case "infinite":
+			lim.Infinite = true
+			continue
+		case "ponder":
+			g.ponder = true
+			continue
+		case "searchmoves":
+			lim.SearchMoves = lim.SearchMoves[:0]
+			for i+1 < len(args) && !isGoKeyword(args[i+1]) {
+				i++
+				m, err := p.Variant().ParseMove(args[i])
+				if err != nil {
+					return g, fmt.Errorf("searchmoves: %v", err)
+				}
+				if legal := p.LegalMoves(); !slices.Contains(legal, m) {
+					return g, fmt.Errorf("searchmoves: %s is not a legal move here (legal: %s)", m, legalText(legal))
+				}
+				lim.SearchMoves = append(lim.SearchMoves, m)
+			}
+			if len(lim.SearchMoves) == 0 {
+				return g, fmt.Errorf("searchmoves: no move given")
+			}
+			continue
+		}
+		if !isGoKeyword(key) {
+			return g, fmt.Errorf("unknown parameter %s", quote(args[i]))
+		}
+		if i+1 == len(args) {
+			return g, fmt.Errorf("%s needs a value", key)
+		}
+		i++
+		n, err := strconv.ParseInt(args[i], 10, 64)
+		if err != nil {
+			return g, fmt.Errorf("%s: %s is not an integer", key, quote(args[i]))
+		}
+		ms := time.Duration(max(min(n, maxMillis), -maxMillis)) * time.Millisecond
+		switch key {
+		case "depth":
+			if n < 1 {
+				return g, fmt.Errorf("depth %d: want 1 or more", n)
+			}
+			lim.Depth = int(min(n, search.MaxPly-1))
+		case "nodes":
+			if n < 1 {
+				return g, fmt.Errorf("nodes %d: want 1 or more", n)
+			}
+			lim.Nodes = uint64(n)
+		case "movetime":
+			lim.MoveTime = max(ms, time.Millisecond) // 0 or less: as fast as possible
+		case "wtime", "p1time":
+			lim.Clock[board.South], lim.HasClock[board.South] = ms, true
+		case "btime", "p2time":
+			lim.Clock[board.North], lim.HasClock[board.North] = ms, true
+		case "winc", "p1inc":
+			lim.Inc[board.South] = ms
+		case "binc", "p2inc":
+			lim.Inc[board.North] = ms
+		case "movestogo":
+			lim.MovesToGo = int(max(min(n, 1000), 0)) // 0 or less: unknown
+		case "mate":
+			return g, fmt.Errorf("mate: searching for a mate in n moves is not supported; use depth")
+		}
+	}
+	return g, nil
+}
+
+// isGoKeyword reports whether s is a parameter name of "go".
+func isGoKeyword(s string) bool {
+	switch strings.ToLower(s) {
+	case "depth", "nodes", "movetime", "wtime", "btime", "winc", "binc", "movestogo",
+		"p1time", "p2time", "p1inc", "p2inc", "mate", "infinite", "ponder", "searchmoves":
+		return true
+	}
+	return false
+}
+
+// legalText lists moves for a message, "none" when there are none.
+func legalText(ms []board.Move) string {
+	if len(ms) == 0 {
+		return "none"
+	}
+	return board.FormatMoves(ms)
+}
+
+// cmdGo starts a search of the current position in its own goroutine,
+// which reports "info" lines as the search goes and ends with exactly one
+// "bestmove". A search still running is stopped first (it prints its own
+// bestmove).
+func (s *server) cmdGo(args []string) error {
+	p := s.game.Position()
+	g, err := parseGo(args, &p)
+	if err != nil {
+		return err
+	}
+	s.stopJob()
+	eng, err := s.engine()
+	if err != nil {
+		return err
+	}
+	g.lim.Overhead = s.overhead
+	hist := slices.Clone(s.game.History())
+	out := s.out
+	ctx, j := s.newJob()
+	pctx := ctx
+	if g.ponder {
+		pctx, j.cancelPonder = context.WithCancel(ctx)
+		j.hit = make(chan struct{})
+	}
+	hit := j.hit
+	s.launch(ctx, j, func(ctx context.Context) {
+		res, err := runSearch(ctx, pctx, hit, eng, p, hist, g, out)
+		if err != nil {
+			out.info("error: search: " + err.Error())
+		}
+		out.print(finalInfo(res), FormatBestMove(res.Move, res.Ponder))
+	})
+	return nil
+}
+
+// runSearch runs the search of "go" and returns its result once the
+// bestmove is due: at once when the search ends, except that an infinite
+// search waits for ctx to be cancelled ("stop"). A pondering search ("go
+// ponder") searches without limits under pctx until "stop" cancels ctx or
+// "ponderhit" closes hit and cancels pctx; after ponderhit the position is
+// searched again with the go command's own limits, its clock starting then,
+// the table keeping what pondering found.
+func runSearch(ctx, pctx context.Context, hit <-chan struct{}, eng *search.Engine, p board.Position, hist []uint64, g goParams, out *output) (search.Result, error) {
+	report := func(i search.Info) { out.print(FormatInfo(i)) }
+	if g.ponder {
+		pl := g.lim
+		pl.Infinite = true
+		res, err := eng.Search(pctx, p, hist, pl, report)
+		select {
+		case <-ctx.Done():
+		case <-hit:
+		}
+		if err != nil || ctx.Err() != nil {
+			return res, err
+		}
+	}
+	res, err := eng.Search(ctx, p, hist, g.lim, report)
+	if g.lim.Infinite {
+		<-ctx.Done()
+	}
+	return res, err
+}

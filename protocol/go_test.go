@@ -1,0 +1,367 @@
+package protocol
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// legalIn returns the legal moves of a position given as a position
+// command's arguments, in the named variant.
+func legalIn(t *testing.T, variant, pos string) []string {
+	t.Helper()
+	ts := newTestServer(t, Config{})
+	ts.do("setoption name UCI_Variant value " + variant)
+	got := ts.do("position "+pos, "d")
+	if len(errorLines(got)) > 0 {
+		t.Fatalf("%s: %q", pos, got)
+	}
+	return strings.Fields(field(got, "Legal"))
+}
+
+// checkSearchLines checks the lines of one search: info lines, then
+// exactly one bestmove, last.
+func checkSearchLines(t *testing.T, lines []string) {
+	t.Helper()
+	for i, l := range lines {
+		last := i == len(lines)-1
+		switch {
+		case last && strings.HasPrefix(l, "bestmove "):
+		case !last && strings.HasPrefix(l, "info "):
+		default:
+			t.Errorf("line %d of the search: %q\n%s", i, l, strings.Join(lines, "\n"))
+		}
+	}
+}
+
+func TestGo(t *testing.T) {
+	for _, tc := range []struct {
+		name, variant, pos, goCmd string
+		want                      string // the bestmove, if only one is right
+		wantInfo                  string // in the line before bestmove
+	}{
+		{name: "depth", variant: "katro", pos: "startpos", goCmd: "go depth 4", wantInfo: "info depth 4 "},
+		{name: "nodes", variant: "katro", pos: "startpos moves a1", goCmd: "go nodes 3000"},
+		{name: "stopped at once", variant: "hoyito3", pos: "startpos", goCmd: "go nodes 1", wantInfo: "info depth 0 nodes 1 "},
+		{name: "movetime", variant: "hoyito3", pos: "startpos", goCmd: "go movetime 30"},
+		{name: "movetime 0", variant: "katro", pos: "startpos", goCmd: "go movetime 0"},
+		{name: "movetime negative", variant: "katro", pos: "startpos", goCmd: "go movetime -100"},
+		{name: "clocks", variant: "katro", pos: "startpos", goCmd: "go wtime 300 btime 300 winc 10 binc 10 movestogo 5"},
+		{name: "zero clock", variant: "katro", pos: "startpos", goCmd: "go wtime 0 btime 0"},
+		{name: "negative clock", variant: "katro", pos: "startpos", goCmd: "go wtime -500 btime 1000 winc -5"},
+		{name: "own clock only", variant: "katro", pos: "startpos", goCmd: "go wtime 200"},
+		{name: "UGI clocks", variant: "hoyito3", pos: "startpos moves a1", goCmd: "go p1time 200 p2time 200 p1inc 0 p2inc 0"},
+		{name: "UGI clock North", variant: "hoyito3", pos: "startpos moves a1", goCmd: "go p2time 100"},
+		{name: "movestogo 0", variant: "katro-4x4", pos: "startpos", goCmd: "go wtime 200 btime 200 movestogo 0"},
+		{name: "huge depth", variant: "katro-6x3", pos: "startpos", goCmd: "go depth 100000 movetime 50"},
+		{name: "huge times", variant: "katro", pos: "startpos", goCmd: "go wtime 99999999999999999 btime 1 depth 3"},
+		{name: "searchmoves", variant: "katro", pos: "startpos", goCmd: "go depth 3 searchmoves c1", want: "c1"},
+		{name: "searchmoves two", variant: "hoyito3", pos: "startpos", goCmd: "go searchmoves e1 F1 depth 2"},
+		{name: "case", variant: "katro", pos: "startpos", goCmd: "GO DEPTH 2"},
+		{name: "forced pass", variant: "hoyito3", pos: "fen " + hoyitoPass, goCmd: "go depth 5", want: "pass"},
+		{name: "forced pass on a clock", variant: "hoyito3", pos: "fen " + hoyitoPass, goCmd: "go wtime 1000 btime 1000", want: "pass"},
+		{name: "Katro lost", variant: "katro", pos: "fen " + katroLost, goCmd: "go depth 3", want: "(none)", wantInfo: "info depth 0 score mate 0 "},
+		{name: "Katro limit", variant: "katro", pos: "fen " + katroLimit, goCmd: "go wtime 100", want: "(none)", wantInfo: "info depth 0 score cp 0 "},
+		{name: "Hoyito finished", variant: "hoyito3", pos: "fen " + hoyitoNorthWin, goCmd: "go", want: "(none)", wantInfo: "info depth 0 score cp 800 "},
+		{name: "Hoyito drawn", variant: "hoyito3", pos: "fen " + hoyitoDrawn, goCmd: "go movetime 10", want: "(none)", wantInfo: "info depth 0 score cp 0 "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("setoption name UCI_Variant value "+tc.variant, "position "+tc.pos)
+			s.sync()
+			start := time.Now()
+			s.send(tc.goCmd)
+			move, lines := s.bestmove()
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("bestmove after %v", d)
+			}
+			checkSearchLines(t, append(lines, "bestmove "+move))
+			if len(lines) == 0 {
+				t.Fatal("no info line before bestmove")
+			}
+			if tc.want != "" && move != tc.want {
+				t.Errorf("bestmove %s, want %s", move, tc.want)
+			}
+			if tc.want != "(none)" && !slices.Contains(legalIn(t, tc.variant, tc.pos), move) {
+				t.Errorf("bestmove %s is not legal", move)
+			}
+			if final := lines[len(lines)-1]; tc.wantInfo != "" && !strings.HasPrefix(final, tc.wantInfo) {
+				t.Errorf("final info %q, want %q…", final, tc.wantInfo)
+			}
+			s.quiet(50 * time.Millisecond)
+		})
+	}
+}
+
+func TestGoRefused(t *testing.T) {
+	for _, cmd := range []string{
+		"go depth", "go depth x", "go depth 0", "go depth -3", "go nodes 0", "go nodes -1", "go nodes 1e6",
+		"go wtime", "go wtime 1.5", "go btime abc", "go movestogo x", "go foo", "go depth 3 foo",
+		"go searchmoves", "go searchmoves depth 3", "go searchmoves z9", "go searchmoves a2", "go searchmoves pass",
+		"go mate 3", "go depth 99999999999999999999",
+	} {
+		t.Run(cmd, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("position startpos moves a1 f6")
+			s.sync()
+			s.send(cmd)
+			got := s.sync()
+			if len(got) != 1 || len(errorLines(got)) != 1 || !strings.HasPrefix(got[0], "info string error: go: ") {
+				t.Errorf("got %q, want one error line", got)
+			}
+			s.quiet(30 * time.Millisecond) // and no bestmove
+		})
+	}
+}
+
+// TestInfinite checks that an infinite search, even one whose result is
+// known, answers isready at once and gives its bestmove only after stop,
+// within 50 ms.
+func TestInfinite(t *testing.T) {
+	for _, tc := range []struct{ name, variant, pos string }{
+		{"katro start", "katro", "startpos"},
+		{"hoyito start", "hoyito3", "startpos"},
+		{"Katro over", "katro", "fen " + katroLost},
+		{"Hoyito finished", "hoyito3", "fen " + hoyitoNorthWin},
+		{"Hoyito pass", "hoyito3", "fen " + hoyitoPass},
+		{"Katro 4x4 late", "katro-4x4", "fen 0,0,0,1/0,0,0,0/0,0,0,0/0,0,30,1 S 0"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("setoption name UCI_Variant value "+tc.variant, "position "+tc.pos)
+			s.sync()
+			s.send("go infinite")
+			time.Sleep(100 * time.Millisecond)
+			start := time.Now()
+			lines := s.sync()
+			if d := time.Since(start); d > slack {
+				t.Errorf("readyok after %v during the search", d)
+			}
+			for _, l := range lines {
+				if strings.HasPrefix(l, "bestmove") {
+					t.Fatalf("bestmove before stop: %q", lines)
+				}
+			}
+			s.noBestmove(50 * time.Millisecond)
+			start = time.Now()
+			s.send("stop")
+			move, _ := s.bestmove()
+			if d := time.Since(start); d > slack {
+				t.Errorf("bestmove %v after stop", d)
+			}
+			if move == "" {
+				t.Errorf("empty bestmove")
+			}
+			s.send("stop") // a second stop has nothing to stop
+			if got := s.sync(); len(got) != 0 {
+				t.Errorf("after a second stop: %q", got)
+			}
+		})
+	}
+}
+
+// maxStopLatency is how soon after stop the bestmove must come.
+const maxStopLatency = 50 * time.Millisecond
+
+// slack bounds waits that are not what a test measures (readyok during a
+// search, stop in the other tests), generously for loaded machines.
+const slack = time.Second
+
+// clockAnswer is "well inside" a 1 s clock without increment: the search
+// budgets about a seventh of it, and this leaves room for a loaded machine.
+const clockAnswer = 750 * time.Millisecond
+
+// TestStopLatency measures stop during deep searches of every variant,
+// three times each at different moments. The search looks at its context
+// every fraction of a millisecond; on a loaded machine the scheduler alone
+// can hold the process back for longer than the limit, so a trial over the
+// limit is run again (up to three attempts), and one attempt must be within
+// it. An engine slow to stop fails every attempt.
+func TestStopLatency(t *testing.T) {
+	for _, variant := range board.Names() {
+		t.Run(variant, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("setoption name UCI_Variant value "+variant, "position startpos")
+			s.sync()
+			trial := func(after time.Duration) time.Duration {
+				s.send("go depth 120")
+				time.Sleep(after)
+				start := time.Now()
+				s.send("stop")
+				_, lines := s.bestmove()
+				d := time.Since(start)
+				checkSearchLines(t, append(lines, "bestmove x"))
+				return d
+			}
+			for i := range 3 {
+				after := time.Duration(20+40*i) * time.Millisecond
+				var d time.Duration
+				for attempt := 1; attempt <= 3; attempt++ {
+					if d = trial(after); d <= maxStopLatency {
+						break
+					}
+					t.Logf("attempt %d: bestmove %v after stop", attempt, d)
+				}
+				if d > maxStopLatency {
+					t.Errorf("bestmove %v after stop, want within %v", d, maxStopLatency)
+				}
+			}
+		})
+	}
+}
+
+// TestClock checks that a 1 s clock without increment is answered well
+// inside it, for every variant and both sides.
+func TestClock(t *testing.T) {
+	for _, variant := range board.Names() {
+		for _, pos := range []string{"startpos", "startpos moves " + map[bool]string{true: "a1 c2", false: "a1"}[variant == "hoyito3"]} {
+			t.Run(variant+" "+pos, func(t *testing.T) {
+				s := newSession(t, Config{})
+				s.send("setoption name UCI_Variant value "+variant, "position "+pos)
+				s.sync()
+				start := time.Now()
+				s.send("go wtime 1000 btime 1000")
+				s.bestmove()
+				if d := time.Since(start); d > clockAnswer {
+					t.Errorf("bestmove after %v on a 1 s clock", d)
+				}
+			})
+		}
+	}
+}
+
+// TestCommandsDuringSearch checks that commands that change the state stop
+// a running search first (it prints its bestmove) and that every go gets
+// exactly one bestmove.
+func TestCommandsDuringSearch(t *testing.T) {
+	for _, tc := range []struct {
+		cmd   string
+		after string // a line the command prints after the bestmove
+	}{
+		{"position startpos moves a1", ""},
+		{"setoption name Hash value 2", ""},
+		{"setoption name Clear Hash", ""},
+		{"setoption name Move Overhead value 30", ""},
+		{"setoption name NoCaptureLimit value 100", ""},
+		{"setoption name UCI_Variant value hoyito3", "info string variant hoyito3"},
+		{"ucinewgame", ""},
+		{"go depth 2", "bestmove"},
+		{"perft 2", "nodes 36"},
+		{"quit", ""},
+	} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("position startpos", "go infinite")
+			time.Sleep(30 * time.Millisecond)
+			s.send(tc.cmd)
+			s.bestmove()
+			if tc.after != "" {
+				s.expect(tc.after)
+			}
+			if tc.cmd == "quit" {
+				err, rest := s.close()
+				if err != nil || len(rest) > 0 {
+					t.Errorf("after quit: %v %q", err, rest)
+				}
+				return
+			}
+			if got := s.sync(); len(got) != 0 {
+				t.Errorf("lines after: %q", got)
+			}
+		})
+	}
+}
+
+// TestReadOnlyDuringSearch checks that commands that only look are
+// answered during a search without stopping it.
+func TestReadOnlyDuringSearch(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("setoption name UCI_Variant value hoyito3", "position startpos moves a1", "go infinite")
+	for _, cmd := range []string{"isready", "d", "eval", "query p1turn", "query gameover", "query result", "uci", "ugi", "debug on", "ponderhit", "foo", "go depth x", "position fen x"} {
+		s.send(cmd)
+		for _, l := range s.sync() {
+			if strings.HasPrefix(l, "bestmove") {
+				t.Fatalf("%s stopped the search", cmd)
+			}
+		}
+	}
+	s.send("stop")
+	s.bestmove()
+}
+
+func TestPonder(t *testing.T) {
+	s := newSession(t, Config{})
+	s.send("position startpos", "go ponder wtime 1000 btime 1000")
+	time.Sleep(100 * time.Millisecond)
+	for _, l := range s.sync() {
+		if strings.HasPrefix(l, "bestmove") {
+			t.Fatalf("bestmove while pondering: %q", l)
+		}
+	}
+	start := time.Now()
+	s.send("ponderhit")
+	s.bestmove()
+	if d := time.Since(start); d > clockAnswer {
+		t.Errorf("bestmove %v after ponderhit on a 1 s clock", d)
+	}
+	s.send("ponderhit") // no longer pondering
+	s.send("go ponder depth 3")
+	time.Sleep(50 * time.Millisecond)
+	start = time.Now()
+	s.send("stop")
+	s.bestmove()
+	if d := time.Since(start); d > slack {
+		t.Errorf("bestmove %v after stop while pondering", d)
+	}
+	if got := s.sync(); len(got) != 0 {
+		t.Errorf("lines after: %q", got)
+	}
+}
+
+func TestEOFDuringSearch(t *testing.T) {
+	for _, goCmd := range []string{"go infinite", "go depth 120", "go ponder", "perft 40"} {
+		t.Run(goCmd, func(t *testing.T) {
+			s := newSession(t, Config{})
+			s.send("position startpos", goCmd)
+			time.Sleep(30 * time.Millisecond)
+			start := time.Now()
+			err, rest := s.close()
+			if err != nil {
+				t.Errorf("ServeWith: %v", err)
+			}
+			if d := time.Since(start); d > time.Second {
+				t.Errorf("ended %v after the input", d)
+			}
+			want := "bestmove "
+			if strings.HasPrefix(goCmd, "perft") {
+				want = "info string perft stopped"
+			}
+			if len(rest) == 0 || !strings.HasPrefix(rest[len(rest)-1], want) {
+				t.Errorf("last lines %q, want %q…", rest, want)
+			}
+		})
+	}
+}
+
+func TestContextCancel(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	s := newSessionCtx(t, ctx, Config{})
+	s.send("position startpos", "go infinite")
+	s.sync()
+	cancel()
+	s.bestmove()
+	select {
+	case err := <-s.done:
+		s.done <- err
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("ServeWith: %v, want context.Canceled", err)
+		}
+	case <-time.After(wait):
+		t.Fatal("ServeWith did not return after its context was cancelled")
+	}
+}

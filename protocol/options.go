@@ -1,0 +1,251 @@
+package protocol
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search"
+)
+
+// Option types, as "uci" reports them.
+const (
+	typeCombo  = "combo"
+	typeSpin   = "spin"
+	typeButton = "button"
+)
+
+// An option is one engine option: how "uci" shows it and how setoption
+// applies a value. apply checks the value and either changes the engine's
+// state whole or returns an error and changes nothing.
+type option struct {
+	name     string
+	kind     string
+	def      string   // default (combo, spin)
+	vars     []string // values (combo)
+	min, max int      // range (spin)
+	apply    func(s *server, value string) error
+}
+
+// options lists the engine's options in the order "uci" shows them.
+func (s *server) options() []option {
+	return []option{
+		{name: "UCI_Variant", kind: typeCombo, def: board.NameKatro, vars: board.Names(), apply: (*server).setVariant},
+		{name: "Hash", kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
+			min: search.MinHashMiB, max: s.cfg.MaxHashMiB, apply: (*server).setHash},
+		{name: "Clear Hash", kind: typeButton, apply: (*server).clearHash},
+		{name: "Move Overhead", kind: typeSpin, def: strconv.Itoa(defaultOverheadMs),
+			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
+		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
+			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
+		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
+			vars:  []string{board.LastFourCapturer.String(), board.LastFourSouth.String(), board.LastFourNorth.String()},
+			apply: (*server).setLastFour},
+		{name: "NoCaptureLimit", kind: typeSpin, def: strconv.Itoa(board.DefaultNoCaptureLimit),
+			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
+	}
+}
+
+// line returns the option as "uci" shows it.
+func (o *option) line() string {
+	s := "option name " + o.name + " type " + o.kind
+	switch o.kind {
+	case typeCombo:
+		s += " default " + o.def
+		for _, v := range o.vars {
+			s += " var " + v
+		}
+	case typeSpin:
+		s += fmt.Sprintf(" default %s min %d max %d", o.def, o.min, o.max)
+	}
+	return s
+}
+
+// check reads a value for the option: a known combo value (any case; the
+// canonical spelling is returned) or an integer in the spin's range.
+func (o *option) check(value string) (string, int, error) {
+	switch o.kind {
+	case typeCombo:
+		for _, v := range o.vars {
+			if strings.EqualFold(v, value) {
+				return v, 0, nil
+			}
+		}
+		if value == "" {
+			return "", 0, fmt.Errorf("%s needs a value: one of %s", o.name, strings.Join(o.vars, ", "))
+		}
+		return "", 0, fmt.Errorf("%s: %s is not one of %s", o.name, quote(value), strings.Join(o.vars, ", "))
+	case typeSpin:
+		if value == "" {
+			return "", 0, fmt.Errorf("%s needs a value: an integer from %d to %d", o.name, o.min, o.max)
+		}
+		n, err := strconv.Atoi(value)
+		if err != nil || n < o.min || n > o.max {
+			return "", 0, fmt.Errorf("%s: %s is not an integer from %d to %d", o.name, quote(value), o.min, o.max)
+		}
+		return value, n, nil
+	}
+	return value, 0, nil
+}
+
+func (s *server) cmdUCI(args []string) error { return s.identify("uciok") }
+func (s *server) cmdUGI(args []string) error { return s.identify("ugiok") }
+
+// identify answers "uci" and "ugi": the engine's name and author, its
+// options, and ok.
+func (s *server) identify(ok string) error {
+	lines := []string{"id name Sower " + Version, "id author " + Author}
+	for _, o := range s.options() {
+		lines = append(lines, o.line())
+	}
+	s.out.print(append(lines, ok)...)
+	return nil
+}
+
+// cmdSetOption is "setoption name <name> [value <value>]". Names and combo
+// values are matched in any case; a name or value of several words is
+// matched with single spaces between them.
+func (s *server) cmdSetOption(args []string) error {
+	if len(args) == 0 || !strings.EqualFold(args[0], "name") {
+		return errors.New(`want "setoption name <name> [value <value>]"`)
+	}
+	args = args[1:]
+	i := 0
+	for i < len(args) && !strings.EqualFold(args[i], "value") {
+		i++
+	}
+	name := strings.Join(args[:i], " ")
+	value := ""
+	if i < len(args) {
+		value = strings.Join(args[i+1:], " ")
+	}
+	if name == "" {
+		return errors.New("no option name given")
+	}
+	for _, o := range s.options() {
+		if !strings.EqualFold(o.name, name) {
+			continue
+		}
+		v, _, err := o.check(value)
+		if err != nil {
+			return err
+		}
+		return o.apply(s, v)
+	}
+	return fmt.Errorf("unknown option %s", quote(name))
+}
+
+// setVariant switches to another game at its start position (same rule
+// options) and reports it; the same variant again only reports it.
+func (s *server) setVariant(name string) error {
+	if name != s.variant.Name() {
+		v, err := board.NewWithRules(name, s.rules)
+		if err != nil {
+			return err
+		}
+		s.stopJob()
+		s.variant = v
+		s.game = board.NewGame(v.Start())
+		if s.eng != nil {
+			s.eng.ClearHash()
+		}
+	}
+	s.out.info("variant " + s.variant.Name() + " startpos " + s.variant.Start().String())
+	return nil
+}
+
+func (s *server) setHash(value string) error {
+	n, _ := strconv.Atoi(value) // checked
+	s.stopJob()
+	if s.eng != nil && n != s.hashMiB {
+		if err := s.eng.SetHash(n); err != nil {
+			return err
+		}
+	}
+	s.hashMiB = n
+	return nil
+}
+
+func (s *server) clearHash(string) error {
+	s.stopJob()
+	if s.eng != nil {
+		s.eng.ClearHash()
+	}
+	return nil
+}
+
+func (s *server) setOverhead(value string) error {
+	n, _ := strconv.Atoi(value) // checked
+	s.stopJob()                 // a running search keeps the overhead it started with
+	s.overhead = time.Duration(n) * time.Millisecond
+	return nil
+}
+
+func (s *server) setCaptureSide(value string) error {
+	c, err := board.ParseCaptureSide(value)
+	if err != nil {
+		return err
+	}
+	r := s.rules
+	r.CaptureSide = c
+	return s.setRules("CaptureSide", r)
+}
+
+func (s *server) setLastFour(value string) error {
+	l, err := board.ParseLastFour(value)
+	if err != nil {
+		return err
+	}
+	r := s.rules
+	r.LastFour = l
+	return s.setRules("LastFour", r)
+}
+
+func (s *server) setNoCaptureLimit(value string) error {
+	n, _ := strconv.Atoi(value) // checked
+	r := s.rules
+	r.NoCaptureLimit = n
+	return s.setRules("NoCaptureLimit", r)
+}
+
+// setRules changes the rule options. The current game is replayed under
+// the new rules from its start position; if one of its moves is not legal
+// under them (or the game ends sooner), the option is refused and nothing
+// changes.
+func (s *server) setRules(name string, r board.Rules) error {
+	if r == s.rules {
+		return nil
+	}
+	v, err := board.NewWithRules(s.variant.Name(), r)
+	if err != nil {
+		return err
+	}
+	g, err := replay(v, s.game)
+	if err != nil {
+		return fmt.Errorf("%s: the current game does not fit the new rules (%v); send ucinewgame or a position first", name, err)
+	}
+	s.stopJob()
+	s.rules, s.variant, s.game = r, v, g
+	if s.eng != nil {
+		s.eng.ClearHash() // stored scores were found under the old rules
+	}
+	return nil
+}
+
+// replay plays game g again in variant v: from the same start position,
+// the same moves.
+func replay(v *board.Variant, g *board.Game) (*board.Game, error) {
+	start := g.Start()
+	p, err := v.ParsePosition(start.String())
+	if err != nil {
+		return nil, fmt.Errorf("start position: %w", err)
+	}
+	ng := board.NewGame(p)
+	if err := ng.PlayAll(g.Moves()); err != nil {
+		return nil, err
+	}
+	return ng, nil
+}
