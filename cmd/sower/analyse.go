@@ -54,7 +54,9 @@ func (c *cli) analyse(args []string) error {
 	if set == 0 {
 		lim.MoveTime = defaultAnalyseTime
 	}
-	writeBoard(c.stdout, game)
+	if err := protocol.WriteBoard(c.stdout, game); err != nil {
+		return err
+	}
 	// Ctrl-C stops the search early; the best move so far is still shown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -85,6 +87,5 @@ func (c *cli) eval(args []string) error {
 	p := game.Position()
 	e := eval.New(p.Variant())
 	fmt.Fprint(c.stdout, p.Diagram())
-	writeEval(c.stdout, e, &p)
-	return nil
+	return protocol.WriteEval(c.stdout, e, &p)
 }

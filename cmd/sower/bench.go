@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 
@@ -22,16 +23,23 @@ func (c *cli) bench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	return runBench(ctx, c.stdout, depth)
+}
+
+// runBench runs the bench suite and writes a line per position, then the
+// signature, the time and the speed. The protocol's bench command writes
+// the same lines.
+func runBench(ctx context.Context, w io.Writer, depth int) error {
 	n, total := 0, len(bench.Positions())
 	sum, err := bench.Run(ctx, depth, func(r bench.CaseResult) {
 		n++
-		fmt.Fprintf(c.stdout, "%2d/%d %-9s depth %2d %-8s nodes %9d  %s\n", n, total, r.Game, r.Depth, "bestmove "+r.Move.String(), r.Nodes, r.FEN)
+		fmt.Fprintf(w, "%2d/%d %-9s depth %2d %-15s nodes %9d  %s\n", n, total, r.Game, r.Depth, "bestmove "+r.Move.String(), r.Nodes, r.FEN)
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "\nNodes searched: %d\n", sum.Nodes)
-	fmt.Fprintf(c.stdout, "Time (ms): %d\n", sum.Time.Milliseconds())
-	fmt.Fprintf(c.stdout, "Nodes/second: %d\n", sum.NPS())
+	fmt.Fprintf(w, "\nNodes searched: %d\n", sum.Nodes)
+	fmt.Fprintf(w, "Time (ms): %d\n", sum.Time.Milliseconds())
+	fmt.Fprintf(w, "Nodes/second: %d\n", sum.NPS())
 	return nil
 }

@@ -47,6 +47,7 @@ func commands() []command {
 		{"analyse", "search a position and show the best move", (*cli).analyse},
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
+		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
 	}
 }
 
@@ -54,7 +55,8 @@ func commands() []command {
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
 	if len(args) == 0 {
-		return c.fail(protocol.Serve(context.Background(), stdin, stdout))
+		cfg := protocol.Config{Bench: func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0) }}
+		return c.fail(protocol.ServeWith(context.Background(), stdin, stdout, cfg))
 	}
 	name := args[0]
 	switch name {

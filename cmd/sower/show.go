@@ -2,10 +2,9 @@ package main
 
 import (
 	"encoding/json"
-	"fmt"
-	"io"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol"
 )
 
 // showJSON is the object sower show --json prints.
@@ -35,7 +34,7 @@ func (c *cli) show(args []string) error {
 	}
 	p := game.Position()
 	st := game.Status()
-	legal := legalMoves(game)
+	legal := protocol.LegalMoves(game)
 	if asJSON {
 		out := showJSON{
 			Game:     p.Variant().Name(),
@@ -53,42 +52,5 @@ func (c *cli) show(args []string) error {
 		enc := json.NewEncoder(c.stdout)
 		return enc.Encode(out)
 	}
-	writeBoard(c.stdout, game)
-	return nil
-}
-
-// legalMoves returns the legal moves of the game's position, none once the
-// game is over.
-func legalMoves(g *board.Game) []board.Move {
-	if g.Status().Over() {
-		return nil
-	}
-	p := g.Position()
-	return p.LegalMoves()
-}
-
-// writeBoard prints the diagram and the Fen, Legal and Status lines.
-func writeBoard(w io.Writer, g *board.Game) {
-	p := g.Position()
-	fmt.Fprint(w, p.Diagram())
-	fmt.Fprintf(w, "Fen: %s\n", p.String())
-	fmt.Fprintf(w, "Legal: %s\n", board.FormatMoves(legalMoves(g)))
-	fmt.Fprintf(w, "Status: %s\n", describeStatus(g.Status()))
-}
-
-// describeStatus writes a status for people: "ongoing", "South wins (no
-// legal move)", "draw (repetition)", with seed totals for Hoyito III.
-func describeStatus(st board.Status) string {
-	if !st.Over() {
-		return "ongoing"
-	}
-	s := "draw"
-	if w, ok := st.Result.Winner(); ok {
-		s = w.String() + " wins"
-	}
-	s += " (" + st.Reason.String()
-	if st.Seeds != [2]int{} {
-		s += fmt.Sprintf(", %d-%d", st.Seeds[0], st.Seeds[1])
-	}
-	return s + ")"
+	return protocol.WriteBoard(c.stdout, game)
 }

@@ -1,0 +1,67 @@
+// Package match plays engine-versus-engine matches of Katro and Hoyito III:
+// the arbiter behind "sower match".
+//
+// Each side is a program that speaks the engine protocol (docs/protocol.md),
+// started as a child process and driven over its standard input and output,
+// or a built-in player from package bench ("builtin:random",
+// "builtin:greedy"). The arbiter keeps every game with board.Game, so the
+// rule book alone decides what is legal and when a game ends (including the
+// no-capture limit and repetition); the engines only propose moves.
+//
+// # Driving an engine
+//
+// An engine is started once and kept for the games that follow:
+//
+//	uci                        → … uciok
+//	setoption name … value …   the engine's own options (--option1, --option2)
+//	setoption name UCI_Variant value <game>
+//	setoption name CaptureSide|LastFour value …   (Hoyito III)
+//	setoption name NoCaptureLimit value <n>
+//	ucinewgame
+//	isready                    → readyok
+//	position startpos|fen <start> [moves …]
+//	go wtime … btime … winc … binc … | movetime … | nodes … | depth …
+//	                           → info … bestmove <move>
+//
+// The rule options are sent before each game when they differ from what the
+// engine last received (a traditional match changes LastFour between games).
+// The position command always carries the whole game from its start, extra
+// turns and passes included. The clocks sent are the arbiter's: wtime is
+// South's, btime North's, and a side whose player has no clock gets none.
+//
+// # Forfeits
+//
+// A game is lost, with its termination and reason recorded, by the player
+// that
+//
+//   - answers with a move that does not parse or is not legal, or with
+//     "bestmove (none)" while the game goes on (IllegalMove);
+//   - answers later than its clock or move time plus the time margin
+//     (TimeForfeit; the arbiter stops waiting at that moment);
+//   - exits, closes its pipes, or cannot be started (Crash);
+//   - gives no readyok, or no bestmove under a node or depth limit, within
+//     the timeout (NoAnswer).
+//
+// A player that forfeits is stopped and a fresh one is started for its next
+// game, so a confused engine cannot spoil later games.
+//
+// The clock: the time an engine uses is measured from the moment "go" is
+// written to the moment its bestmove line is read. A move that overruns the
+// clock by no more than the margin is accepted and leaves the clock at
+// zero; the increment is then added.
+//
+// # Openings and pairs
+//
+// Games 2k and 2k+1 start from the same opening with colours swapped:
+// engine1 is South in odd-numbered games (1, 3, …) and North in the others.
+// The two games form a pair for the pentanomial statistics.
+//
+// # Statistics
+//
+// All counts are engine1's. The Elo line follows cutechess-cli: the score μ
+// (draws half), Elo = −400·log10(1/μ − 1), a 95% interval from the
+// per-game variance of the results (WDL.ErrorMargin), and the likelihood of
+// superiority LOS = ½·(1 + erf((W − L)/√(2(W + L)))). The SPRT works on
+// game pairs with the normal approximation of the generalized likelihood
+// ratio, in normalized or logistic Elo (SPRT.LLR gives the formula).
+package match

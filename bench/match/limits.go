@@ -1,0 +1,165 @@
+package match
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limit is how long an engine may think on each move: a clock with an
+// increment, a fixed time per move, a node count, a depth, or any
+// combination, all sent with "go". A builtin player ignores it.
+type Limit struct {
+	Base     time.Duration // the clock's starting time; 0 = no clock
+	Inc      time.Duration // added to the clock after every move
+	MoveTime time.Duration // time for each move; 0 = none
+	Nodes    uint64        // nodes per move; 0 = none
+	Depth    int           // depth per move; 0 = none
+}
+
+// maxSeconds bounds every time in a limit (about 11 days).
+const maxSeconds = 1e6
+
+// IsZero reports whether no limit is set.
+func (l Limit) IsZero() bool { return l == Limit{} }
+
+// HasClock reports whether the limit runs a clock.
+func (l Limit) HasClock() bool { return l.Base > 0 }
+
+// ParseTC reads a time control "base[+inc]": the clock's starting time and
+// the increment per move, in seconds ("10+0.1", "60", "0.5+0.05"); the
+// base may also be written minutes:seconds ("1:30+1").
+func ParseTC(s string) (Limit, error) {
+	bad := func(why string) (Limit, error) {
+		return Limit{}, fmt.Errorf("time control %q: %s (want seconds+increment, such as 10+0.1)", s, why)
+	}
+	base, inc, hasInc := strings.Cut(strings.TrimSpace(s), "+")
+	var l Limit
+	var sec float64
+	if m, rest, ok := strings.Cut(base, ":"); ok {
+		mins, err1 := strconv.ParseUint(m, 10, 32)
+		secs, err2 := parseSeconds(rest)
+		if err1 != nil || err2 != nil {
+			return bad("bad base time")
+		}
+		sec = float64(mins)*60 + secs
+	} else {
+		var err error
+		if sec, err = parseSeconds(base); err != nil {
+			return bad("bad base time")
+		}
+	}
+	if sec <= 0 || sec > maxSeconds {
+		return bad("the base time must be positive")
+	}
+	l.Base = seconds(sec)
+	if l.Base <= 0 {
+		return bad("the base time is under a millisecond")
+	}
+	if hasInc {
+		x, err := parseSeconds(inc)
+		if err != nil || x > maxSeconds {
+			return bad("bad increment")
+		}
+		l.Inc = seconds(x)
+	}
+	return l, nil
+}
+
+// parseSeconds reads a non-negative decimal number of seconds.
+func parseSeconds(s string) (float64, error) {
+	x, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || x < 0 {
+		return 0, fmt.Errorf("%q is not a number of seconds", s)
+	}
+	return x, nil
+}
+
+// seconds converts seconds to a duration rounded to the millisecond.
+func seconds(x float64) time.Duration {
+	return time.Duration(math.Round(x*1000)) * time.Millisecond
+}
+
+// ParseLimit reads a limit as key=value fields separated by spaces or
+// commas: tc=10+0.1, movetime=MS, nodes=N, depth=N ("tc=10+0.1 depth=2").
+func ParseLimit(s string) (Limit, error) {
+	var l Limit
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(fields) == 0 {
+		return l, fmt.Errorf("limit %q: want tc=10+0.1, movetime=MS, nodes=N or depth=N", s)
+	}
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return l, fmt.Errorf("limit %q: %q is not key=value", s, f)
+		}
+		var err error
+		switch strings.ToLower(k) {
+		case "tc":
+			var t Limit
+			t, err = ParseTC(v)
+			l.Base, l.Inc = t.Base, t.Inc
+		case "movetime":
+			var ms uint64
+			ms, err = strconv.ParseUint(v, 10, 32)
+			if err == nil && ms == 0 {
+				err = fmt.Errorf("movetime must be positive")
+			}
+			l.MoveTime = time.Duration(ms) * time.Millisecond
+		case "nodes":
+			l.Nodes, err = strconv.ParseUint(v, 10, 64)
+			if err == nil && l.Nodes == 0 {
+				err = fmt.Errorf("nodes must be positive")
+			}
+		case "depth":
+			var d uint64
+			d, err = strconv.ParseUint(v, 10, 8)
+			if err == nil && d == 0 {
+				err = fmt.Errorf("depth must be positive")
+			}
+			l.Depth = int(d)
+		default:
+			return l, fmt.Errorf("limit %q: unknown key %q (want tc, movetime, nodes or depth)", s, k)
+		}
+		if err != nil {
+			return l, fmt.Errorf("limit %q: %s: %w", s, k, err)
+		}
+	}
+	return l, nil
+}
+
+// TC writes the clock as ParseTC reads it ("10+0.1"), or "" without one.
+func (l Limit) TC() string {
+	if !l.HasClock() {
+		return ""
+	}
+	s := strconv.FormatFloat(l.Base.Seconds(), 'f', -1, 64)
+	if l.Inc > 0 {
+		s += "+" + strconv.FormatFloat(l.Inc.Seconds(), 'f', -1, 64)
+	}
+	return s
+}
+
+// String writes the limit as ParseLimit reads it ("tc=10+0.1 depth=2"),
+// or "none".
+func (l Limit) String() string {
+	var parts []string
+	if l.HasClock() {
+		parts = append(parts, "tc="+l.TC())
+	}
+	if l.MoveTime > 0 {
+		parts = append(parts, "movetime="+strconv.FormatInt(l.MoveTime.Milliseconds(), 10))
+	}
+	if l.Nodes > 0 {
+		parts = append(parts, "nodes="+strconv.FormatUint(l.Nodes, 10))
+	}
+	if l.Depth > 0 {
+		parts = append(parts, "depth="+strconv.Itoa(l.Depth))
+	}
+	if len(parts) == 0 {
+		return "none"
+	}
+	return strings.Join(parts, " ")
+}

@@ -1,0 +1,87 @@
+package match
+
+import (
+	"testing"
+	"time"
+)
+
+func TestParseTC(t *testing.T) {
+	tests := []struct {
+		in        string
+		base, inc time.Duration
+		str       string
+		bad       bool
+	}{
+		{in: "10+0.1", base: 10 * time.Second, inc: 100 * time.Millisecond, str: "10+0.1"},
+		{in: "60", base: time.Minute, str: "60"},
+		{in: "1:30+1", base: 90 * time.Second, inc: time.Second, str: "90+1"},
+		{in: "0.5+0.05", base: 500 * time.Millisecond, inc: 50 * time.Millisecond, str: "0.5+0.05"},
+		{in: " 8+0.08 ", base: 8 * time.Second, inc: 80 * time.Millisecond, str: "8+0.08"},
+		{in: "", bad: true},
+		{in: "0+1", bad: true},
+		{in: "-5+1", bad: true},
+		{in: "10+x", bad: true},
+		{in: "10+-1", bad: true},
+		{in: "ten", bad: true},
+		{in: "1:x", bad: true},
+		{in: "NaN", bad: true},
+		{in: "Inf", bad: true},
+		{in: "0.0001", bad: true},
+	}
+	for _, tc := range tests {
+		l, err := ParseTC(tc.in)
+		if (err != nil) != tc.bad {
+			t.Errorf("ParseTC(%q) error %v, want error %v", tc.in, err, tc.bad)
+			continue
+		}
+		if tc.bad {
+			continue
+		}
+		if l.Base != tc.base || l.Inc != tc.inc {
+			t.Errorf("ParseTC(%q) = %v+%v, want %v+%v", tc.in, l.Base, l.Inc, tc.base, tc.inc)
+		}
+		if got := l.TC(); got != tc.str {
+			t.Errorf("ParseTC(%q).TC() = %q, want %q", tc.in, got, tc.str)
+		}
+	}
+}
+
+func TestParseLimit(t *testing.T) {
+	tests := []struct {
+		in   string
+		want Limit
+		str  string
+		bad  bool
+	}{
+		{in: "depth=2", want: Limit{Depth: 2}, str: "depth=2"},
+		{in: "tc=10+0.1 depth=2", want: Limit{Base: 10 * time.Second, Inc: 100 * time.Millisecond, Depth: 2}, str: "tc=10+0.1 depth=2"},
+		{in: "movetime=100,nodes=5000", want: Limit{MoveTime: 100 * time.Millisecond, Nodes: 5000}, str: "movetime=100 nodes=5000"},
+		{in: "", bad: true},
+		{in: "depth", bad: true},
+		{in: "depth=0", bad: true},
+		{in: "depth=-1", bad: true},
+		{in: "nodes=0", bad: true},
+		{in: "movetime=0", bad: true},
+		{in: "tc=abc", bad: true},
+		{in: "speed=3", bad: true},
+	}
+	for _, tc := range tests {
+		l, err := ParseLimit(tc.in)
+		if (err != nil) != tc.bad {
+			t.Errorf("ParseLimit(%q) error %v, want error %v", tc.in, err, tc.bad)
+			continue
+		}
+		if tc.bad {
+			continue
+		}
+		if l != tc.want {
+			t.Errorf("ParseLimit(%q) = %+v, want %+v", tc.in, l, tc.want)
+		}
+		if got := l.String(); got != tc.str {
+			t.Errorf("ParseLimit(%q).String() = %q, want %q", tc.in, got, tc.str)
+		}
+	}
+	if got := (Limit{}).String(); got != "none" {
+		t.Errorf("zero limit: %q, want none", got)
+	}
+}

@@ -1,0 +1,639 @@
+package match
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/board"
+)
+
+// DefaultTimeout is how long the arbiter waits for an answer that no clock
+// limits (uciok, readyok, and bestmove under a node or depth limit) when
+// Config.Timeout is zero.
+const DefaultTimeout = 60 * time.Second
+
+// Config describes a match between Engines[0] ("engine1") and Engines[1]
+// ("engine2"). Every count and score is from engine1's point of view.
+type Config struct {
+	// Variant is the game and its rule options, used by the arbiter and
+	// sent to both engines. In a traditional match LastFour is set per
+	// game.
+	Variant *board.Variant
+	Engines [2]EngineSpec
+	// Openings are the start positions. Game 2k and game 2k+1 start from
+	// opening k, engine1 taking South in the first and North in the
+	// second; when the games outnumber the pairs the openings are used
+	// again from the first. With no openings and RandomPlies zero every
+	// game starts at the variant's start position.
+	Openings []board.Position
+	// RandomPlies, when Openings is empty, makes one opening per pair by
+	// that many random plies from the start (seeded with Seed), skipping
+	// games already over and repeated positions (see bench.Openings).
+	RandomPlies int
+	Games       int // games to play (at least 1)
+	Concurrency int // games at once (0 means 1)
+	// Traditional plays a Hoyito III match as the tradition does: games in
+	// sequence, LastFour "capturer" in games 1 and 2, and from game 3 on
+	// the seeds go to the winner of the previous game (LastFour set to the
+	// side that player has in this game). A drawn game leaves the setting
+	// as it was: with the same player, or with the capturer if the drawn
+	// game used capturer.
+	Traditional bool
+	// Seed seeds the random openings and the built-in players (each game
+	// and player gets its own seed from it).
+	Seed uint64
+	// TimeMargin is how far past its clock or move time an engine may
+	// answer before it loses on time.
+	TimeMargin time.Duration
+	// Timeout bounds answers that no clock limits (0: DefaultTimeout).
+	Timeout time.Duration
+	// SPRT, if set, is tested on the game pairs after every pair; the
+	// match stops when it accepts a hypothesis.
+	SPRT *SPRT
+	// ReportEvery, if above zero, writes the report after every that many
+	// games as well as at the end.
+	ReportEvery int
+	// Progress gets a line per finished game and notes about the match;
+	// Report gets the reports; JSON and PGN get the records (one JSON
+	// object per line, and PGN-like text); Log gets every line sent to
+	// and read from the engines. Any may be nil. Writers are used from
+	// one goroutine at a time.
+	Progress, Report, JSON, PGN, Log io.Writer
+}
+
+// validate checks everything that needs no engine.
+func (c *Config) validate() error {
+	if c.Variant == nil {
+		return errors.New("no game variant")
+	}
+	if c.Games < 1 {
+		return fmt.Errorf("games %d: want at least 1", c.Games)
+	}
+	if c.Concurrency < 0 {
+		return fmt.Errorf("concurrency %d: want at least 1", c.Concurrency)
+	}
+	if c.RandomPlies < 0 {
+		return fmt.Errorf("random plies %d: want 0 or more", c.RandomPlies)
+	}
+	if c.Traditional {
+		if c.Variant.Family() != board.Hoyito {
+			return fmt.Errorf("a traditional match is played in hoyito3, not %s", c.Variant.Name())
+		}
+		if c.Concurrency > 1 {
+			return errors.New("a traditional match plays its games in sequence: concurrency must be 1")
+		}
+	}
+	if c.TimeMargin < 0 || c.Timeout < 0 {
+		return errors.New("negative time margin or timeout")
+	}
+	for i := range c.Engines {
+		if err := c.checkEngine(i); err != nil {
+			return err
+		}
+	}
+	for i, p := range c.Openings {
+		if p.Variant() == nil || p.Variant().Name() != c.Variant.Name() {
+			return fmt.Errorf("opening %d is not a %s position", i+1, c.Variant.Name())
+		}
+	}
+	if c.SPRT != nil {
+		if err := c.SPRT.Check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkEngine checks one engine's description.
+func (c *Config) checkEngine(i int) error {
+	e := &c.Engines[i]
+	label := fmt.Sprintf("engine%d", i+1)
+	switch {
+	case e.Builtin != "":
+		known := false
+		for _, b := range Builtins() {
+			known = known || b == e.Builtin
+		}
+		if !known {
+			return fmt.Errorf("%s: unknown built-in player %q", label, e.Builtin)
+		}
+		if len(e.Options) > 0 {
+			return fmt.Errorf("%s: a built-in player takes no options", label)
+		}
+		return nil
+	case len(e.Command) == 0:
+		return fmt.Errorf("%s: no command", label)
+	}
+	for _, o := range e.Options {
+		for _, r := range ruleOptions() {
+			if strings.EqualFold(o.Name, r) {
+				return fmt.Errorf("%s: option %s is set by the match (use the game and rule flags)", label, o.Name)
+			}
+		}
+	}
+	l := e.Limit
+	if l.HasClock() || l.MoveTime > 0 || l.Nodes > 0 || l.Depth > 0 {
+		return nil
+	}
+	return fmt.Errorf("%s (%s): no time control: give a clock, a move time, a node count or a depth", label, e.Name)
+}
+
+// Check validates the configuration and starts every engine program once,
+// to see that it runs, completes the handshake and accepts its options and
+// the game's (an "info string error" line before readyok is a rejection),
+// so that a bad command or option fails before any game.
+func (c *Config) Check(ctx context.Context) error {
+	if err := c.validate(); err != nil {
+		return err
+	}
+	for i := range c.Engines {
+		e := &c.Engines[i]
+		if e.Builtin != "" {
+			continue
+		}
+		label := fmt.Sprintf("engine%d (%s)", i+1, e.Name)
+		if _, err := exec.LookPath(e.Command[0]); err != nil {
+			return fmt.Errorf("%s: %v", label, err)
+		}
+		p, f := startProcess(ctx, e, c.timeout(), newTrafficLog(c.Log))
+		if f != nil {
+			return fmt.Errorf("%s: %s", label, f.detail)
+		}
+		// The game's options too: an engine that does not know the game
+		// says so now.
+		var complaint string
+		f = p.setOptions(gameOptions(c.Variant))
+		if f == nil {
+			f = p.ready(ctx, func(l string) {
+				if rest, ok := strings.CutPrefix(l, "info string error"); ok && complaint == "" {
+					complaint = strings.TrimLeft(rest, ": ")
+				}
+			})
+		}
+		p.close(quitGrace)
+		switch {
+		case f != nil:
+			return fmt.Errorf("%s: %s", label, f.detail)
+		case complaint != "":
+			return fmt.Errorf("%s rejects its options: %s", label, complaint)
+		}
+	}
+	return nil
+}
+
+func (c *Config) timeout() time.Duration {
+	if c.Timeout > 0 {
+		return c.Timeout
+	}
+	return DefaultTimeout
+}
+
+// newTrafficLog returns a log writing to w, or nil when w is nil.
+func newTrafficLog(w io.Writer) *trafficLog {
+	if w == nil {
+		return nil
+	}
+	return &trafficLog{w: w, start: time.Now()}
+}
+
+// Summary is the state of a match: the results so far and the test.
+type Summary struct {
+	Names   [2]string
+	Score   WDL   // engine1's wins, losses and draws
+	AsSouth WDL   // engine1's results with South
+	AsNorth WDL   // engine1's results with North
+	Sides   WDL   // South's wins, losses and draws, whoever played it
+	Pairs   Penta // completed game pairs
+	// SPRT is the test, if any, with its log-likelihood ratio and decision.
+	SPRT     *SPRT
+	LLR      float64
+	Decision Decision
+	// Forfeits counts each engine's forfeits by termination.
+	Forfeits [2]map[Termination]int
+}
+
+// Run plays the match and writes progress, reports and records as the
+// configuration asks. It returns when every game is played, when the SPRT
+// decides (games still running are then stopped and not counted) or when
+// ctx is cancelled (the error says so; the summary counts the games
+// finished).
+func Run(ctx context.Context, cfg Config) (Summary, error) {
+	if err := cfg.validate(); err != nil {
+		return Summary{}, err
+	}
+	r := newRunner(&cfg)
+	gctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	r.cancel = cancel
+	var wg sync.WaitGroup
+	for range max(cfg.Concurrency, 1) {
+		wg.Go(func() { r.work(gctx) })
+	}
+	wg.Wait()
+
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	sum := r.summary()
+	if cfg.Report != nil {
+		sum.WriteReport(cfg.Report)
+	}
+	switch {
+	case r.err != nil:
+		return sum, r.err
+	case ctx.Err() != nil:
+		return sum, fmt.Errorf("match stopped after %d games: %w", sum.Score.Games(), ctx.Err())
+	}
+	return sum, nil
+}
+
+// runner is the state of a match in progress.
+type runner struct {
+	cfg      *Config
+	log      *trafficLog
+	openings []board.Position
+	cancel   context.CancelFunc
+
+	mu     sync.Mutex
+	next   int // the next game to start, 0-based
+	sum    Summary
+	half   map[int]float64 // engine1's score in the finished game of each unfinished pair
+	holder int             // traditional match: the slot the last four go to, or -1 for the capturer
+	err    error           // the first error writing records
+}
+
+func newRunner(cfg *Config) *runner {
+	r := &runner{cfg: cfg, log: newTrafficLog(cfg.Log), half: map[int]float64{}, holder: -1}
+	r.sum.Names = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
+	r.sum.SPRT = cfg.SPRT
+	r.sum.Forfeits = [2]map[Termination]int{{}, {}}
+	pairs := (cfg.Games + 1) / 2
+	switch {
+	case len(cfg.Openings) > 0:
+		r.openings = cfg.Openings
+	case cfg.RandomPlies > 0:
+		r.openings = bench.Openings(cfg.Variant, pairs, cfg.RandomPlies, cfg.Seed)
+		if len(r.openings) < pairs && cfg.Progress != nil {
+			fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
+		}
+	}
+	if len(r.openings) == 0 {
+		r.openings = []board.Position{cfg.Variant.Start()}
+	}
+	return r
+}
+
+// worker owns the players of one game at a time.
+type worker struct {
+	players [2]player // by slot: engine1, engine2
+}
+
+// drop closes a slot's player, giving it grace to quit; the next game
+// starts a fresh one.
+func (w *worker) drop(slot int, grace time.Duration) {
+	if w.players[slot] != nil {
+		w.players[slot].close(grace)
+		w.players[slot] = nil
+	}
+}
+
+// work plays games until there are none left or the match stops.
+func (r *runner) work(ctx context.Context) {
+	w := &worker{}
+	defer w.drop(1, quitGrace)
+	defer w.drop(0, quitGrace)
+	for {
+		idx, lf, ok := r.take(ctx)
+		if !ok {
+			return
+		}
+		rec := r.play(ctx, w, idx, lf)
+		if rec == nil {
+			return
+		}
+		r.finish(rec)
+	}
+}
+
+// take hands out the next game and its LastFour setting.
+func (r *runner) take(ctx context.Context) (int, board.LastFour, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if ctx.Err() != nil || r.next >= r.cfg.Games {
+		return 0, 0, false
+	}
+	idx := r.next
+	r.next++
+	lf := r.cfg.Variant.Rules().LastFour
+	if r.cfg.Traditional {
+		lf = board.LastFourCapturer
+		if idx >= 2 && r.holder >= 0 {
+			lf = board.LastFourSouth
+			if slotSide(idx, r.holder) == board.North {
+				lf = board.LastFourNorth
+			}
+		}
+	}
+	return idx, lf, true
+}
+
+// slotSide returns the side slot plays in game idx: engine1 (slot 0) is
+// South in even games.
+func slotSide(idx, slot int) board.Side {
+	if (idx+slot)%2 == 0 {
+		return board.South
+	}
+	return board.North
+}
+
+// gameOptions are the options both engines get for a game of v.
+func gameOptions(v *board.Variant) []Option {
+	rules := v.Rules()
+	opts := []Option{{"UCI_Variant", v.Name()}}
+	if v.Family() == board.Hoyito {
+		opts = append(opts, Option{"CaptureSide", rules.CaptureSide.String()}, Option{"LastFour", rules.LastFour.String()})
+	}
+	return append(opts, Option{"NoCaptureLimit", strconv.Itoa(rules.NoCaptureLimit)})
+}
+
+// limit returns the limit that applies to a slot's player.
+func (r *runner) limit(slot int) Limit {
+	if r.cfg.Engines[slot].Builtin != "" {
+		return Limit{}
+	}
+	return r.cfg.Engines[slot].Limit
+}
+
+// ensure returns the slot's player, starting it if needed.
+func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *fault) {
+	if p := w.players[slot]; p != nil {
+		return p, nil
+	}
+	spec := &r.cfg.Engines[slot]
+	if spec.Builtin != "" {
+		w.players[slot] = &builtinPlayer{kind: spec.Builtin, seed: r.cfg.Seed, slot: slot}
+		return w.players[slot], nil
+	}
+	p, f := startProcess(ctx, spec, r.cfg.timeout(), r.log)
+	if f != nil {
+		if f.term != aborted {
+			f = &fault{Crash, "could not start: " + f.detail}
+		}
+		return nil, f
+	}
+	w.players[slot] = p
+	return p, nil
+}
+
+// play plays game idx (0-based) and returns its record, or nil if the
+// match stopped during the game.
+func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour) *GameRecord {
+	v := r.cfg.Variant
+	open := r.openings[(idx/2)%len(r.openings)]
+	start := open
+	if rules := v.Rules(); rules.LastFour != lf {
+		rules.LastFour = lf
+		var err error
+		if v, err = v.WithRules(rules); err != nil {
+			panic(err) // the rules came from a valid variant
+		}
+		if start, err = v.ParsePosition(open.String()); err != nil {
+			panic(err) // the same position in the same game
+		}
+	}
+	var slotOf [2]int // by side
+	slotOf[slotSide(idx, 1)] = 1
+	var lims [2]Limit
+	for s := range lims {
+		lims[s] = r.limit(slotOf[s])
+	}
+	opts := gameOptions(v)
+	rec := &GameRecord{
+		Game: idx + 1, Variant: v.Name(), Options: map[string]string{}, Start: start.String(),
+		South: r.cfg.Engines[slotOf[board.South]].Name, North: r.cfg.Engines[slotOf[board.North]].Name,
+		Engine1:    "south",
+		SouthLimit: lims[board.South].String(), NorthLimit: lims[board.North].String(),
+		Moves: []MoveRecord{},
+	}
+	if slotOf[board.North] == 0 {
+		rec.Engine1 = "north"
+	}
+	for _, o := range opts[1:] {
+		rec.Options[o.Name] = o.Value
+	}
+	g := board.NewGame(start)
+
+	// forfeit ends the game: side loses for f. It returns nil if the
+	// game was aborted.
+	forfeit := func(side board.Side, f *fault) *GameRecord {
+		if f.term == aborted || ctx.Err() != nil {
+			w.drop(0, 0) // both may be searching
+			w.drop(1, 0)
+			return nil
+		}
+		w.drop(slotOf[side], 0) // its state is unknown
+		winner := board.SouthWins
+		if side == board.South {
+			winner = board.NorthWins
+		}
+		rec.Result, rec.Winner = resultText(winner), winner.String()
+		rec.Termination, rec.Reason, rec.Loser = f.term, f.detail, strings.ToLower(side.String())
+		p := g.Position()
+		rec.Final, rec.Date = p.String(), today()
+		return rec
+	}
+
+	var players [2]player
+	for _, s := range []board.Side{board.South, board.North} {
+		p, f := r.ensure(ctx, w, slotOf[s])
+		if f == nil {
+			f = p.newGame(ctx, idx, opts)
+		}
+		if f != nil {
+			return forfeit(s, f)
+		}
+		players[s] = p
+	}
+
+	var clock, inc [2]time.Duration
+	var hasClock [2]bool
+	for s, l := range lims {
+		clock[s], inc[s], hasClock[s] = l.Base, l.Inc, l.HasClock()
+	}
+	margin := r.cfg.TimeMargin
+	for !g.Status().Over() {
+		pos := g.Position()
+		side := pos.Side()
+		if err := ctx.Err(); err != nil {
+			return forfeit(side, &fault{aborted, err.Error()})
+		}
+		lim := lims[side]
+		req := goRequest{limit: lim, clock: clock, inc: inc, hasClock: hasClock}
+		var budget time.Duration
+		switch {
+		case lim.HasClock():
+			budget, req.timed = clock[side], true
+		case lim.MoveTime > 0:
+			budget, req.timed = lim.MoveTime, true
+		}
+		req.wait = budget + margin
+		if !req.timed {
+			req.wait = r.cfg.timeout()
+		}
+		rep, f := players[side].think(ctx, g, req)
+		if f != nil && f.term == TimeForfeit {
+			f.detail = fmt.Sprintf("no bestmove within %d ms (+%d ms margin)", budget.Milliseconds(), margin.Milliseconds())
+		}
+		if f != nil {
+			return forfeit(side, f)
+		}
+		if req.timed && rep.elapsed > budget+margin {
+			return forfeit(side, &fault{TimeForfeit, fmt.Sprintf("answered after %d ms; it had %d ms (+%d ms margin)",
+				rep.elapsed.Milliseconds(), budget.Milliseconds(), margin.Milliseconds())})
+		}
+		if lim.HasClock() {
+			clock[side] = max(clock[side]-rep.elapsed, 0) + inc[side]
+		}
+		m, err := v.ParseMove(rep.move)
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			what := fmt.Sprintf("played %q: %v", rep.move, err)
+			switch rep.move {
+			case "":
+				what = "sent bestmove without a move"
+			case board.NoMove.String():
+				what = "answered (none) but the game is not over"
+			}
+			return forfeit(side, &fault{IllegalMove, what})
+		}
+		rec.Moves = append(rec.Moves, newMoveRecord(m, side, rep))
+	}
+	st := g.Status()
+	rec.Result, rec.Winner = resultText(st.Result), st.Result.String()
+	rec.Termination, rec.Reason = Normal, st.Reason.String()
+	if v.Family() == board.Hoyito {
+		seeds := st.Seeds
+		rec.Seeds = &seeds
+	}
+	p := g.Position()
+	rec.Final, rec.Date = p.String(), today()
+	return rec
+}
+
+// finish counts a finished game, writes its records and progress, and
+// stops the match when the SPRT decides.
+func (r *runner) finish(rec *GameRecord) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := &r.sum
+	if s.Decision != Continue || r.err != nil {
+		return // the match has stopped; games still running are not counted
+	}
+	e1 := rec.engine1Score()
+	add := func(t *WDL, score float64) {
+		switch score {
+		case 1:
+			t.Wins++
+		case 0:
+			t.Losses++
+		default:
+			t.Draws++
+		}
+	}
+	add(&s.Score, e1)
+	if rec.Engine1 == "south" {
+		add(&s.AsSouth, e1)
+		add(&s.Sides, e1)
+	} else {
+		add(&s.AsNorth, e1)
+		add(&s.Sides, 1-e1)
+	}
+	pair := (rec.Game - 1) / 2
+	pairDone := false
+	if other, ok := r.half[pair]; ok {
+		s.Pairs.Add(other, e1)
+		delete(r.half, pair)
+		pairDone = true
+	} else {
+		r.half[pair] = e1
+	}
+	if rec.Loser != "" {
+		slot := 0
+		if rec.Loser != rec.Engine1 {
+			slot = 1
+		}
+		s.Forfeits[slot][rec.Termination]++
+	}
+	if r.cfg.Traditional && rec.Game >= 2 && rec.Winner != "draw" {
+		r.holder = 1
+		if rec.Winner == rec.Engine1 {
+			r.holder = 0
+		}
+	}
+
+	if s.SPRT != nil && pairDone && s.Decision == Continue {
+		s.LLR = s.SPRT.LLR(s.Pairs)
+		if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
+			r.cancel()
+		}
+	}
+	r.write(rec)
+	if r.cfg.Progress != nil {
+		detail := rec.Reason
+		if rec.Termination != Normal {
+			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
+		}
+		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s +/- %s",
+			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, detail,
+			scoreText(s.Score), formatFloat(s.Score.Elo(), 1), formatFloat(s.Score.ErrorMargin(), 1))
+		if s.SPRT != nil {
+			line += fmt.Sprintf(", llr %.3g", s.LLR)
+		}
+		fmt.Fprintln(r.cfg.Progress, line)
+	}
+	done := s.Score.Games()
+	if n := r.cfg.ReportEvery; n > 0 && done%n == 0 && done < r.cfg.Games && s.Decision == Continue && r.cfg.Report != nil {
+		snap := r.summary()
+		snap.WriteReport(r.cfg.Report)
+	}
+}
+
+// write writes a game's records; the first error stops the match.
+func (r *runner) write(rec *GameRecord) {
+	var err error
+	if r.cfg.JSON != nil {
+		var b []byte
+		if b, err = json.Marshal(rec); err == nil {
+			_, err = r.cfg.JSON.Write(append(b, '\n'))
+		}
+	}
+	if err == nil && r.cfg.PGN != nil {
+		_, err = io.WriteString(r.cfg.PGN, rec.PGN())
+	}
+	if err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing game %d: %w", rec.Game, err)
+		r.cancel()
+	}
+}
+
+// summary returns a copy of the summary (r.mu held).
+func (r *runner) summary() Summary {
+	s := r.sum
+	for i := range s.Forfeits {
+		s.Forfeits[i] = map[Termination]int{}
+		for k, v := range r.sum.Forfeits[i] {
+			s.Forfeits[i][k] = v
+		}
+	}
+	return s
+}

@@ -1,0 +1,242 @@
+package match
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// GameRecord is one finished game: the object written, one per line, to the
+// JSON records, and the source of the PGN-like text.
+type GameRecord struct {
+	Game    int               `json:"game"`    // 1-based, in the order games were started
+	Variant string            `json:"variant"` // the game's name
+	Options map[string]string `json:"options"` // the rule options sent to both engines
+	Start   string            `json:"start"`   // the start position (rule book notation)
+	South   string            `json:"south"`   // the names of the players
+	North   string            `json:"north"`
+	Engine1 string            `json:"engine1"` // "south" or "north": engine1's side
+	// SouthLimit and NorthLimit are the players' limits ("tc=10+0.1",
+	// "depth=2", "none" for a built-in player).
+	SouthLimit string       `json:"south_limit"`
+	NorthLimit string       `json:"north_limit"`
+	Moves      []MoveRecord `json:"moves"`
+	// Result is "1-0" (South won), "0-1" (North won) or "1/2-1/2".
+	Result      string      `json:"result"`
+	Winner      string      `json:"winner"` // "south", "north" or "draw"
+	Termination Termination `json:"termination"`
+	// Reason says why: the rule that ended the game ("no legal move",
+	// "last four", …) or what the loser did wrong.
+	Reason string `json:"reason"`
+	// Loser is the side that forfeited ("south" or "north"), if any.
+	Loser string `json:"loser,omitempty"`
+	// Seeds are the final seed totals of South and North (Hoyito III,
+	// when the game ended by the rules).
+	Seeds *[2]int `json:"seeds,omitempty"`
+	Final string  `json:"final"` // the final position
+	Date  string  `json:"date"`  // when the game ended, YYYY-MM-DD
+}
+
+// MoveRecord is one ply: the move, who made it, the time it took and what
+// the engine's last info lines before bestmove reported.
+type MoveRecord struct {
+	Move  string `json:"move"`
+	Side  string `json:"side"` // "S" or "N"
+	MS    int64  `json:"ms"`   // from go to bestmove, in milliseconds
+	Depth *int   `json:"depth,omitempty"`
+	CP    *int   `json:"cp,omitempty"`    // score in centi-units, from the mover's view
+	Mate  *int   `json:"mate,omitempty"`  // mate in moves, as reported
+	Bound string `json:"bound,omitempty"` // "lowerbound" or "upperbound"
+}
+
+// newMoveRecord records move m by side s after reply r.
+func newMoveRecord(m board.Move, s board.Side, r reply) MoveRecord {
+	mr := MoveRecord{Move: m.String(), Side: string(s.Letter()), MS: r.elapsed.Milliseconds()}
+	e := r.eval
+	if e.hasDepth {
+		mr.Depth = &e.depth
+	}
+	if e.hasScore {
+		if e.isMate {
+			mr.Mate = &e.mate
+		} else {
+			mr.CP = &e.cp
+		}
+		mr.Bound = e.bound
+	}
+	return mr
+}
+
+// engine1Score returns engine1's points in the game: 1, ½ or 0.
+func (g *GameRecord) engine1Score() float64 {
+	switch g.Winner {
+	case "draw":
+		return 0.5
+	case g.Engine1:
+		return 1
+	}
+	return 0
+}
+
+// resultText returns the PGN result of a board result.
+func resultText(r board.Result) string {
+	switch r {
+	case board.SouthWins:
+		return "1-0"
+	case board.NorthWins:
+		return "0-1"
+	}
+	return "1/2-1/2"
+}
+
+// optionOrder is the order of the rule options in records.
+func optionOrder() []string { return ruleOptions()[1:] }
+
+// PGN returns the game as PGN-like text: tags, then the moves numbered
+// by turns, each with a comment giving the engine's score/depth and time
+// ({+0.35/12 0.520s}), a final comment with the reason, and the result.
+//
+// A turn is a run of consecutive plies by one side (a Hoyito III extra turn
+// makes a longer run). "n." starts South's n-th turn. North's turn starts
+// with "n..." unless it directly follows a South turn of a single ply, so
+// Katro games read like chess games ("1. a1 f6 2. c1 b6") and every run
+// stays unambiguous ("1. a1 c2 a2 2. b1": North played c2 and a2).
+func (g *GameRecord) PGN() string {
+	var b strings.Builder
+	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %s]\n", k, strconv.Quote(v)) }
+	tag("Event", "sower match")
+	tag("Date", strings.ReplaceAll(g.Date, "-", "."))
+	tag("Round", strconv.Itoa(g.Game))
+	tag("South", g.South)
+	tag("North", g.North)
+	tag("Result", g.Result)
+	tag("Variant", g.Variant)
+	tag("FEN", g.Start)
+	for _, k := range optionOrder() {
+		if v, ok := g.Options[k]; ok {
+			tag(k, v)
+		}
+	}
+	if g.SouthLimit == g.NorthLimit {
+		tag("TimeControl", pgnLimit(g.SouthLimit))
+	} else {
+		tag("SouthTimeControl", pgnLimit(g.SouthLimit))
+		tag("NorthTimeControl", pgnLimit(g.NorthLimit))
+	}
+	tag("Termination", string(g.Termination))
+	tag("PlyCount", strconv.Itoa(len(g.Moves)))
+	b.WriteByte('\n')
+
+	var toks []string
+	turn := 0
+	for i := 0; i < len(g.Moves); {
+		j := i
+		for j < len(g.Moves) && g.Moves[j].Side == g.Moves[i].Side {
+			j++
+		}
+		if g.Moves[i].Side == "S" {
+			turn++
+			toks = append(toks, strconv.Itoa(turn)+".")
+		} else {
+			single := i > 0 && i == 1+prevRunStart(g.Moves, i) // the South turn before was one ply
+			if turn == 0 {
+				turn = 1
+			}
+			if !single {
+				toks = append(toks, strconv.Itoa(turn)+"...")
+			}
+		}
+		for _, m := range g.Moves[i:j] {
+			toks = append(toks, m.Move, "{"+m.comment()+"}")
+		}
+		i = j
+	}
+	final := "{" + g.Reason + "}"
+	if g.Termination != Normal {
+		final = fmt.Sprintf("{%s forfeits: %s: %s}", titleSide(g.Loser), g.Termination, g.Reason)
+	} else if g.Seeds != nil {
+		final = fmt.Sprintf("{%s, %d-%d}", g.Reason, g.Seeds[0], g.Seeds[1])
+	}
+	toks = append(toks, final, g.Result)
+	b.WriteString(wrap(toks, 79))
+	b.WriteString("\n\n")
+	return b.String()
+}
+
+// pgnLimit writes a limit for a PGN time control tag: "10+0.1" for a
+// clock alone, "-" for none, else the limit as ParseLimit reads it.
+func pgnLimit(s string) string {
+	if s == "none" {
+		return "-"
+	}
+	if tc, ok := strings.CutPrefix(s, "tc="); ok && !strings.Contains(tc, " ") {
+		return tc
+	}
+	return s
+}
+
+// prevRunStart returns the index where the run of plies ending at i-1
+// began.
+func prevRunStart(ms []MoveRecord, i int) int {
+	k := i - 1
+	for k > 0 && ms[k-1].Side == ms[i-1].Side {
+		k--
+	}
+	return k
+}
+
+// titleSide turns "south" into "South".
+func titleSide(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// comment writes a move's comment: score/depth as the engine reported
+// (the score in units, "+M3" for a mate) and the time used.
+func (m MoveRecord) comment() string {
+	var parts []string
+	var sc string
+	switch {
+	case m.Mate != nil && *m.Mate < 0:
+		sc = "-M" + strconv.Itoa(-*m.Mate)
+	case m.Mate != nil:
+		sc = "+M" + strconv.Itoa(*m.Mate)
+	case m.CP != nil:
+		sc = fmt.Sprintf("%+.2f", float64(*m.CP)/100)
+	}
+	if sc != "" {
+		if m.Depth != nil {
+			sc += "/" + strconv.Itoa(*m.Depth)
+		}
+		parts = append(parts, sc)
+	}
+	parts = append(parts, fmt.Sprintf("%.3fs", float64(m.MS)/1000))
+	return strings.Join(parts, " ")
+}
+
+// wrap joins tokens with spaces into lines of at most width characters
+// (a longer token gets a line of its own).
+func wrap(toks []string, width int) string {
+	var b strings.Builder
+	n := 0
+	for _, t := range toks {
+		if n > 0 && n+1+len(t) > width {
+			b.WriteByte('\n')
+			n = 0
+		} else if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(t)
+		n += len(t)
+	}
+	return b.String()
+}
+
+// today returns the date as records write it.
+func today() string { return time.Now().Format("2006-01-02") }

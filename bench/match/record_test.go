@@ -1,0 +1,121 @@
+package match
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPGN(t *testing.T) {
+	d, cp, mate := 12, 35, -3
+	mv := func(m, side string, ms int64) MoveRecord { return MoveRecord{Move: m, Side: side, MS: ms} }
+	scored := mv("b1", "S", 1520)
+	scored.Depth, scored.CP = &d, &cp
+	mated := mv("e2", "N", 7)
+	mated.Depth, mated.Mate = &d, &mate
+	tests := []struct {
+		name string
+		rec  GameRecord
+		want string
+	}{
+		{
+			name: "hoyito3 extra turns",
+			rec: GameRecord{
+				Game: 3, Variant: "hoyito3", Date: "2025-01-02",
+				Options: map[string]string{"CaptureSide": "any", "LastFour": "south", "NoCaptureLimit": "200"},
+				Start:   "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0", South: "A", North: "B",
+				SouthLimit: "tc=10+0.1", NorthLimit: "depth=2",
+				// South a1; North c2, a2 (an extra turn); South b1, c1; North e2.
+				Moves:  []MoveRecord{mv("a1", "S", 0), mv("c2", "N", 0), mv("a2", "N", 0), scored, mv("c1", "S", 0), mated},
+				Result: "1-0", Winner: "south", Termination: Normal, Reason: "last four", Seeds: &[2]int{28, 20},
+			},
+			want: `[Event "sower match"]
+[Date "2025.01.02"]
+[Round "3"]
+[South "A"]
+[North "B"]
+[Result "1-0"]
+[Variant "hoyito3"]
+[FEN "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"]
+[CaptureSide "any"]
+[LastFour "south"]
+[NoCaptureLimit "200"]
+[SouthTimeControl "10+0.1"]
+[NorthTimeControl "depth=2"]
+[Termination "normal"]
+[PlyCount "6"]
+
+1. a1 {0.000s} c2 {0.000s} a2 {0.000s} 2. b1 {+0.35/12 1.520s} c1 {0.000s} 2...
+e2 {-M3/12 0.007s} {last four, 28-20} 1-0
+
+`,
+		},
+		{
+			name: "katro from North, forfeit",
+			rec: GameRecord{
+				Game: 2, Variant: "katro-4x4", Date: "2025-01-02",
+				Options: map[string]string{"NoCaptureLimit": "200"},
+				Start:   "2,3,1,4/6,3,1,0/3,0,0,0/1,4,1,3 N 0", South: "A", North: "B",
+				SouthLimit: "none", NorthLimit: "none",
+				Moves:  []MoveRecord{mv("d4", "N", 1), mv("b1", "S", 2), mv("a4", "N", 3)},
+				Result: "0-1", Winner: "north", Termination: IllegalMove, Loser: "south", Reason: `played "zz": bad`,
+			},
+			want: `[Event "sower match"]
+[Date "2025.01.02"]
+[Round "2"]
+[South "A"]
+[North "B"]
+[Result "0-1"]
+[Variant "katro-4x4"]
+[FEN "2,3,1,4/6,3,1,0/3,0,0,0/1,4,1,3 N 0"]
+[NoCaptureLimit "200"]
+[TimeControl "-"]
+[Termination "illegal move"]
+[PlyCount "3"]
+
+1... d4 {0.001s} 2. b1 {0.002s} a4 {0.003s}
+{South forfeits: illegal move: played "zz": bad} 0-1
+
+`,
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := tc.rec.PGN(); got != tc.want {
+				t.Errorf("got:\n%s\nwant:\n%s", got, tc.want)
+			}
+		})
+	}
+}
+
+func TestWrap(t *testing.T) {
+	got := wrap(strings.Fields("aa bb cc dd "+strings.Repeat("x", 12)+" e"), 8)
+	want := "aa bb cc\ndd\nxxxxxxxxxxxx\ne"
+	if got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestReport(t *testing.T) {
+	s := Summary{
+		Names: [2]string{"new", "old"},
+		Score: WDL{6, 2, 2}, AsSouth: WDL{4, 0, 1}, AsNorth: WDL{2, 2, 1}, Sides: WDL{6, 2, 2},
+		Pairs: Penta{0, 1, 1, 2, 1}, SPRT: &SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05},
+		LLR: 3.1, Decision: AcceptH1,
+		Forfeits: [2]map[Termination]int{{}, {TimeForfeit: 2, Crash: 1}},
+	}
+	var b strings.Builder
+	s.WriteReport(&b)
+	// The Elo line is TestWDL's 6-2-2 case: 147.19 ± 268.72, LOS 92.135%.
+	want := `Score of new vs old: 6 - 2 - 2  [0.700] 10
+...      new playing South: 4 - 0 - 1  [0.900] 5
+...      new playing North: 2 - 2 - 1  [0.500] 5
+...      South vs North: 6 - 2 - 2  [0.700] 10
+Elo difference: 147.2 +/- 268.7, LOS: 92.1 %, DrawRatio: 20.0 %
+Ptnml(0-2): [0, 1, 1, 2, 1]
+SPRT: llr 3.1 (105.3%), lbound -2.94, ubound 2.94 - H1 was accepted
+Forfeits: old 2 time forfeit, 1 crash
+`
+	if got := b.String(); got != want {
+		t.Errorf("got:\n%s\nwant:\n%s", got, want)
+	}
+}

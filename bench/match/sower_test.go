@@ -1,0 +1,133 @@
+package match
+
+import (
+	"context"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// buildSower builds the sower command into a temporary directory and
+// checks that it speaks the engine protocol; the test is skipped if it
+// cannot.
+func buildSower(t *testing.T) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build sower")
+	}
+	bin := filepath.Join(t.TempDir(), "sower")
+	if out, err := exec.Command(goTool, "build", "-o", bin, "github.com/sower-engine/sower/cmd/sower").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdin = strings.NewReader("uci\nquit\n")
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "uciok") {
+		t.Skip("sower does not answer uci yet")
+	}
+	return bin
+}
+
+func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
+	return EngineSpec{Name: name, Command: []string{bin}, Limit: lim, Options: opts}
+}
+
+// TestSowerSelfPlay plays two copies of the sower binary over pipes in
+// every variant, with small node and depth limits.
+func TestSowerSelfPlay(t *testing.T) {
+	t.Parallel()
+	bin := buildSower(t)
+	for _, name := range board.Names() {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			cfg := Config{
+				Variant: variant(t, name), Games: 2, Concurrency: 2, RandomPlies: 2, Seed: 11,
+				TimeMargin: 100 * time.Millisecond,
+				Engines: [2]EngineSpec{
+					sower(bin, "depth2", Limit{Depth: 2}, Option{"Hash", "4"}),
+					sower(bin, "nodes", Limit{Nodes: 400}, Option{"Hash", "2"}),
+				},
+			}
+			sum, recs, report := run(t, cfg)
+			for _, r := range recs {
+				if r.Termination != Normal {
+					t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
+				}
+				for _, m := range r.Moves {
+					if m.Depth == nil || (m.CP == nil && m.Mate == nil) {
+						t.Errorf("game %d: move %s without depth and score", r.Game, m.Move)
+						break
+					}
+				}
+			}
+			if sum.Score.Games() != 2 || !strings.Contains(report, "Score of depth2 vs nodes: ") {
+				t.Errorf("report:\n%s", report)
+			}
+		})
+	}
+}
+
+// TestSowerTraditional plays a traditional Hoyito III match between two
+// copies of sower: LastFour reaches the engines game by game.
+func TestSowerTraditional(t *testing.T) {
+	t.Parallel()
+	bin := buildSower(t)
+	cfg := Config{
+		Variant: variant(t, board.NameHoyito3), Games: 4, Traditional: true, RandomPlies: 3, Seed: 2,
+		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}), sower(bin, "b", Limit{Depth: 2})},
+	}
+	_, recs, _ := run(t, cfg)
+	for _, r := range recs {
+		if r.Termination != Normal {
+			t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
+		}
+	}
+}
+
+// TestSowerClock plays sower on a clock: no game is lost on time.
+func TestSowerClock(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays on a clock")
+	}
+	bin := buildSower(t)
+	cfg := Config{
+		Variant: variant(t, board.NameKatro4x4), Games: 2, Concurrency: 2, RandomPlies: 2,
+		TimeMargin: 100 * time.Millisecond,
+		Engines: [2]EngineSpec{
+			sower(bin, "clock", Limit{Base: time.Second, Inc: 20 * time.Millisecond}),
+			sower(bin, "movetime", Limit{MoveTime: 20 * time.Millisecond}),
+		},
+	}
+	_, recs, _ := run(t, cfg)
+	for _, r := range recs {
+		if r.Termination != Normal {
+			t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
+		}
+	}
+}
+
+// TestSowerRejectsOption checks that an option the engine refuses stops
+// the match before any game.
+func TestSowerRejectsOption(t *testing.T) {
+	t.Parallel()
+	bin := buildSower(t)
+	cfg := Config{
+		Variant: variant(t, board.NameKatro), Games: 2,
+		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{"Hsh", "4"}), builtin("random")},
+	}
+	err := cfg.Check(context.Background())
+	if err == nil || !strings.Contains(err.Error(), "engine1 (a) rejects its options: ") {
+		t.Errorf("Check: %v", err)
+	}
+	cfg.Engines[0].Options = []Option{{"Hash", "4"}, {"Move Overhead", "20"}}
+	if err := cfg.Check(context.Background()); err != nil {
+		t.Errorf("Check: %v", err)
+	}
+}

@@ -1,0 +1,288 @@
+package match
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// z975 is the 97.5% quantile of the standard normal distribution: a 95%
+// two-sided interval is the mean ± z975 standard errors.
+const z975 = 1.959963984540054
+
+// eloScale is 800/ln 10, the slope that turns a score's distance from 1/2
+// (in standard deviations) into normalized Elo.
+const eloScale = 800 / math.Ln10
+
+// WDL counts games from engine1's point of view.
+type WDL struct {
+	Wins, Losses, Draws int
+}
+
+// Games returns the number of games counted.
+func (r WDL) Games() int { return r.Wins + r.Losses + r.Draws }
+
+// Score returns engine1's mean score per game, draws counting half (NaN
+// before any game).
+func (r WDL) Score() float64 {
+	n := float64(r.Games())
+	return (float64(r.Wins) + float64(r.Draws)/2) / n
+}
+
+// Elo returns the logistic Elo difference that the score implies (see
+// EloFromScore): +Inf when engine1 won every game, -Inf when it lost every
+// game.
+func (r WDL) Elo() float64 { return EloFromScore(r.Score()) }
+
+// stdErr returns the standard error of the mean score: the per-game
+// standard deviation of the results (1, ½ and 0 with their observed
+// frequencies) over √n.
+func (r WDL) stdErr() float64 {
+	n := float64(r.Games())
+	mu := r.Score()
+	w, l, d := float64(r.Wins)/n, float64(r.Losses)/n, float64(r.Draws)/n
+	v := w*(1-mu)*(1-mu) + l*mu*mu + d*(0.5-mu)*(0.5-mu)
+	return math.Sqrt(v / n)
+}
+
+// ErrorMargin returns the half-width of the 95% interval of the Elo
+// difference, computed as cutechess-cli does: the score's 95% interval
+// μ ± 1.96·σ/√n is mapped to Elo and halved,
+//
+//	(Elo(μ + 1.96·σ/√n) − Elo(μ − 1.96·σ/√n)) / 2
+//
+// where σ² is the variance of one game's result. It is NaN when the
+// interval leaves (0, 1), as it does after a clean sweep.
+func (r WDL) ErrorMargin() float64 {
+	mu, se := r.Score(), r.stdErr()
+	lo, hi := mu-z975*se, mu+z975*se
+	if lo <= 0 || hi >= 1 {
+		return math.NaN()
+	}
+	return (EloFromScore(hi) - EloFromScore(lo)) / 2
+}
+
+// LOS returns the likelihood of superiority, the probability that engine1
+// is the stronger, as a fraction: ½·(1 + erf((W − L)/√(2(W + L)))). Draws
+// do not enter it. It is ½ when no game was decisive.
+func (r WDL) LOS() float64 {
+	wl := float64(r.Wins + r.Losses)
+	if wl == 0 {
+		return 0.5
+	}
+	return 0.5 * (1 + math.Erf(float64(r.Wins-r.Losses)/math.Sqrt(2*wl)))
+}
+
+// DrawRatio returns the fraction of games drawn.
+func (r WDL) DrawRatio() float64 { return float64(r.Draws) / float64(r.Games()) }
+
+// EloFromScore returns the logistic Elo difference at which the stronger
+// side's expected score is s: −400·log10(1/s − 1).
+func EloFromScore(s float64) float64 { return -400 * math.Log10(1/s-1) }
+
+// ScoreFromElo returns the expected score at a logistic Elo difference:
+// 1 / (1 + 10^(−elo/400)).
+func ScoreFromElo(elo float64) float64 { return 1 / (1 + math.Pow(10, -elo/400)) }
+
+// Penta counts game pairs (the two games of one opening, colours swapped)
+// by engine1's points in the pair: index 0 is two losses, 1 a loss and a
+// draw, 2 a win and a loss or two draws, 3 a win and a draw, 4 two wins.
+// Index k is worth k/4 per game.
+type Penta [5]int
+
+// Pairs returns the number of pairs counted.
+func (p Penta) Pairs() int { return p[0] + p[1] + p[2] + p[3] + p[4] }
+
+// Add counts a pair in which engine1 scored a and b (each 0, ½ or 1).
+func (p *Penta) Add(a, b float64) { p[int(math.Round(2*(a+b)))]++ }
+
+// Model is the Elo model in which the SPRT bounds elo0 and elo1 are given.
+type Model uint8
+
+// The SPRT models.
+const (
+	// Normalized Elo: the score difference in units of its standard
+	// deviation (fastchess's default; independent of the draw rate).
+	Normalized Model = iota
+	// Logistic Elo, as in the Elo line of the report.
+	Logistic
+)
+
+// String returns "normalized" or "logistic".
+func (m Model) String() string {
+	if m == Logistic {
+		return "logistic"
+	}
+	return "normalized"
+}
+
+// Decision is the state of a sequential test.
+type Decision uint8
+
+// Decisions.
+const (
+	Continue Decision = iota // neither bound reached
+	AcceptH0                 // llr at or below the lower bound: not elo1 or better
+	AcceptH1                 // llr at or above the upper bound: not elo0 or worse
+)
+
+// String returns "continue", "H0" or "H1".
+func (d Decision) String() string {
+	switch d {
+	case AcceptH0:
+		return "H0"
+	case AcceptH1:
+		return "H1"
+	}
+	return "continue"
+}
+
+// SPRT is a sequential probability ratio test of H0: elo = Elo0 against
+// H1: elo = Elo1 with error rates Alpha (false H1) and Beta (false H0).
+type SPRT struct {
+	Elo0, Elo1  float64
+	Alpha, Beta float64
+	Model       Model
+}
+
+// DefaultSPRT returns the usual test: elo0=0 elo1=5 alpha=0.05 beta=0.05
+// in normalized Elo.
+func DefaultSPRT() SPRT { return SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05} }
+
+// ParseSPRT reads "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]":
+// key=value fields separated by spaces or commas, in any order; a key
+// left out keeps its value from DefaultSPRT.
+func ParseSPRT(s string) (SPRT, error) {
+	t := DefaultSPRT()
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(fields) == 0 {
+		return t, fmt.Errorf("sprt %q: want elo0=X elo1=Y alpha=A beta=B", s)
+	}
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return t, fmt.Errorf("sprt %q: %q is not key=value", s, f)
+		}
+		if strings.EqualFold(k, "model") {
+			switch strings.ToLower(v) {
+			case "normalized":
+				t.Model = Normalized
+			case "logistic":
+				t.Model = Logistic
+			default:
+				return t, fmt.Errorf("sprt model %q: want normalized or logistic", v)
+			}
+			continue
+		}
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return t, fmt.Errorf("sprt %s=%q: not a number", k, v)
+		}
+		switch strings.ToLower(k) {
+		case "elo0":
+			t.Elo0 = x
+		case "elo1":
+			t.Elo1 = x
+		case "alpha":
+			t.Alpha = x
+		case "beta":
+			t.Beta = x
+		default:
+			return t, fmt.Errorf("sprt: unknown key %q (want elo0, elo1, alpha, beta, model)", k)
+		}
+	}
+	return t, t.Check()
+}
+
+// Check reports a test that cannot work: elo1 not above elo0, or an error
+// rate outside (0, ½).
+func (t SPRT) Check() error {
+	switch {
+	case t.Elo1 <= t.Elo0:
+		return fmt.Errorf("sprt: elo1 (%g) must be greater than elo0 (%g)", t.Elo1, t.Elo0)
+	case !(t.Alpha > 0 && t.Alpha < 0.5):
+		return fmt.Errorf("sprt: alpha %g: want a value between 0 and 0.5", t.Alpha)
+	case !(t.Beta > 0 && t.Beta < 0.5):
+		return fmt.Errorf("sprt: beta %g: want a value between 0 and 0.5", t.Beta)
+	}
+	return nil
+}
+
+// String writes the test as ParseSPRT reads it.
+func (t SPRT) String() string {
+	return fmt.Sprintf("elo0=%g elo1=%g alpha=%g beta=%g model=%s", t.Elo0, t.Elo1, t.Alpha, t.Beta, t.Model)
+}
+
+// Bounds returns Wald's bounds on the log-likelihood ratio:
+// ln(β/(1−α)) below, ln((1−β)/α) above.
+func (t SPRT) Bounds() (lower, upper float64) {
+	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
+}
+
+// regularize is the count given to an empty pentanomial class, so that a
+// test whose pairs have all ended alike still has a variance.
+const regularize = 1e-3
+
+// LLR returns the generalized log-likelihood ratio of the pairs p under the
+// normal approximation (the GSPRT of fishtest and fastchess). With N pairs,
+// n_k of them scoring x_k = k/4 per game (k = 0…4; empty classes count
+// 0.001):
+//
+//	μ̂  = Σ n_k·x_k / N                  mean score per game
+//	σ̂² = Σ n_k·(x_k − μ̂)² / N           variance of one pair's score per game
+//	LLR = N·(μ1 − μ0)·(2μ̂ − μ0 − μ1) / (2σ̂²)
+//
+// where μ0 and μ1 are the scores the hypotheses predict:
+//
+//	logistic:    μi = 1 / (1 + 10^(−eloi/400))
+//	normalized:  μi = ½ + eloi·√2·σ̂ / (800/ln 10)
+//
+// (√2·σ̂ is the standard deviation of one game's score that the pairs
+// imply.) It is 0 before the first pair.
+func (t SPRT) LLR(p Penta) float64 {
+	if p.Pairs() == 0 {
+		return 0
+	}
+	var n [5]float64
+	total := 0.0
+	for k, c := range p {
+		n[k] = float64(c)
+		if c == 0 {
+			n[k] = regularize
+		}
+		total += n[k]
+	}
+	mu := 0.0
+	for k := range n {
+		mu += n[k] * float64(k) / 4
+	}
+	mu /= total
+	v := 0.0
+	for k := range n {
+		d := float64(k)/4 - mu
+		v += n[k] * d * d
+	}
+	v /= total
+	var mu0, mu1 float64
+	switch t.Model {
+	case Logistic:
+		mu0, mu1 = ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+	default:
+		sd := math.Sqrt(2 * v)
+		mu0, mu1 = 0.5+t.Elo0*sd/eloScale, 0.5+t.Elo1*sd/eloScale
+	}
+	return total * (mu1 - mu0) * (2*mu - mu0 - mu1) / (2 * v)
+}
+
+// Decide compares llr with the bounds.
+func (t SPRT) Decide(llr float64) Decision {
+	lo, hi := t.Bounds()
+	switch {
+	case llr >= hi:
+		return AcceptH1
+	case llr <= lo:
+		return AcceptH0
+	}
+	return Continue
+}

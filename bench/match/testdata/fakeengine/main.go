@@ -1,0 +1,162 @@
+// Command fakeengine is a small engine for the match tests: it speaks
+// enough of the engine protocol to play legal moves (the first legal move
+// in the position) and, when asked, misbehaves in one way from a given
+// search on.
+//
+//	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE]
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+func main() {
+	mode := flag.String("mode", "good", "how to misbehave")
+	after := flag.Int("after", 1, "misbehave from this search on (1-based, counted per process)")
+	delay := flag.Duration("delay", time.Second, "how late a late bestmove comes")
+	trace := flag.String("trace", "", "append every command received to this file")
+	flag.Parse()
+
+	var tr *os.File
+	if *trace != "" {
+		f, err := os.OpenFile(*trace, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		tr = f
+	}
+	out := bufio.NewWriter(os.Stdout)
+	say := func(format string, a ...any) {
+		fmt.Fprintf(out, format+"\n", a...)
+		out.Flush()
+	}
+	name := board.NameKatro
+	rules := board.DefaultRules()
+	var game *board.Game
+	searches := 0
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if tr != nil {
+			fmt.Fprintln(tr, line)
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		switch f[0] {
+		case "uci":
+			if *mode == "nouci" {
+				continue
+			}
+			say("id name fake")
+			say("option name UCI_Variant type combo default katro var katro var hoyito3")
+			say("uciok")
+		case "isready":
+			say("readyok")
+		case "setoption":
+			if len(f) >= 5 && f[1] == "name" && f[3] == "value" {
+				switch f[2] {
+				case "UCI_Variant":
+					name = f[4]
+				case "CaptureSide":
+					rules.CaptureSide, _ = board.ParseCaptureSide(f[4])
+				case "LastFour":
+					rules.LastFour, _ = board.ParseLastFour(f[4])
+				case "NoCaptureLimit":
+					rules.NoCaptureLimit, _ = strconv.Atoi(f[4])
+				}
+			}
+		case "position":
+			v, err := board.NewWithRules(name, rules)
+			if err != nil {
+				say("info string error: %v", err)
+				continue
+			}
+			p := v.Start()
+			rest := f[1:]
+			if len(rest) > 0 && rest[0] == "fen" {
+				end := len(rest)
+				for i, w := range rest {
+					if w == "moves" {
+						end = i
+						break
+					}
+				}
+				if p, err = v.ParsePosition(strings.Join(rest[1:end], " ")); err != nil {
+					say("info string error: %v", err)
+					continue
+				}
+				rest = rest[end:]
+			} else if len(rest) > 0 {
+				rest = rest[1:]
+			}
+			game = board.NewGame(p)
+			if len(rest) > 0 && rest[0] == "moves" {
+				ms, err := v.ParseMoves(strings.Join(rest[1:], " "))
+				if err == nil {
+					err = game.PlayAll(ms)
+				}
+				if err != nil {
+					say("info string error: %v", err)
+				}
+			}
+		case "go":
+			searches++
+			bad := searches >= *after
+			if bad {
+				switch *mode {
+				case "crash":
+					os.Exit(3)
+				case "hang":
+					continue
+				case "late":
+					time.Sleep(*delay)
+				case "garbage":
+					say("bestmove xyz")
+					continue
+				case "none":
+					say("bestmove (none)")
+					continue
+				case "illegal":
+					say("bestmove %s", illegal(game))
+					continue
+				}
+			}
+			say("info depth 3 seldepth 5 score cp %d nodes 100 nps 1000 time 1 pv x", 10*searches)
+			if game == nil || game.Status().Over() {
+				say("bestmove (none)")
+				continue
+			}
+			p := game.Position()
+			say("bestmove %s", p.LegalMoves()[0])
+		case "quit":
+			return
+		}
+	}
+}
+
+// illegal returns a hole of the board that is not a legal move.
+func illegal(g *board.Game) board.Move {
+	p := g.Position()
+	legal := map[board.Move]bool{}
+	for _, m := range p.LegalMoves() {
+		legal[m] = true
+	}
+	for _, h := range p.Variant().Holes() {
+		if !legal[h] {
+			return h
+		}
+	}
+	return board.Pass
+}

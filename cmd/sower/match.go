@@ -1,0 +1,284 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
+)
+
+// matchFlags are the flags of sower match.
+type matchFlags struct {
+	engine, name, limit   [2]string
+	options               [2][]string
+	tc                    string
+	movetime, depth       int
+	nodes                 uint64
+	margin, timeout       int
+	game                  string
+	captureSide, lastFour string
+	noCaptureLimit        int
+	openings              string
+	randomPlies           int
+	seed                  uint64
+	games, concurrency    int
+	traditional           bool
+	sprt                  string
+	report                int
+	out, pgn, log         string
+}
+
+// sprtKeys are the words of an --sprt value; written unquoted after --sprt
+// they are gathered into its value.
+func sprtKeys() []string { return []string{"elo0=", "elo1=", "alpha=", "beta=", "model="} }
+
+// joinSPRT lets "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05" be written
+// without quotes: the key=value words that follow --sprt become its value.
+func joinSPRT(args []string) []string {
+	isKey := func(s string) bool {
+		for _, k := range sprtKeys() {
+			if strings.HasPrefix(s, k) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(out, args[i:]...)
+		}
+		val, inline := strings.CutPrefix(a, "--sprt=")
+		if a != "--sprt" && !inline {
+			out = append(out, a)
+			continue
+		}
+		parts := []string{}
+		if inline {
+			parts = append(parts, val)
+		} else if i+1 < len(args) {
+			i++
+			parts = append(parts, args[i])
+		}
+		for i+1 < len(args) && isKey(args[i+1]) {
+			i++
+			parts = append(parts, args[i])
+		}
+		out = append(out, "--sprt="+strings.Join(parts, " "))
+	}
+	return out
+}
+
+func (c *cli) match(args []string) error {
+	var f matchFlags
+	fs := c.flags("match", `--engine1 CMD --engine2 CMD [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
+	for i := range 2 {
+		n := i + 1
+		fs.StringVar(&f.engine[i], fmt.Sprintf("engine%d", n), "", fmt.Sprintf(`engine %d: a command line ("./sower", "engine --flag") or builtin:random, builtin:greedy`, n))
+		fs.StringVar(&f.name[i], fmt.Sprintf("name%d", n), "", fmt.Sprintf("engine %d's name in reports and records (default: the program's or builtin's name)", n))
+		fs.StringArrayVar(&f.options[i], fmt.Sprintf("option%d", n), nil, fmt.Sprintf("engine %d option Name=Value, sent with setoption (repeatable)", n))
+		fs.StringVar(&f.limit[i], fmt.Sprintf("limit%d", n), "", fmt.Sprintf(`engine %d's own limit instead of the shared one: "tc=10+0.1", "movetime=MS", "nodes=N", "depth=N" (combinable)`, n))
+	}
+	fs.StringVar(&f.tc, "tc", "", "time control for both engines: seconds+increment (10+0.1)")
+	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
+	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
+	fs.IntVarP(&f.depth, "depth", "d", 0, "depth per move for both engines")
+	fs.IntVar(&f.margin, "timemargin", 50, "milliseconds an engine may overrun its clock or move time before it loses on time")
+	fs.IntVar(&f.timeout, "timeout", int(match.DefaultTimeout/time.Millisecond), "milliseconds to wait for an answer no clock limits (handshake, readyok, node and depth searches)")
+	fs.StringVarP(&f.game, "game", "g", board.NameKatro, "game: "+strings.Join(board.Names(), ", "))
+	fs.StringVar(&f.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
+	fs.StringVar(&f.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
+	fs.IntVar(&f.noCaptureLimit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
+	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation; # comments)")
+	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed for random openings and built-in players")
+	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped)")
+	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
+	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
+	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
+	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
+	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
+	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
+	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
+	if err := parse(fs, joinSPRT(args)); err != nil {
+		return err
+	}
+	cfg, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
+	if err != nil {
+		return err
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := cfg.Check(ctx); err != nil {
+		return usageError{err}
+	}
+	var files []*os.File
+	defer func() {
+		for _, fl := range files {
+			fl.Close()
+		}
+	}()
+	for _, o := range []struct {
+		path string
+		w    *io.Writer
+	}{{f.out, &cfg.JSON}, {f.pgn, &cfg.PGN}, {f.log, &cfg.Log}} {
+		if o.path == "" {
+			continue
+		}
+		fl, err := os.OpenFile(o.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return usageError{err}
+		}
+		files = append(files, fl)
+		*o.w = fl
+	}
+	cfg.Report, cfg.Progress = c.stdout, c.stderr
+	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, concurrency %d\n",
+		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), max(cfg.Concurrency, 1))
+	sum, err := match.Run(ctx, cfg)
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted after %d games", sum.Score.Games())
+	}
+	if err != nil {
+		return err
+	}
+	for _, fl := range files {
+		if err := fl.Close(); err != nil {
+			return err
+		}
+	}
+	files = nil
+	return nil
+}
+
+// limitsText describes the engines' limits: "tc=10+0.1", or
+// "tc=10+0.1 vs depth=2" when they differ.
+func limitsText(cfg *match.Config) string {
+	var s [2]string
+	for i, e := range cfg.Engines {
+		s[i] = e.Limit.String()
+		if e.Builtin != "" {
+			s[i] = "builtin"
+		}
+	}
+	if s[0] == s[1] {
+		return s[0]
+	}
+	return s[0] + " vs " + s[1]
+}
+
+// config checks the flags and builds the match configuration; every error
+// is a usage error.
+func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
+	var cfg match.Config
+	var rules board.Rules
+	var err error
+	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
+		return cfg, usagef("--capture-side: %v", err)
+	}
+	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
+		return cfg, usagef("--last-four: %v", err)
+	}
+	if f.noCaptureLimit < 0 {
+		return cfg, usagef("--no-capture-limit %d: want 0 (off) or more", f.noCaptureLimit)
+	}
+	rules.NoCaptureLimit = f.noCaptureLimit
+	if cfg.Variant, err = board.NewWithRules(f.game, rules); err != nil {
+		return cfg, usagef("--game: %v", err)
+	}
+
+	var shared match.Limit
+	if f.tc != "" {
+		if shared, err = match.ParseTC(f.tc); err != nil {
+			return cfg, usagef("--tc: %v", err)
+		}
+	}
+	switch {
+	case f.movetime < 0:
+		return cfg, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
+	case f.depth < 0 || f.depth > 255:
+		return cfg, usagef("--depth %d: want 1 to 255", f.depth)
+	case f.margin < 0:
+		return cfg, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
+	case f.timeout <= 0:
+		return cfg, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
+	case f.games < 1:
+		return cfg, usagef("--games %d: want at least 1", f.games)
+	case f.concurrency < 1:
+		return cfg, usagef("--concurrency %d: want at least 1", f.concurrency)
+	case f.randomPlies < 0:
+		return cfg, usagef("--random-plies %d: want 0 or more", f.randomPlies)
+	case f.report < 0:
+		return cfg, usagef("--report %d: want 0 or more", f.report)
+	case f.openings != "" && f.randomPlies > 0:
+		return cfg, usagef("give --openings or --random-plies, not both")
+	case f.traditional && lastFourSet:
+		return cfg, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
+	}
+	shared.MoveTime = time.Duration(f.movetime) * time.Millisecond
+	shared.Nodes, shared.Depth = f.nodes, f.depth
+
+	for i := range 2 {
+		flag := fmt.Sprintf("--engine%d", i+1)
+		if strings.TrimSpace(f.engine[i]) == "" {
+			return cfg, usagef("%s is required", flag)
+		}
+		e, err := match.ParseEngine(f.engine[i])
+		if err != nil {
+			return cfg, usagef("%s: %v", flag, err)
+		}
+		if f.name[i] != "" {
+			e.Name = f.name[i]
+		}
+		e.Limit = shared
+		if f.limit[i] != "" {
+			if e.Limit, err = match.ParseLimit(f.limit[i]); err != nil {
+				return cfg, usagef("--limit%d: %v", i+1, err)
+			}
+		}
+		for _, s := range f.options[i] {
+			o, err := match.ParseOption(s)
+			if err != nil {
+				return cfg, usagef("--option%d: %v", i+1, err)
+			}
+			e.Options = append(e.Options, o)
+		}
+		cfg.Engines[i] = e
+	}
+	if a, b := cfg.Engines[0].Name, cfg.Engines[1].Name; a == b && f.name[0] == "" && f.name[1] == "" {
+		cfg.Engines[0].Name, cfg.Engines[1].Name = a+"-1", b+"-2"
+	}
+
+	if f.openings != "" {
+		fl, err := os.Open(f.openings)
+		if err != nil {
+			return cfg, usageError{err}
+		}
+		defer fl.Close()
+		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
+			return cfg, usagef("--openings %s: %v", f.openings, err)
+		}
+	}
+	if sprtSet {
+		t, err := match.ParseSPRT(f.sprt)
+		if err != nil {
+			return cfg, usagef("--sprt: %v", err)
+		}
+		cfg.SPRT = &t
+	}
+	cfg.RandomPlies, cfg.Seed = f.randomPlies, f.seed
+	cfg.Games, cfg.Concurrency, cfg.Traditional = f.games, f.concurrency, f.traditional
+	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
+	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
+	cfg.ReportEvery = f.report
+	return cfg, nil
+}
