@@ -41,7 +41,7 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 		return s.conventionEnd(pos, ply)
 	}
 	if depth <= 0 || ply >= MaxPly {
-		return s.leaf(pos, ply)
+		return s.quiesce(pos, ply, maxQPly, alpha, beta)
 	}
 
 	// Transposition table (not at the frontier, where it costs a cache
@@ -233,6 +233,71 @@ func (s *searcher) cutoff(me board.Side, ply, depth int, m board.Move, order int
 			}
 		}
 	}
+}
+
+// maxQPly bounds the plies of a quiescence search.
+const maxQPly = 8
+
+// quiesce searches, past the horizon, only the moves that gain seeds
+// (Katro captures, Hoyito III captures with their extra turns), letting the
+// side to move stand pat on the static evaluation. q counts the plies it may
+// still go.
+func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) Score {
+	s.pvLen[ply] = ply
+	if ply > 0 && pos != &s.root && ply > s.seldepth {
+		s.seldepth = ply
+	}
+	if s.family == board.Hoyito && pos.OnBoard() == 0 {
+		me := pos.Side()
+		return HoyitoEnd(pos.Captured(me)-pos.Captured(me.Other()), ply)
+	}
+	stand := s.leaf(pos, ply)
+	if stand >= beta || q == 0 || ply >= MaxPly || stand.Decisive() {
+		return stand
+	}
+	alpha = max(alpha, stand)
+	best := stand
+	me := pos.Side()
+	before := s.gainBase(pos, me)
+	var l board.MoveList
+	pos.GenerateMoves(&l)
+	f := &s.frames[ply]
+	for _, m := range l.Slice() {
+		kid := &f.kids[0]
+		*kid = *pos
+		if !kid.Play(m) || s.gainBase(kid, me) == before {
+			continue
+		}
+		s.nodes++
+		if s.nodes >= s.nodeLimit {
+			s.stopped = true
+		}
+		if s.nodes&1023 == 0 {
+			s.checkLimits()
+		}
+		if s.stopped {
+			return 0
+		}
+		var score Score
+		if kid.Side() == me {
+			score = s.quiesce(kid, ply+1, q-1, alpha, beta)
+		} else {
+			score = -s.quiesce(kid, ply+1, q-1, -beta, -alpha)
+		}
+		if score > best {
+			best = score
+			if score > alpha {
+				alpha = score
+				s.pv[ply][ply] = m
+				n := copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = ply + 1 + n
+				if alpha >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
 }
 
 // leaf scores a position at the search horizon.
