@@ -8,6 +8,9 @@ import (
 // captures, seeds captured in Hoyito III) in the top bits, then killer
 // moves, then the history counters.
 const (
+	lmrDepth = 3 // late-move reductions from this depth
+	lmrMoves = 3 // and from this move on
+
 	orderTT     = 1 << 30
 	orderGain   = 1 << 20
 	orderKiller = 1 << 18
@@ -106,7 +109,19 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 		if i == 0 {
 			score = s.child(kid, ply+1, depth-1, alpha, beta, same, pvNode)
 		} else {
-			score = s.child(kid, ply+1, depth-1, alpha, alpha+1, same, false)
+			// Late moves that gain nothing are searched a ply shallower
+			// first, and again at full depth if they beat alpha.
+			r := 0
+			if depth >= lmrDepth && i >= lmrMoves && f.order[i] < orderKiller {
+				r = 1
+				if depth >= 6 && i >= lmrMoves+2 {
+					r = 2
+				}
+			}
+			score = s.child(kid, ply+1, depth-1-r, alpha, alpha+1, same, false)
+			if r > 0 && score > alpha && !s.stopped {
+				score = s.child(kid, ply+1, depth-1, alpha, alpha+1, same, false)
+			}
 			if pvNode && score > alpha && score < beta && !s.stopped {
 				score = s.child(kid, ply+1, depth-1, alpha, beta, same, true)
 			}
