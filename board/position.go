@@ -3,6 +3,7 @@ package board
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 )
 
 // Position is a game position: a small value, copied to make a move
@@ -97,14 +98,84 @@ func (p *Position) OnBoard() int {
 
 // SeedsOf returns the seeds in the holes owned by s.
 func (p *Position) SeedsOf(s Side) int {
-	if p.v.family == Katro {
-		return p.cells[s].sum()
+	c, m := p.region(s), &p.v.own[s]
+	return (&span{c[0] & m[0], c[1] & m[1]}).sum()
+}
+
+// region returns the words that hold s's holes.
+func (p *Position) region(s Side) *span {
+	if p.v.family == Hoyito {
+		return &p.cells[0]
 	}
-	n := 0
-	for c := 0; c < p.v.cols; c++ {
-		n += p.Count(HoleMove(int(s), c))
+	return &p.cells[s]
+}
+
+// Lane constants for word-parallel tests: a one, the low six bits and the
+// top bit of every lane.
+const (
+	laneOnes = 1 | 1<<7 | 1<<14 | 1<<21 | 1<<28 | 1<<35 | 1<<42 | 1<<49 | 1<<56
+	laneLow6 = laneOnes * 0x3f
+	laneTop  = laneOnes * 0x40
+)
+
+// nonZero returns w with the top bit of each non-empty lane set and every
+// other bit clear. Adding 63 to a lane's low six bits carries into its top
+// bit when they are not all zero, and never out of the lane.
+func nonZero(w uint64) uint64 { return ((w & laneLow6) + laneLow6 | w) & laneTop }
+
+// occupied counts the non-empty lanes of c under mask m.
+func occupied(c *span, m *span) int {
+	return bits.OnesCount64(nonZero(c[0])&m[0]) + bits.OnesCount64(nonZero(c[1])&m[1])
+}
+
+// NonEmpty returns how many holes of s's row at depth d hold seeds: d = 0
+// is s's outer row (Katro) or its only row (Hoyito III), Depth()-1 its
+// inner row.
+func (p *Position) NonEmpty(s Side, d int) int {
+	if p.v.family == Hoyito {
+		return occupied(&p.cells[0], &p.v.own[s])
 	}
-	return n
+	return occupied(&p.cells[s], &p.v.rowMask[d])
+}
+
+// HolesWith returns how many of s's holes hold exactly n seeds (0 ≤ n < 128).
+func (p *Position) HolesWith(s Side, n int) int {
+	c, m := p.region(s), &p.v.own[s]
+	fill := uint64(n&laneMask) * laneOnes
+	// Lanes equal to n become zero; count the others and subtract.
+	x := span{c[0] ^ fill&m[0], c[1] ^ fill&m[1]}
+	return occupied(m, m) - occupied(&x, m)
+}
+
+// FrontDepth returns the depth of s's innermost row that holds seeds (its
+// front row), or -1 when s has none. In Hoyito III it is 0 or -1.
+func (p *Position) FrontDepth(s Side) int {
+	for d := p.v.depth - 1; d >= 0; d-- {
+		if p.rowHolds(s, d) {
+			return d
+		}
+	}
+	return -1
+}
+
+// BackDepth returns the depth of s's outermost row that holds seeds (its
+// back row, where Katro moves start), or -1 when s has none.
+func (p *Position) BackDepth(s Side) int {
+	for d := 0; d < p.v.depth; d++ {
+		if p.rowHolds(s, d) {
+			return d
+		}
+	}
+	return -1
+}
+
+// rowHolds reports whether s's row at depth d holds any seed.
+func (p *Position) rowHolds(s Side, d int) bool {
+	c, m := p.region(s), &p.v.rowMask[d]
+	if p.v.family == Hoyito {
+		m = &p.v.own[s]
+	}
+	return c[0]&m[0]|c[1]&m[1] != 0
 }
 
 // computeKey computes the key from scratch.

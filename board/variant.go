@@ -120,9 +120,12 @@ type Variant struct {
 	// lanes of the rows deeper than a lane's row, absolute column of a
 	// lane, and the lane at (depth, absolute column).
 	rowMask [3]span // every bit of every lane of a row
-	deeper  [maxLanes]span
-	colOf   [2][maxLanes]int8
-	laneAt  [2][3][maxCols]int8
+	// own is every bit of every lane of a side's holes in its region:
+	// the whole circuit in Katro, its row in Hoyito III.
+	own    [2]span
+	deeper [maxLanes]span
+	colOf  [2][maxLanes]int8
+	laneAt [2][3][maxCols]int8
 }
 
 // Rules are the rule options of the rule book: CaptureSide and LastFour
@@ -329,6 +332,17 @@ func (v *Variant) init() {
 				v.deeper[k][1] |= v.rowMask[d][1]
 			}
 		}
+	}
+	for s := 0; s < 2; s++ {
+		for k := 0; k < v.circ; k++ {
+			if v.family == Katro || k/v.cols == s {
+				v.own[s][k/lanesPerWord] |= laneMask << (laneBits * (k % lanesPerWord))
+			}
+		}
+	}
+	if v.family == Hoyito {
+		// A Hoyito III side has one row; its masks by "depth 0" are its own.
+		v.rowMask[0] = v.own[0]
 	}
 	v.total = v.rows * v.cols * v.seeds
 	for k := 0; k < v.circ; k++ {

@@ -124,45 +124,25 @@ func (e *Evaluator) compute(p *board.Position, f *features) int {
 	return int(numKatro)
 }
 
-// katroFeatures computes the Katro terms of both sides from their circuits.
+// katroFeatures computes the Katro terms of both sides with the board's
+// word-parallel counters; only the exposed term looks at single holes.
 func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
-	g := &e.geo
-	var front [2][8]uint8
+	var front [2][6]uint8
 	for s := board.South; s <= board.North; s++ {
-		c, n := p.Circuit(s)
 		ft := &f[s]
-		var nonEmpty [3]int
-		for k := 0; k < n; k++ {
-			seeds := int(c[k])
-			ft[KatroSeeds] += seeds
-			if seeds != 0 {
-				nonEmpty[g.row[k]]++
-			}
-			if seeds == 1 {
-				ft[KatroSingles]++
-			}
-		}
-		fr, back := -1, -1
-		for d := 0; d < g.depth; d++ {
-			if nonEmpty[d] > 0 {
-				fr = d
-				if back < 0 {
-					back = d
-				}
-			}
-		}
+		ft[KatroSeeds] = p.SeedsOf(s)
+		fr := p.FrontDepth(s)
 		if fr < 0 {
 			continue
 		}
-		ft[KatroFront] = nonEmpty[fr]
-		ft[KatroMobility] = nonEmpty[back]
-		for k := fr * g.cols; k < (fr+1)*g.cols; k++ {
-			front[s][g.col[s][k]] = c[k]
-		}
+		ft[KatroFront] = p.NonEmpty(s, fr)
+		ft[KatroMobility] = p.NonEmpty(s, p.BackDepth(s))
+		ft[KatroSingles] = p.HolesWith(s, 1)
+		front[s] = p.Row(s, fr)
 	}
 	for s := board.South; s <= board.North; s++ {
 		o := s.Other()
-		for col := 0; col < g.cols; col++ {
+		for col := 0; col < e.geo.cols; col++ {
 			if front[o][col] != 0 {
 				f[s][KatroExposed] += int(front[s][col])
 			}

@@ -4,13 +4,15 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// Move-ordering bonuses. A move's order is its gain (seeds won by Katro
-// captures, seeds captured in Hoyito III) in the top bits, then killer
-// moves, then the history counters.
+// Search tuning.
 const (
 	lmrDepth = 3 // late-move reductions from this depth
 	lmrMoves = 3 // and from this move on
+	maxQPly  = 8 // plies a quiescence search may go past the horizon
 
+	// Move-ordering keys: the table's move, then gain (seeds won by Katro
+	// captures, seeds captured in Hoyito III) in the high bits, then
+	// killers, then history counters.
 	orderTT     = 1 << 30
 	orderGain   = 1 << 20
 	orderKiller = 1 << 18
@@ -21,13 +23,6 @@ const (
 // below the root. It returns the score of pos for its side to move.
 func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score, pvNode bool) Score {
 	s.pvLen[ply] = ply
-	s.nodes++
-	if s.nodes >= s.nodeLimit {
-		s.stopped = true
-	}
-	if s.nodes&1023 == 0 {
-		s.checkLimits()
-	}
 	if s.stopped {
 		return 0
 	}
@@ -47,8 +42,8 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 		return s.quiesce(pos, ply, maxQPly, alpha, beta)
 	}
 
-	// Transposition table (not at the frontier, where it costs a cache
-	// miss per node and saves little).
+	// Transposition table (not at the frontier, where a probe costs a
+	// cache miss and saves little).
 	key := s.ttKey(pos)
 	ttMove := board.NoMove
 	useTT := depth >= 2
@@ -67,65 +62,19 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 		}
 	}
 
-	// The table's move is made and searched before the others are made: it
-	// often refutes the position alone.
 	f := &s.frames[ply]
-	var l board.MoveList
-	pos.GenerateMoves(&l)
-	f.n = 0
-	if ttMove != board.NoMove && contains(&l, ttMove) {
-		f.kids[0] = *pos
-		if f.kids[0].Play(ttMove) {
-			f.moves[0], f.order[0], f.n = ttMove, orderTT, 1
-		}
-	}
-	made := false
-
 	me := pos.Side()
+	s.makeAll(f, pos, ply, ttMove)
+	if f.n == 0 {
+		return -KatroWin(ply) // a Katro player without a legal move has lost
+	}
+
 	origAlpha := alpha
 	best, bestMove := -Infinity, board.NoMove
 	s.push(pos.Key())
-	for i := 0; ; i++ {
-		if i == f.n {
-			if made {
-				break
-			}
-			made = true
-			s.makeRest(pos, f, &l, ply, ttMove)
-			if f.n == 0 {
-				s.pop()
-				return -KatroWin(ply) // a Katro player without a legal move has lost
-			}
-			if i == f.n {
-				break
-			}
-		}
-		if made {
-			pickNext(f, i)
-		}
-		kid, m := &f.kids[i], f.moves[i]
-		same := kid.Side() == me
-		var score Score
-		if i == 0 {
-			score = s.child(kid, ply+1, depth-1, alpha, beta, same, pvNode)
-		} else {
-			// Late moves that gain nothing are searched a ply shallower
-			// first, and again at full depth if they beat alpha.
-			r := 0
-			if depth >= lmrDepth && i >= lmrMoves && f.order[i] < orderKiller {
-				r = 1
-				if depth >= 6 && i >= lmrMoves+2 {
-					r = 2
-				}
-			}
-			score = s.child(kid, ply+1, depth-1-r, alpha, alpha+1, same, false)
-			if r > 0 && score > alpha && !s.stopped {
-				score = s.child(kid, ply+1, depth-1, alpha, alpha+1, same, false)
-			}
-			if pvNode && score > alpha && score < beta && !s.stopped {
-				score = s.child(kid, ply+1, depth-1, alpha, beta, same, true)
-			}
-		}
+	for i := 0; i < f.n; i++ {
+		m := f.moves[i]
+		score := s.searchMove(&f.kids[i], me, ply, depth, i, f.order[i], alpha, beta, pvNode)
 		if s.stopped {
 			s.pop()
 			return 0
@@ -134,9 +83,7 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 			best, bestMove = score, m
 			if score > alpha {
 				alpha = score
-				s.pv[ply][ply] = m
-				n := copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
-				s.pvLen[ply] = ply + 1 + n
+				s.updatePV(ply, m)
 				if alpha >= beta {
 					s.cutoff(me, ply, depth, m, f.order[i])
 					break
@@ -150,11 +97,9 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	switch {
 	case best <= origAlpha:
 		bound = BoundUpper
+		bestMove = ttMove // no move proved best: keep the old one
 	case best >= beta:
 		bound = BoundLower
-	}
-	if bound == BoundUpper {
-		bestMove = ttMove // no move proved best: keep the old one
 	}
 	if useTT {
 		s.tt.Store(key, bestMove, depth, bound, toTT(best, ply), 0)
@@ -162,48 +107,91 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	return best
 }
 
-// makeRest makes the legal candidates of l other than the table's move
-// (made already) into f, after it, with their ordering scores; a Hoyito III
-// player without a legal move gets the pass.
-func (s *searcher) makeRest(pos *board.Position, f *frame, l *board.MoveList, ply int, ttMove board.Move) {
+// searchMove searches the i-th move's position kid with principal-variation
+// search and late-move reductions.
+func (s *searcher) searchMove(kid *board.Position, me board.Side, ply, depth, i int, order int32, alpha, beta Score, pvNode bool) Score {
+	same := kid.Side() == me
+	if i == 0 {
+		return s.child(kid, ply+1, depth-1, alpha, beta, same, pvNode)
+	}
+	// Late moves that gain nothing and are not killers are searched a ply
+	// or two shallower first, and again at full depth if they beat alpha.
+	r := 0
+	if depth >= lmrDepth && i >= lmrMoves && order < orderKiller {
+		r = 1
+		if depth >= 6 && i >= lmrMoves+2 {
+			r = 2
+		}
+	}
+	score := s.child(kid, ply+1, depth-1-r, alpha, alpha+1, same, false)
+	if r > 0 && score > alpha && !s.stopped {
+		score = s.child(kid, ply+1, depth-1, alpha, alpha+1, same, false)
+	}
+	if pvNode && score > alpha && score < beta && !s.stopped {
+		score = s.child(kid, ply+1, depth-1, alpha, beta, same, true)
+	}
+	return score
+}
+
+// updatePV makes m followed by the child's variation the variation at ply.
+func (s *searcher) updatePV(ply int, m board.Move) {
+	s.pv[ply][ply] = m
+	n := copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+	s.pvLen[ply] = ply + 1 + n
+}
+
+// made counts a position the search has made and checks the limits: the
+// node limit at once, the clock and the context every 1024 nodes.
+func (s *searcher) made() {
+	s.nodes++
+	if s.nodes >= s.nodeLimit {
+		s.stopped = true
+	}
+	if s.nodes&1023 == 0 {
+		s.checkLimits()
+	}
+}
+
+// makeAll makes every legal move of pos into f, in search order: the
+// table's move, then by gain, killers and history. Making a move is how its
+// legality (the endless-sowing rule) and its gain are known, so every move
+// is made before any is searched; a Hoyito III player without a legal move
+// gets the pass.
+func (s *searcher) makeAll(f *frame, pos *board.Position, ply int, ttMove board.Move) {
+	var l board.MoveList
+	pos.GenerateMoves(&l)
 	me := pos.Side()
-	before := s.gainBase(pos, me)
 	k := &s.killers[ply]
+	before := s.gainBase(pos, me)
+	f.n = 0
 	for _, m := range l.Slice() {
-		if m == ttMove {
+		j := f.n
+		f.kids[j] = *pos
+		if !f.kids[j].Play(m) {
 			continue
 		}
-		kid := &f.kids[f.n]
-		*kid = *pos
-		if !kid.Play(m) {
-			continue
+		s.made()
+		o := s.history[me][m] + orderGain*int32(s.gainBase(&f.kids[j], me)-before)
+		switch {
+		case m == ttMove:
+			o = orderTT
+		case m == k[0] || m == k[1]:
+			o += orderKiller
 		}
-		f.moves[f.n] = m
-		var o int32
-		if m == k[0] || m == k[1] {
-			o = orderKiller
+		// Insertion sort: there are at most six moves.
+		kid := f.kids[j]
+		for ; j > 0 && f.order[j-1] < o; j-- {
+			f.moves[j], f.order[j], f.kids[j] = f.moves[j-1], f.order[j-1], f.kids[j-1]
 		}
-		o += orderGain*int32(s.gainBase(kid, me)-before) + s.history[me][m]
-		f.order[f.n] = o
+		f.moves[j], f.order[j], f.kids[j] = m, o, kid
 		f.n++
 	}
 	if f.n == 0 && s.family == board.Hoyito {
 		f.kids[0] = *pos
 		f.kids[0].Play(board.Pass)
-		f.moves[0] = board.Pass
-		f.order[0] = 0
-		f.n = 1
+		s.made()
+		f.moves[0], f.order[0], f.n = board.Pass, 0, 1
 	}
-}
-
-// contains reports whether m is in l.
-func contains(l *board.MoveList, m board.Move) bool {
-	for _, c := range l.Slice() {
-		if c == m {
-			return true
-		}
-	}
-	return false
 }
 
 // gainBase is what a move can gain for side me: its seeds on the board in
@@ -213,21 +201,6 @@ func (s *searcher) gainBase(p *board.Position, me board.Side) int {
 		return p.Captured(me)
 	}
 	return p.SeedsOf(me)
-}
-
-// pickNext moves the best-ordered of the moves from i on to i.
-func pickNext(f *frame, i int) {
-	b := i
-	for j := i + 1; j < f.n; j++ {
-		if f.order[j] > f.order[b] {
-			b = j
-		}
-	}
-	if b != i {
-		f.kids[i], f.kids[b] = f.kids[b], f.kids[i]
-		f.moves[i], f.moves[b] = f.moves[b], f.moves[i]
-		f.order[i], f.order[b] = f.order[b], f.order[i]
-	}
 }
 
 // cutoff records a move that failed high, for ordering: as a killer when it
@@ -250,16 +223,13 @@ func (s *searcher) cutoff(me board.Side, ply, depth int, m board.Move, order int
 	}
 }
 
-// maxQPly bounds the plies of a quiescence search.
-const maxQPly = 8
-
 // quiesce searches, past the horizon, only the moves that gain seeds
 // (Katro captures, Hoyito III captures with their extra turns), letting the
 // side to move stand pat on the static evaluation. q counts the plies it may
 // still go.
 func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) Score {
 	s.pvLen[ply] = ply
-	if ply > 0 && pos != &s.root && ply > s.seldepth {
+	if ply > s.seldepth {
 		s.seldepth = ply
 	}
 	if s.family == board.Hoyito && pos.OnBoard() == 0 {
@@ -276,22 +246,18 @@ func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) S
 	before := s.gainBase(pos, me)
 	var l board.MoveList
 	pos.GenerateMoves(&l)
-	f := &s.frames[ply]
+	kid := &s.frames[ply].kids[0]
 	for _, m := range l.Slice() {
-		kid := &f.kids[0]
 		*kid = *pos
-		if !kid.Play(m) || s.gainBase(kid, me) == before {
+		if !kid.Play(m) {
 			continue
 		}
-		s.nodes++
-		if s.nodes >= s.nodeLimit {
-			s.stopped = true
-		}
-		if s.nodes&1023 == 0 {
-			s.checkLimits()
-		}
+		s.made()
 		if s.stopped {
 			return 0
+		}
+		if s.gainBase(kid, me) == before {
+			continue
 		}
 		var score Score
 		if kid.Side() == me {
@@ -303,9 +269,7 @@ func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) S
 			best = score
 			if score > alpha {
 				alpha = score
-				s.pv[ply][ply] = m
-				n := copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
-				s.pvLen[ply] = ply + 1 + n
+				s.updatePV(ply, m)
 				if alpha >= beta {
 					break
 				}

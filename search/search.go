@@ -79,7 +79,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.family = v.Family()
 	s.limit = v.Rules().NoCaptureLimit
 	s.ev = eval.New(v)
-	s.nodes, s.seldepth, s.stopped = 0, 0, false
+	s.nodes, s.seldepth, s.stopped = 1, 0, false // the root is a node
 	s.nodeLimit = ^uint64(0)
 	if lim.Nodes > 0 {
 		s.nodeLimit = lim.Nodes
@@ -176,6 +176,7 @@ func (s *searcher) genRoot() {
 		if c := s.root; c.Play(m) {
 			s.rootMoves[s.nRoot] = rootMove{move: m, pos: c}
 			s.nRoot++
+			s.made()
 		}
 	}
 	if s.nRoot == 0 { // a Hoyito III player without a move passes
@@ -230,11 +231,11 @@ func (s *searcher) aspiration(depth int, prev Score) Score {
 		}
 		switch {
 		case score <= alpha && alpha > -Infinity:
-			s.emit(depth, score, BoundUpper)
+			s.emitLate(depth, score, BoundUpper)
 			beta = (alpha + beta) / 2
 			alpha = max(score-delta, -Infinity)
 		case score >= beta && beta < Infinity:
-			s.emit(depth, score, BoundLower)
+			s.emitLate(depth, score, BoundLower)
 			beta = min(score+delta, Infinity)
 		default:
 			return score
@@ -282,7 +283,7 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 				s.toFront(i)
 				if depth > 1 && score < beta {
 					s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
-					s.emit(depth, score, BoundExact)
+					s.emitLate(depth, score, BoundExact)
 				}
 			}
 			if alpha >= beta {
@@ -339,6 +340,20 @@ func (s *searcher) checkLimits() {
 	}
 	if s.timed && time.Since(s.start) >= s.hard {
 		s.stopped = true
+	}
+}
+
+// quietPeriod is how long a search runs before it reports failed
+// aspiration windows and best-move changes within an iteration; before
+// that, only completed iterations are reported, as the lines would come too
+// fast to read.
+const quietPeriod = time.Second
+
+// emitLate reports progress within an iteration, once the quiet period is
+// over.
+func (s *searcher) emitLate(depth int, score Score, bound Bound) {
+	if time.Since(s.start) >= quietPeriod {
+		s.emit(depth, score, bound)
 	}
 }
 

@@ -1,0 +1,51 @@
+// Package search finds Sower's moves: an iterative-deepening alpha-beta
+// search over copy-made positions that reports through typed callbacks and
+// never prints.
+//
+// Features:
+//   - Iterative deepening with aspiration windows around the previous
+//     iteration's score, widened on failure.
+//   - Negamax alpha-beta with principal-variation search: the first move
+//     with a full window, the others with a null window and a re-search
+//     when they beat alpha. Extra turns (Hoyito III) are searched as the
+//     same side moving again, without a sign flip; every ply, extra turns
+//     included, spends one ply of depth.
+//   - Late-move reductions for quiet moves searched late in the list.
+//   - A transposition table (Table): 64-byte buckets of four 16-byte
+//     entries, each holding the whole key, best move, depth, bound,
+//     generation, score and static evaluation (the bit layout is documented
+//     at type entry). Decisive scores are stored relative to the node.
+//     Replacement prefers deep entries of the current search. The table is
+//     not probed at the frontier (depth 1), where a probe costs a cache miss
+//     and saves little.
+//   - Move ordering: every move is made before any is searched (making a move
+//     is how its legality and its gain are known); then the table's move,
+//     what a move gains — seeds won by a Katro capture, seeds captured in
+//     Hoyito III — two killer moves per ply, and history counters.
+//   - A quiescence search past the horizon: only moves that gain seeds, with
+//     the side to move standing pat on the static evaluation, at most eight
+//     plies.
+//   - Game ends in the tree exactly as the rule book has them: a Katro player
+//     without a legal move loses, a Hoyito III game ends with an empty board,
+//     and the no-capture limit and threefold repetition end games, with the
+//     game's history before the root counted (a small counting filter makes
+//     most repetition checks free). Katro wins score by distance; proven
+//     Hoyito III results score by their exact margin (see Score).
+//   - Limits: depth, nodes, move time, clock with increment and moves to go,
+//     infinite, and root move restriction; a stop request (cancelling the
+//     context) is seen within about a thousand nodes. The search always
+//     returns a legal move when the game is not over.
+//   - Time management (Limits.budget): a planned share of the clock that may
+//     not exceed a third of the time left plus the increment; a new
+//     iteration is not started after half the planned time.
+//
+// Nodes are the positions the search makes: the root and every legal move
+// it plays, in the main search and the quiescence search, whether the
+// position is then searched, evaluated or cut off; that is the unit perft
+// counts, so the two rates compare. Node limits count the same way.
+//
+// A search allocates nothing per node: positions live in per-ply frames of
+// the searcher, which is reused between searches. With one Engine, the same
+// position, history and limits (other than time) give the same nodes, move
+// and score.
+package search
