@@ -53,7 +53,10 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 			if !pvNode && e.Depth >= depth {
 				sc := fromTT(e.Score, ply)
 				if e.Bound == BoundExact || (e.Bound == BoundLower && sc >= beta) || (e.Bound == BoundUpper && sc <= alpha) {
-					if !sc.Decisive() {
+					// The stored result's subtree is not searched again: unless
+					// it is a Katro win or loss, which is proven whatever its
+					// depth, it may rest on evaluated leaves.
+					if !sc.Decisive() || s.family == board.Hoyito {
 						s.depthCut = true
 					}
 					return sc

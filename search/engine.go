@@ -16,7 +16,10 @@ type Info struct {
 	Depth    int          // the iteration's nominal depth
 	SelDepth int          // the deepest ply reached
 	Score    Score
-	Bound    Bound // BoundExact, or BoundLower / BoundUpper after a failed aspiration window
+	// Bound is BoundExact, or BoundLower / BoundUpper after a failed
+	// aspiration window, and for a proven Hoyito III result whose margin
+	// is a minimum (see Score): a win by at least, a loss by at least.
+	Bound    Bound
 	Nodes    uint64
 	Time     time.Duration
 	NPS      uint64

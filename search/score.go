@@ -15,8 +15,10 @@ import (
 //   - Hoyito III: a proven end by a margin of m seeds (m ≠ 0) at ply p
 //     scores ±(ProvenWin + 256·m − p): any proven win beats any unproven
 //     score, a bigger margin beats a smaller one, and a faster end breaks
-//     ties. The UCI form is the exact margin in hundredths of a seed,
-//     "cp 100·m". A proven draw scores 0.
+//     ties. The UCI form is the margin in hundredths of a seed, "cp 100·m".
+//     A proven line proves its margin as a minimum for the winner: it is
+//     exact when the search resolved every line, and Info.Bound says when
+//     it is not. A proven draw scores 0.
 //   - Otherwise, hundredths of a seed (the evaluation's unit).
 type Score int32
 

@@ -70,6 +70,14 @@ type searcher struct {
 
 	bestPV []board.Move
 	last   Info
+	// partial is the best move found so far in an unfinished iteration:
+	// reported at the end if the search stops before the iteration does.
+	partial struct {
+		valid bool
+		depth int
+		score Score
+		bound Bound
+	}
 }
 
 func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, history []uint64, lim Limits, report func(Info)) {
@@ -99,6 +107,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	}
 	s.bestPV = s.bestPV[:0]
 	s.last = Info{}
+	s.partial.valid = false
 }
 
 // run is the iterative deepening loop.
@@ -121,13 +130,14 @@ func (s *searcher) run() Result {
 	var prev Score
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.depthCut = false
+		s.partial.valid = false
 		score := s.aspiration(depth, prev)
 		if s.stopped {
 			break
 		}
 		prev = score
 		s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
-		s.emit(depth, score, BoundExact)
+		s.emit(depth, score, s.proofBound(score, BoundExact))
 		if !s.depthCut {
 			break // every leaf was a game end: the result is proven
 		}
@@ -138,7 +148,13 @@ func (s *searcher) run() Result {
 			break
 		}
 	}
-	res := Result{Move: s.rootMoves[0].move, Info: s.last}
+	best := s.rootMoves[0].move
+	if s.partial.valid && (len(s.last.PV) == 0 || s.last.PV[0] != best) {
+		// Stopped in an iteration that had found a new best move: report
+		// it, so that the last report names the move returned.
+		s.emit(s.partial.depth, s.partial.score, s.partial.bound)
+	}
+	res := Result{Move: best, Info: s.last}
 	res.Info.Nodes, res.Info.Time = s.nodes, time.Since(s.start)
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
@@ -281,9 +297,15 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 			s.pvLen[0] = n + 1
 			if i > 0 {
 				s.toFront(i)
-				if depth > 1 && score < beta {
-					s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
-					s.emitLate(depth, score, BoundExact)
+				bound := BoundExact
+				if score >= beta {
+					bound = BoundLower
+				}
+				bound = s.proofBound(score, bound)
+				s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
+				s.partial.valid, s.partial.depth, s.partial.score, s.partial.bound = true, depth, score, bound
+				if depth > 1 {
+					s.emitLate(depth, score, bound)
 				}
 			}
 			if alpha >= beta {
@@ -341,6 +363,21 @@ func (s *searcher) checkLimits() {
 	if s.timed && time.Since(s.start) >= s.hard {
 		s.stopped = true
 	}
+}
+
+// proofBound returns the bound to report with score. A decisive Hoyito III
+// score proves its margin as a minimum only: the winner took a proven end
+// over lines still open, which may end better for it. It is exact when no
+// leaf of the iteration was scored by evaluation; otherwise a win is
+// reported as a lower bound and a loss as an upper bound.
+func (s *searcher) proofBound(score Score, bound Bound) Bound {
+	if s.family != board.Hoyito || !score.Decisive() || !s.depthCut || bound != BoundExact {
+		return bound
+	}
+	if score > 0 {
+		return BoundLower
+	}
+	return BoundUpper
 }
 
 // quietPeriod is how long a search runs before it reports failed
