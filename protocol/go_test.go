@@ -47,7 +47,7 @@ func TestGo(t *testing.T) {
 	}{
 		{name: "depth", variant: "katro", pos: "startpos", goCmd: "go depth 4", wantInfo: "info depth 4 "},
 		{name: "nodes", variant: "katro", pos: "startpos moves a1", goCmd: "go nodes 3000"},
-		{name: "stopped at once", variant: "hoyito3", pos: "startpos", goCmd: "go nodes 1", wantInfo: "info depth 0 nodes 7 "}, // the root and its six moves
+		{name: "one node", variant: "hoyito3", pos: "startpos", goCmd: "go nodes 1", wantInfo: "info depth 1 seldepth "}, // limits wait for depth 1
 		{name: "movetime", variant: "hoyito3", pos: "startpos", goCmd: "go movetime 30"},
 		{name: "movetime 0", variant: "katro", pos: "startpos", goCmd: "go movetime 0"},
 		{name: "movetime negative", variant: "katro", pos: "startpos", goCmd: "go movetime -100"},

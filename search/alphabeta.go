@@ -144,10 +144,12 @@ func (s *searcher) updatePV(ply int, m board.Move) {
 }
 
 // made counts a position the search has made and checks the limits: the
-// node limit at once, the clock and the context every 1024 nodes.
+// node limit at once, the clock and the context every 1024 nodes. The node
+// and time limits wait for the first iteration to complete, so that a
+// search always has a scored move; a cancelled context stops at once.
 func (s *searcher) made() {
 	s.nodes++
-	if s.nodes >= s.nodeLimit {
+	if s.nodes >= s.nodeLimit && s.iterated {
 		s.stopped = true
 	}
 	if s.nodes&1023 == 0 {

@@ -33,8 +33,10 @@
 //     Hoyito III results score by their exact margin (see Score).
 //   - Limits: depth, nodes, move time, clock with increment and moves to go,
 //     infinite, and root move restriction; a stop request (cancelling the
-//     context) is seen within about a thousand nodes. The search always
-//     returns a legal move when the game is not over.
+//     context) is seen within about a thousand nodes. Node and time limits
+//     let the first iteration finish, so the move returned has a score; a
+//     stop request does not wait, and the search still returns a legal move
+//     when the game is not over.
 //   - Time management (Limits.budget): a planned share of the clock that may
 //     not exceed a third of the time left plus the increment; a new
 //     iteration is not started after half the planned time.

@@ -61,6 +61,7 @@ type searcher struct {
 	nodeLimit uint64
 	seldepth  int
 	stopped   bool
+	iterated  bool // the first iteration is complete
 	depthCut  bool // a leaf was scored by evaluation, not by the rules
 	start     time.Time
 	soft      time.Duration
@@ -87,7 +88,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.family = v.Family()
 	s.limit = v.Rules().NoCaptureLimit
 	s.ev = eval.New(v)
-	s.nodes, s.seldepth, s.stopped = 1, 0, false // the root is a node
+	s.nodes, s.seldepth, s.stopped, s.iterated = 1, 0, false, false // the root is a node
 	s.nodeLimit = ^uint64(0)
 	if lim.Nodes > 0 {
 		s.nodeLimit = lim.Nodes
@@ -136,8 +137,12 @@ func (s *searcher) run() Result {
 			break
 		}
 		prev = score
+		s.iterated = true
 		s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
 		s.emit(depth, score, s.proofBound(score, BoundExact))
+		if s.nodes >= s.nodeLimit {
+			break
+		}
 		if !s.depthCut {
 			break // every leaf was a game end: the result is proven
 		}
@@ -360,7 +365,7 @@ func (s *searcher) checkLimits() {
 		return
 	default:
 	}
-	if s.timed && time.Since(s.start) >= s.hard {
+	if s.timed && s.iterated && time.Since(s.start) >= s.hard {
 		s.stopped = true
 	}
 }
