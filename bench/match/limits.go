@@ -86,16 +86,12 @@ func seconds(x float64) time.Duration {
 // commas: tc=10+0.1, movetime=MS, nodes=N, depth=N ("tc=10+0.1 depth=2").
 func ParseLimit(s string) (Limit, error) {
 	var l Limit
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	if len(fields) == 0 {
-		return l, fmt.Errorf("limit %q: want tc=10+0.1, movetime=MS, nodes=N or depth=N", s)
+	pairs, err := keyValues(s, "limit", "tc=10+0.1, movetime=MS, nodes=N or depth=N")
+	if err != nil {
+		return l, err
 	}
-	for _, f := range fields {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok {
-			return l, fmt.Errorf("limit %q: %q is not key=value", s, f)
-		}
-		var err error
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
 		switch strings.ToLower(k) {
 		case "tc":
 			var t Limit
@@ -162,4 +158,23 @@ func (l Limit) String() string {
 		return "none"
 	}
 	return strings.Join(parts, " ")
+}
+
+// keyValues splits s into key=value fields separated by spaces, tabs or
+// commas. what names the setting in errors; want describes the fields
+// expected when there are none.
+func keyValues(s, what, want string) ([][2]string, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("%s %q: want %s", what, s, want)
+	}
+	out := make([][2]string, 0, len(fields))
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("%s %q: %q is not key=value", what, s, f)
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out, nil
 }

@@ -155,15 +155,12 @@ func DefaultSPRT() SPRT { return SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
 // left out keeps its value from DefaultSPRT.
 func ParseSPRT(s string) (SPRT, error) {
 	t := DefaultSPRT()
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	if len(fields) == 0 {
-		return t, fmt.Errorf("sprt %q: want elo0=X elo1=Y alpha=A beta=B", s)
+	pairs, err := keyValues(s, "sprt", "elo0=X elo1=Y alpha=A beta=B")
+	if err != nil {
+		return t, err
 	}
-	for _, f := range fields {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok {
-			return t, fmt.Errorf("sprt %q: %q is not key=value", s, f)
-		}
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
 		if strings.EqualFold(k, "model") {
 			switch strings.ToLower(v) {
 			case "normalized":
