@@ -258,7 +258,9 @@ func TestForfeits(t *testing.T) {
 		{"none", board.NameKatro4x4, fake(bin, "none", slow, "-mode", "none", "-after", "2"), 0, IllegalMove, "(none)", 1},
 		{"crash", board.NameKatro, fake(bin, "crash", slow, "-mode", "crash", "-after", "3"), 0, Crash, "exited", 2},
 		{"hang clock", board.NameKatro4x6, fake(bin, "hang", Limit{Base: 300 * time.Millisecond}, "-mode", "hang", "-after", "2"), 0, TimeForfeit, "no bestmove", 1},
-		{"hang depth", board.NameKatro6x3, fake(bin, "hang", Limit{Depth: 4}, "-mode", "hang", "-after", "2"), 400 * time.Millisecond, NoAnswer, "no bestmove", 1},
+		// The timeout also bounds the handshake: generous enough for a busy
+		// machine running the race detector.
+		{"hang depth", board.NameKatro6x3, fake(bin, "hang", Limit{Depth: 4}, "-mode", "hang", "-after", "2"), 1500 * time.Millisecond, NoAnswer, "no bestmove", 1},
 		{"late movetime", board.NameHoyito3, fake(bin, "late", mt, "-mode", "late", "-after", "2", "-delay", "1s"), 0, TimeForfeit, "", 1},
 		{"late clock", board.NameKatro, fake(bin, "late", Limit{Base: 300 * time.Millisecond, Inc: 10 * time.Millisecond}, "-mode", "late", "-after", "3", "-delay", "1s"), 0, TimeForfeit, "", 2},
 	}
