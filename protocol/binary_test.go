@@ -143,3 +143,40 @@ func TestBinary(t *testing.T) {
 		})
 	}
 }
+
+// TestBinaryBestmoveDialect is the regression test for UGI runners that
+// accept only "bestmove <move>": after "ugi" the line has exactly two
+// words, after "uci" it names the expected reply too.
+func TestBinaryBestmoveDialect(t *testing.T) {
+	bin := buildSower(t)
+	for _, tc := range []struct {
+		hello, ok string
+		words     int
+	}{
+		{"ugi", "ugiok", 2},
+		{"uci", "uciok", 4},
+	} {
+		t.Run(tc.hello, func(t *testing.T) {
+			s, _ := startSower(t, bin)
+			s.send(tc.hello)
+			s.expect(tc.ok)
+			for _, variant := range []string{"katro", "hoyito3"} {
+				s.send("setoption name UCI_Variant value "+variant, "position startpos", "go depth 6")
+				got := s.expect("bestmove ")
+				if f := strings.Fields(got[len(got)-1]); len(f) != tc.words {
+					t.Errorf("%s after %s: %q, want %d words", variant, tc.hello, got[len(got)-1], tc.words)
+				}
+			}
+			// A later handshake switches the dialect.
+			other := map[string]string{"ugi": "uci", "uci": "ugi"}[tc.hello]
+			s.send(other)
+			s.expect(other + "ok")
+			s.send("position startpos", "go depth 6")
+			got := s.expect("bestmove ")
+			if f := strings.Fields(got[len(got)-1]); len(f) != 6-tc.words {
+				t.Errorf("after %s then %s: %q", tc.hello, other, got[len(got)-1])
+			}
+			s.send("quit")
+		})
+	}
+}

@@ -138,12 +138,19 @@ func (s *server) cmdGo(args []string) error {
 		j.hit = make(chan struct{})
 	}
 	hit := j.hit
+	ugi := s.ugi
 	s.launch(ctx, j, func(ctx context.Context) {
 		res, err := runSearch(ctx, pctx, hit, eng, p, hist, g, out)
 		if err != nil {
 			out.info("error: search: " + err.Error())
 		}
-		out.print(finalInfo(res), FormatBestMove(res.Move, res.Ponder))
+		ponder := res.Ponder
+		if ugi {
+			// UGI's bestmove is exactly "bestmove <move>": runners that
+			// follow it wait forever on a line with more words.
+			ponder = board.NoMove
+		}
+		out.print(finalInfo(res), FormatBestMove(res.Move, ponder))
 	})
 	return nil
 }

@@ -91,8 +91,8 @@ func (o *option) check(value string) (string, int, error) {
 	return value, 0, nil
 }
 
-func (s *server) cmdUCI(args []string) error { return s.identify("uciok") }
-func (s *server) cmdUGI(args []string) error { return s.identify("ugiok") }
+func (s *server) cmdUCI(args []string) error { s.ugi = false; return s.identify("uciok") }
+func (s *server) cmdUGI(args []string) error { s.ugi = true; return s.identify("ugiok") }
 
 // identify answers "uci" and "ugi": the engine's name and author, its
 // options, and ok.

@@ -102,6 +102,10 @@ type server struct {
 	overhead time.Duration
 	eng      *search.Engine // made on first use
 
+	// ugi is true after a "ugi" handshake and false after "uci": UGI's
+	// bestmove carries the move alone, UCI's may add "ponder <move>".
+	ugi bool
+
 	job *job // the running or last search, perft or bench; nil if none
 }
 
