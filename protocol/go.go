@@ -163,11 +163,11 @@ func (s *server) cmdGo(args []string) error {
 // searched again with the go command's own limits, its clock starting then,
 // the table keeping what pondering found.
 func runSearch(ctx, pctx context.Context, hit <-chan struct{}, eng *search.Engine, p board.Position, hist []uint64, g goParams, out *output) (search.Result, error) {
-	report := func(i search.Info) { out.print(FormatInfo(i)) }
+	cb := Printers(func(l string) { out.print(l) })
 	if g.ponder {
 		pl := g.lim
 		pl.Infinite = true
-		res, err := eng.Search(pctx, p, hist, pl, report)
+		res, err := eng.SearchWith(pctx, p, hist, pl, cb)
 		select {
 		case <-ctx.Done():
 		case <-hit:
@@ -176,7 +176,7 @@ func runSearch(ctx, pctx context.Context, hit <-chan struct{}, eng *search.Engin
 			return res, err
 		}
 	}
-	res, err := eng.Search(ctx, p, hist, g.lim, report)
+	res, err := eng.SearchWith(ctx, p, hist, g.lim, cb)
 	if g.lim.Infinite {
 		<-ctx.Done()
 	}

@@ -74,3 +74,57 @@ func finalInfo(res search.Result) string {
 	}
 	return s
 }
+
+// FormatCurrMove writes a root move report:
+//
+//	info depth 18 currmove c1 currmovenumber 2
+func FormatCurrMove(c search.CurrMove) string {
+	return "info depth " + strconv.Itoa(c.Depth) + " currmove " + c.Move.String() +
+		" currmovenumber " + strconv.Itoa(c.Number)
+}
+
+// FormatProof writes a proven root result as an info string line, from
+// the side to move's point of view:
+//
+//	info string proven: win in 7 plies
+//	info string proven: loss in 4 plies
+//	info string proven: draw
+//	info string proven: win by exactly 8 seeds
+func FormatProof(p search.Proof) string {
+	s := "info string proven: "
+	switch {
+	case p.Family == board.Hoyito && p.Margin > 0:
+		return s + "win by exactly " + seeds(p.Margin)
+	case p.Family == board.Hoyito && p.Margin < 0:
+		return s + "loss by exactly " + seeds(-p.Margin)
+	case p.Score > 0:
+		return s + "win in " + plies(p.Plies)
+	case p.Score < 0:
+		return s + "loss in " + plies(p.Plies)
+	}
+	return s + "draw"
+}
+
+func seeds(n int) string {
+	if n == 1 {
+		return "1 seed"
+	}
+	return strconv.Itoa(n) + " seeds"
+}
+
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return strconv.Itoa(n) + " plies"
+}
+
+// Printers returns search callbacks that print each report as its
+// protocol line through print.
+func Printers(print func(string)) search.Callbacks {
+	return search.Callbacks{
+		Info:     func(i search.Info) { print(FormatInfo(i)) },
+		CurrMove: func(c search.CurrMove) { print(FormatCurrMove(c)) },
+		Proven:   func(p search.Proof) { print(FormatProof(p)) },
+	}
+}

@@ -55,8 +55,9 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 				if e.Bound == BoundExact || (e.Bound == BoundLower && sc >= beta) || (e.Bound == BoundUpper && sc <= alpha) {
 					// The stored result's subtree is not searched again: unless
 					// it is a Katro win or loss, which is proven whatever its
-					// depth, it may rest on evaluated leaves.
-					if !sc.Decisive() || s.family == board.Hoyito {
+					// depth, or was proven when it was stored, it may rest on
+					// evaluated leaves.
+					if !e.Proven && (!sc.Decisive() || s.family == board.Hoyito) {
 						s.depthCut = true
 					}
 					return sc
@@ -74,6 +75,10 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 
 	origAlpha := alpha
 	best, bestMove := -Infinity, board.NoMove
+	// Whether this node's subtree has evaluated leaves is stored with
+	// its result: depthCut is gathered afresh below and merged back.
+	outerCut := s.depthCut
+	s.depthCut = false
 	s.push(pos.Key())
 	for i := 0; i < f.n; i++ {
 		m := f.moves[i]
@@ -104,8 +109,10 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	case best >= beta:
 		bound = BoundLower
 	}
+	cut := s.depthCut
+	s.depthCut = outerCut || cut
 	if useTT {
-		s.tt.Store(key, bestMove, depth, bound, toTT(best, ply), 0)
+		s.tt.Store(key, bestMove, depth, bound, toTT(best, ply), 0, !cut)
 	}
 	return best
 }

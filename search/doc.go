@@ -37,6 +37,16 @@
 //     let the first iteration finish, so the move returned has a score; a
 //     stop request does not wait, and the search still returns a legal move
 //     when the game is not over.
+//   - Analysis never stops early: under a depth, node, move-time or
+//     infinite limit the search goes on to its limit even with one legal
+//     move or a proven result. Only a clock-managed search answers a
+//     forced move after depth 1 and ends on a proof, and a search without
+//     any limit ends on a proof.
+//   - Reports (Callbacks): progress (Info), the root move being searched
+//     after the first second (CurrMove), and proven root results (Proof).
+//     A transposition-table entry records whether its subtree was proven
+//     by the rules alone, so that proofs survive table cutoffs and a
+//     Hoyito III margin can be shown exact.
 //   - Time management (Limits.budget): a planned share of the clock that may
 //     not exceed a third of the time left plus the increment; a new
 //     iteration is not started after half the planned time.

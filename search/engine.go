@@ -47,6 +47,8 @@ type Result struct {
 type Engine struct {
 	tt *Table
 	s  *searcher // reused between searches; allocated once
+
+	currMovePeriod time.Duration // CurrMovePeriod; shorter in tests
 }
 
 // NewEngine returns an engine with a transposition table of hashMiB MiB.
@@ -55,7 +57,7 @@ func NewEngine(hashMiB int) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{tt: tt, s: new(searcher)}, nil
+	return &Engine{tt: tt, s: new(searcher), currMovePeriod: CurrMovePeriod}, nil
 }
 
 // SetHash reallocates the transposition table with a new size.
@@ -85,11 +87,18 @@ var ErrNoPosition = errors.New("search: no position")
 // never prints. The result's move is legal even when the search is
 // stopped before its first iteration completes.
 func (e *Engine) Search(ctx context.Context, root board.Position, history []uint64, lim Limits, report func(Info)) (Result, error) {
+	return e.SearchWith(ctx, root, history, lim, Callbacks{Info: report})
+}
+
+// SearchWith is Search with every kind of report: progress, the root move
+// being searched and proven results (see Callbacks).
+func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []uint64, lim Limits, cb Callbacks) (Result, error) {
 	if root.Variant() == nil {
 		return Result{}, ErrNoPosition
 	}
 	s := e.s
-	s.reset(ctx, e.tt, &root, history, lim, report)
+	s.reset(ctx, e.tt, &root, history, lim, cb)
+	s.currMovePeriod = e.currMovePeriod
 	return s.run(), nil
 }
 

@@ -42,7 +42,7 @@ type searcher struct {
 	family board.Family
 	limit  int // the no-capture limit, 0 = off
 	lim    Limits
-	report func(Info)
+	cb     Callbacks
 
 	root      board.Position
 	rootMoves [board.MaxMoves]rootMove
@@ -71,6 +71,11 @@ type searcher struct {
 
 	bestPV []board.Move
 	last   Info
+	// proven and provenScore: the last proof reported (see reportProof).
+	proven      bool
+	provenScore Score
+
+	currMovePeriod time.Duration // see CurrMovePeriod
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {
@@ -81,8 +86,8 @@ type searcher struct {
 	}
 }
 
-func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, history []uint64, lim Limits, report func(Info)) {
-	s.ctx, s.tt, s.lim, s.report = ctx, tt, lim, report
+func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, history []uint64, lim Limits, cb Callbacks) {
+	s.ctx, s.tt, s.lim, s.cb = ctx, tt, lim, cb
 	s.root = *root
 	v := root.Variant()
 	s.family = v.Family()
@@ -108,6 +113,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	}
 	s.bestPV = s.bestPV[:0]
 	s.last = Info{}
+	s.proven = false
 	s.partial.valid = false
 }
 
@@ -124,7 +130,7 @@ func (s *searcher) run() Result {
 	if s.lim.Depth > 0 {
 		maxDepth = min(s.lim.Depth, maxDepth)
 	}
-	if s.nRoot == 1 && s.timed {
+	if s.nRoot == 1 && s.clocked() {
 		maxDepth = 1 // a forced move: answer at once
 	}
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
@@ -139,14 +145,16 @@ func (s *searcher) run() Result {
 		prev = score
 		s.iterated = true
 		s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
-		s.emit(depth, score, s.proofBound(score, BoundExact))
+		bound := s.proofBound(score, BoundExact)
+		s.emit(depth, score, bound)
+		s.reportProof(depth, score, bound)
 		if s.nodes >= s.nodeLimit {
 			break
 		}
-		if !s.depthCut {
+		if !s.depthCut && s.stopsEarly() {
 			break // every leaf was a game end: the result is proven
 		}
-		if s.family == board.Katro && score.Decisive() && score.MatePlies() <= depth && !s.lim.Infinite {
+		if s.family == board.Katro && score.Decisive() && score.MatePlies() <= depth && s.stopsEarly() {
 			break // no shorter win or longer defence is left to find
 		}
 		if s.timed && !s.fixedTime && time.Since(s.start) > s.soft/2 {
@@ -277,6 +285,7 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 	s.push(root.Key())
 	defer s.pop()
 	for i := 0; i < s.nRoot; i++ {
+		s.reportCurrMove(depth, i)
 		rm := &s.rootMoves[i]
 		same := rm.pos.Side() == root.Side()
 		var score Score
@@ -421,8 +430,8 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		Hashfull: s.tt.Hashfull(),
 		PV:       append([]board.Move(nil), pv...),
 	}
-	if s.report != nil {
-		s.report(s.last)
+	if s.cb.Info != nil {
+		s.cb.Info(s.last)
 	}
 }
 

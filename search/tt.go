@@ -26,6 +26,9 @@ type Entry struct {
 	Gen   uint8 // 0-63: the search that wrote it
 	Score Score // relative to the node (see toTT)
 	Eval  Score // static evaluation, or 0
+	// Proven says that no leaf under the entry was scored by the
+	// evaluation: its score (within its bound) is a proven game result.
+	Proven bool
 }
 
 // An entry is two words: the full 64-bit key, and the data word
@@ -36,7 +39,8 @@ type Entry struct {
 //	bits 32-33  bound: 0 none (empty), 1 upper, 2 lower, 3 exact
 //	bits 34-39  generation, 0-63, the search that stored the entry
 //	bits 40-55  static evaluation, int16 two's complement
-//	bits 56-63  zero
+//	bit  56     proven: no leaf below was scored by the evaluation
+//	bits 57-63  zero
 //
 // Four entries make a 64-byte bucket, one cache line.
 type entry struct {
@@ -58,17 +62,26 @@ func pack(e Entry) uint64 {
 		uint64(uint8(e.Depth))<<24 |
 		uint64(e.Bound&3)<<32 |
 		uint64(e.Gen&genMask)<<34 |
-		uint64(uint16(int16(e.Eval)))<<40
+		uint64(uint16(int16(e.Eval)))<<40 |
+		uint64(b2u(e.Proven))<<56
+}
+
+func b2u(b bool) uint8 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func unpack(d uint64) Entry {
 	return Entry{
-		Score: Score(int16(uint16(d))),
-		Move:  board.Move(d >> 16),
-		Depth: int(uint8(d >> 24)),
-		Bound: Bound(d >> 32 & 3),
-		Gen:   uint8(d >> 34 & genMask),
-		Eval:  Score(int16(uint16(d >> 40))),
+		Score:  Score(int16(uint16(d))),
+		Move:   board.Move(d >> 16),
+		Depth:  int(uint8(d >> 24)),
+		Bound:  Bound(d >> 32 & 3),
+		Gen:    uint8(d >> 34 & genMask),
+		Eval:   Score(int16(uint16(d >> 40))),
+		Proven: d>>56&1 != 0,
 	}
 }
 
@@ -131,7 +144,7 @@ func (t *Table) Probe(key uint64) (Entry, bool) {
 // overwritten unless it is deeper and the new result is not exact; a new
 // key replaces the bucket's least valuable entry, judged by depth less
 // eight plies per generation of age.
-func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, eval Score) {
+func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, eval Score, proven bool) {
 	b := t.bucket(key)
 	victim := &b[0]
 	worst := 1 << 30
@@ -158,7 +171,7 @@ func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, e
 	}
 	depth = max(0, min(depth, 255))
 	victim.key = key
-	victim.data = pack(Entry{Move: m, Depth: depth, Bound: bound, Gen: t.gen, Score: score, Eval: eval})
+	victim.data = pack(Entry{Move: m, Depth: depth, Bound: bound, Gen: t.gen, Score: score, Eval: eval, Proven: proven})
 }
 
 // Hashfull returns how full the table is in per mille, counting the

@@ -93,12 +93,12 @@ func TestGenerationWraps(t *testing.T) {
 		tt.NewSearch()
 	}
 	keys := bucketKeys(tt, 0, 5)
-	tt.Store(keys[0], board.HoleMove(0, 1), 6, BoundExact, 1, 0) // generation 63
-	tt.NewSearch()                                               // generation 0
+	tt.Store(keys[0], board.HoleMove(0, 1), 6, BoundExact, 1, 0, false) // generation 63
+	tt.NewSearch()                                                      // generation 0
 	for _, k := range keys[1:4] {
-		tt.Store(k, board.HoleMove(0, 1), 6, BoundExact, 1, 0)
+		tt.Store(k, board.HoleMove(0, 1), 6, BoundExact, 1, 0, false)
 	}
-	tt.Store(keys[4], board.HoleMove(0, 2), 6, BoundExact, 1, 0)
+	tt.Store(keys[4], board.HoleMove(0, 2), 6, BoundExact, 1, 0, false)
 	if _, ok := tt.Probe(keys[0]); ok {
 		t.Error("the entry of generation 63 survived a store in generation 0")
 	}
@@ -177,7 +177,7 @@ func TestProbeStore(t *testing.T) {
 			if s.newSearch {
 				tt.NewSearch()
 			}
-			tt.Store(key, s.move, s.depth, s.bound, s.score, 17)
+			tt.Store(key, s.move, s.depth, s.bound, s.score, 17, false)
 		}
 		got, ok := tt.Probe(key)
 		if !ok {
@@ -199,7 +199,9 @@ func TestReplacement(t *testing.T) {
 	tt := newTestTable(t)
 	tt.NewSearch()
 	k := bucketKeys(tt, 7, 8)
-	store := func(key uint64, depth int) { tt.Store(key, board.HoleMove(0, 0), depth, BoundExact, Score(depth), 0) }
+	store := func(key uint64, depth int) {
+		tt.Store(key, board.HoleMove(0, 0), depth, BoundExact, Score(depth), 0, false)
+	}
 	present := func(want map[uint64]bool, when string) {
 		t.Helper()
 		for key, w := range want {
@@ -251,7 +253,7 @@ func TestHashfull(t *testing.T) {
 	fill := func(buckets int) {
 		for b := range buckets {
 			for _, k := range bucketKeys(tt, b, bucketSize) {
-				tt.Store(k, board.HoleMove(0, 0), 4, BoundExact, 0, 0)
+				tt.Store(k, board.HoleMove(0, 0), 4, BoundExact, 0, 0, false)
 			}
 		}
 	}
@@ -338,7 +340,7 @@ func TestClear(t *testing.T) {
 	for i := range keys {
 		keys[i] = rng.Uint64()
 		tt.NewSearch()
-		tt.Store(keys[i], board.HoleMove(0, 0), 3, BoundLower, 5, 0)
+		tt.Store(keys[i], board.HoleMove(0, 0), 3, BoundLower, 5, 0, false)
 	}
 	hits := 0
 	for _, k := range keys {
@@ -373,7 +375,7 @@ func BenchmarkTTProbe(b *testing.B) {
 	keys := make([]uint64, 1<<16)
 	for i := range entries / 2 {
 		k := rng.Uint64()
-		tt.Store(k, board.HoleMove(0, 0), i&31, BoundExact, Score(i&1023), 0)
+		tt.Store(k, board.HoleMove(0, 0), i&31, BoundExact, Score(i&1023), 0, false)
 		if i < len(keys)/2 {
 			keys[2*i] = k
 		}

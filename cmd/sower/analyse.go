@@ -60,9 +60,9 @@ func (c *cli) analyse(args []string) error {
 	// Ctrl-C stops the search early; the best move so far is still shown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := eng.Search(ctx, game.Position(), game.History(), lim, func(i search.Info) {
-		fmt.Fprintln(c.stdout, protocol.FormatInfo(i))
-	})
+	res, err := eng.SearchWith(ctx, game.Position(), game.History(), lim, protocol.Printers(func(l string) {
+		fmt.Fprintln(c.stdout, l)
+	}))
 	if err != nil {
 		return err
 	}
