@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -26,5 +27,43 @@ func TestProvenLine(t *testing.T) {
 	}
 	if !slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info depth 10 ") }) {
 		t.Errorf("the search stopped before depth 10:\n%s", strings.Join(lines, "\n"))
+	}
+}
+
+// TestMultiPVOption: with MultiPV 3 every depth reports lines 1 to 3,
+// ordered by score; bad values are refused and change nothing.
+func TestMultiPVOption(t *testing.T) {
+	s := newSession(t, Config{})
+	for _, bad := range []string{"0", "9", "two", ""} {
+		s.send("setoption name MultiPV value " + bad)
+		if got := errorLines(s.sync()); len(got) != 1 || !strings.Contains(got[0], "MultiPV") {
+			t.Errorf("MultiPV %q: errors %q", bad, got)
+		}
+	}
+	s.send("setoption name multipv value 3", "position startpos", "go depth 4")
+	_, lines := s.bestmove()
+	ranks := map[string][]string{}
+	for _, l := range lines[:len(lines)-1] { // the last repeats line 1 before bestmove
+		f := strings.Fields(l)
+		if len(f) < 9 || f[0] != "info" || f[1] != "depth" || f[5] != "multipv" {
+			continue
+		}
+		ranks[f[2]] = append(ranks[f[2]], f[6])
+		if f[7] != "score" || f[8] != "cp" {
+			t.Errorf("line %q", l)
+		}
+	}
+	for d := 1; d <= 4; d++ {
+		if got := ranks[strconv.Itoa(d)]; !slices.Equal(got, []string{"1", "2", "3"}) {
+			t.Errorf("depth %d: ranks %q, want 1 2 3", d, got)
+		}
+	}
+	// Back to one line: no multipv field.
+	s.send("setoption name MultiPV value 1", "go depth 3")
+	_, lines = s.bestmove()
+	for _, l := range lines {
+		if strings.Contains(l, "multipv") {
+			t.Errorf("MultiPV 1 printed %q", l)
+		}
 	}
 }

@@ -99,6 +99,7 @@ func TestIdentify(t *testing.T) {
 				fmt.Sprintf("option name Hash type spin default 16 min 1 max %d", search.MaxHashMiB),
 				"option name Clear Hash type button",
 				"option name Move Overhead type spin default 10 min 0 max 5000",
+				"option name MultiPV type spin default 1 min 1 max 8",
 				"option name CaptureSide type combo default any var any var opponent",
 				"option name LastFour type combo default capturer var capturer var south var north",
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",

@@ -129,6 +129,7 @@ func (s *server) cmdGo(args []string) error {
 		return err
 	}
 	g.lim.Overhead = s.overhead
+	g.lim.MultiPV = s.multiPV
 	hist := slices.Clone(s.game.History())
 	out := s.out
 	ctx, j := s.newJob()

@@ -12,6 +12,9 @@ import (
 //
 //	info depth 12 seldepth 15 score cp 34 nodes 81234 nps 2712345 time 30 hashfull 12 pv a1 f6 c1
 //
+// With several lines (MultiPV) each carries its rank after the depths:
+// "info depth 12 seldepth 15 multipv 2 score cp 20 …".
+//
 // The score is "cp <x>" or "mate <n>" (see search.Score.UCI), followed by
 // "lowerbound" or "upperbound" when the iteration's window failed. time is
 // in milliseconds. The command line's analyse prints the same lines.
@@ -22,6 +25,10 @@ func FormatInfo(i search.Info) string {
 	if i.SelDepth > 0 {
 		b.WriteString(" seldepth ")
 		b.WriteString(strconv.Itoa(i.SelDepth))
+	}
+	if i.MultiPV > 0 {
+		b.WriteString(" multipv ")
+		b.WriteString(strconv.Itoa(i.MultiPV))
 	}
 	b.WriteString(" score ")
 	b.WriteString(i.Score.UCI(i.Family))

@@ -39,6 +39,7 @@ func (s *server) options() []option {
 		{name: "Clear Hash", kind: typeButton, apply: (*server).clearHash},
 		{name: "Move Overhead", kind: typeSpin, def: strconv.Itoa(defaultOverheadMs),
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
+		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
 		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
 			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
@@ -181,6 +182,13 @@ func (s *server) setOverhead(value string) error {
 	n, _ := strconv.Atoi(value) // checked
 	s.stopJob()                 // a running search keeps the overhead it started with
 	s.overhead = time.Duration(n) * time.Millisecond
+	return nil
+}
+
+// setMultiPV sets the number of lines the next searches report; a
+// running search keeps its own.
+func (s *server) setMultiPV(value string) error {
+	s.multiPV, _ = strconv.Atoi(value) // checked
 	return nil
 }
 

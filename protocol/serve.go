@@ -101,6 +101,7 @@ type server struct {
 	hashMiB  int
 	overhead time.Duration
 	eng      *search.Engine // made on first use
+	multiPV  int            // lines to report, 1 or more
 
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
@@ -142,6 +143,7 @@ func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 		rules:    board.DefaultRules(),
 		hashMiB:  min(search.DefaultHashMiB, cfg.MaxHashMiB),
 		overhead: defaultOverheadMs * time.Millisecond,
+		multiPV:  1,
 		cmds:     commands(),
 	}
 	v, err := board.NewWithRules(board.NameKatro, s.rules)

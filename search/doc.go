@@ -42,6 +42,9 @@
 //     move or a proven result. Only a clock-managed search answers a
 //     forced move after depth 1 and ends on a proof, and a search without
 //     any limit ends on a proof.
+//   - MultiPV (Limits.MultiPV): the best N root moves, each with an exact
+//     score and line, searched one line after another within an iteration
+//     (multipv.go); with one line the search is the single-line one.
 //   - Reports (Callbacks): progress (Info), the root move being searched
 //     after the first second (CurrMove), and proven root results (Proof).
 //     A transposition-table entry records whether its subtree was proven

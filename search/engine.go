@@ -25,6 +25,9 @@ type Info struct {
 	NPS      uint64
 	Hashfull int          // per mille
 	PV       []board.Move // principal variation, from the root
+	// MultiPV is the line's rank, 1 for the best, when the search looks
+	// for several lines (Limits.MultiPV above 1); 0 otherwise.
+	MultiPV int
 }
 
 // Result is what a search found.

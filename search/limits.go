@@ -22,6 +22,9 @@ type Limits struct {
 	SearchMoves []board.Move
 	// Overhead is kept back from every time budget for communication.
 	Overhead time.Duration
+	// MultiPV is the number of best root moves to find, each with its
+	// score and line (see Info.MultiPV); 0 or 1 finds the best only.
+	MultiPV int
 }
 
 // timed reports whether the limits include a time budget.

@@ -23,6 +23,11 @@ type rootMove struct {
 	move  board.Move
 	pos   board.Position
 	score Score
+	// With MultiPV: the move's line and the score of its last completed
+	// iteration (see multipv.go).
+	pv    [MaxPly + 1]board.Move
+	pvLen int
+	prev  Score
 }
 
 // repSize is the size of the repetition filter: a count of the keys on the
@@ -47,6 +52,8 @@ type searcher struct {
 	root      board.Position
 	rootMoves [board.MaxMoves]rootMove
 	nRoot     int
+	multiPV   int // lines to find, 1 to nRoot
+	pvIdx     int // the line being searched: root moves before it are done
 
 	frames  [MaxPly + 1]frame
 	pv      [MaxPly + 1][MaxPly + 1]board.Move
@@ -126,6 +133,8 @@ func (s *searcher) run() Result {
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
+	s.multiPV = max(1, min(s.lim.MultiPV, s.nRoot))
+	s.pvIdx = 0
 	maxDepth := MaxPly - 1
 	if s.lim.Depth > 0 {
 		maxDepth = min(s.lim.Depth, maxDepth)
@@ -138,15 +147,24 @@ func (s *searcher) run() Result {
 	for depth := 1; depth <= maxDepth; depth++ {
 		s.depthCut = false
 		s.partial.valid = false
-		score := s.aspiration(depth, prev)
+		var score Score
+		if s.multiPV > 1 {
+			score = s.iterateMulti(depth)
+		} else {
+			score = s.aspiration(depth, prev)
+		}
 		if s.stopped {
 			break
 		}
 		prev = score
 		s.iterated = true
-		s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
 		bound := s.proofBound(score, BoundExact)
-		s.emit(depth, score, bound)
+		if s.multiPV > 1 {
+			s.emitMulti(depth)
+		} else {
+			s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
+			s.emit(depth, score, bound)
+		}
 		s.reportProof(depth, score, bound)
 		if s.nodes >= s.nodeLimit {
 			break
@@ -238,11 +256,12 @@ func (s *searcher) genRoot() {
 	}
 }
 
-// toFront moves root move i to the front, keeping the others' order.
+// toFront moves root move i to the front of the moves still to rank
+// (pvIdx), keeping the others' order.
 func (s *searcher) toFront(i int) {
 	rm := s.rootMoves[i]
-	copy(s.rootMoves[1:i+1], s.rootMoves[:i])
-	s.rootMoves[0] = rm
+	copy(s.rootMoves[s.pvIdx+1:i+1], s.rootMoves[s.pvIdx:i])
+	s.rootMoves[s.pvIdx] = rm
 }
 
 // aspiration searches the root with a window around the previous score,
@@ -276,20 +295,20 @@ func (s *searcher) aspiration(depth int, prev Score) Score {
 	}
 }
 
-// searchRoot searches every root move with principal-variation search and
-// keeps the best at the front of the list.
+// searchRoot searches every root move from pvIdx on with
+// principal-variation search and keeps the best at pvIdx.
 func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 	root := &s.root
 	s.pvLen[0] = 0
 	best := -Infinity
 	s.push(root.Key())
 	defer s.pop()
-	for i := 0; i < s.nRoot; i++ {
+	for i := s.pvIdx; i < s.nRoot; i++ {
 		s.reportCurrMove(depth, i)
 		rm := &s.rootMoves[i]
 		same := rm.pos.Side() == root.Side()
 		var score Score
-		if i == 0 {
+		if i == s.pvIdx {
 			score = s.child(&rm.pos, 1, depth-1, alpha, beta, same, true)
 		} else {
 			score = s.child(&rm.pos, 1, depth-1, alpha, alpha+1, same, false)
@@ -309,8 +328,13 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 			s.pv[0][0] = rm.move
 			n := copy(s.pv[0][1:], s.pv[1][1:s.pvLen[1]])
 			s.pvLen[0] = n + 1
-			if i > 0 {
+			if s.multiPV > 1 {
+				rm.pvLen = copy(rm.pv[:], s.pv[0][:s.pvLen[0]])
+			}
+			if i > s.pvIdx {
 				s.toFront(i)
+			}
+			if i > 0 && s.pvIdx == 0 {
 				bound := BoundExact
 				if score >= beta {
 					bound = BoundLower
@@ -403,7 +427,7 @@ const quietPeriod = time.Second
 // emitLate reports progress within an iteration, once the quiet period is
 // over.
 func (s *searcher) emitLate(depth int, score Score, bound Bound) {
-	if time.Since(s.start) >= quietPeriod {
+	if s.multiPV == 1 && time.Since(s.start) >= quietPeriod {
 		s.emit(depth, score, bound)
 	}
 }
@@ -429,6 +453,9 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		NPS:      nps(s.nodes, el),
 		Hashfull: s.tt.Hashfull(),
 		PV:       append([]board.Move(nil), pv...),
+	}
+	if s.multiPV > 1 {
+		s.last.MultiPV = 1 // a change of the best line within an iteration
 	}
 	if s.cb.Info != nil {
 		s.cb.Info(s.last)

@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"time"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
@@ -17,14 +18,15 @@ const defaultAnalyseTime = 3 * time.Second
 
 func (c *cli) analyse(args []string) error {
 	var g gameFlags
-	var depth, movetime, hash int
+	var depth, movetime, hash, multiPV int
 	var nodes uint64
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB]`)
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N]`)
 	g.add(fs, true)
 	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
 	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
 	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
+	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +43,8 @@ func (c *cli) analyse(args []string) error {
 		return usagef("--depth %d: want 1 to %d", depth, search.MaxPly-1)
 	case movetime < 0:
 		return usagef("--movetime %d: want a positive number of milliseconds", movetime)
+	case multiPV < 1 || multiPV > board.MaxMoves:
+		return usagef("--multipv %d: want 1 to %d", multiPV, board.MaxMoves)
 	}
 	game, err := g.build()
 	if err != nil {
@@ -50,7 +54,7 @@ func (c *cli) analyse(args []string) error {
 	if err != nil {
 		return usageError{err}
 	}
-	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond}
+	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}
 	if set == 0 {
 		lim.MoveTime = defaultAnalyseTime
 	}
