@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestProvenLine: a proven result is said once in an info string line,
@@ -66,4 +67,20 @@ func TestMultiPVOption(t *testing.T) {
 			t.Errorf("MultiPV 1 printed %q", l)
 		}
 	}
+}
+
+// TestHashMemory: a Hash value the machine cannot hold is refused with an
+// error, the table and a running search kept.
+func TestHashMemory(t *testing.T) {
+	s := newSession(t, Config{AvailableMiB: func() (int, bool) { return 300, true }})
+	s.send("setoption name Hash value 128", "position startpos", "go infinite")
+	s.send("setoption name Hash value 256")
+	if got := errorLines(s.sync()); len(got) != 1 || !strings.Contains(got[0], "more than this machine can spare") || !strings.Contains(got[0], "Hash stays 128") {
+		t.Errorf("Hash 256 with 300 MiB available: errors %q", got)
+	}
+	s.noBestmove(50 * time.Millisecond) // the search goes on
+	s.send("stop")
+	s.bestmove()
+	s.send("go depth 3")
+	s.bestmove()
 }

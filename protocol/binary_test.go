@@ -35,10 +35,11 @@ func buildSower(t *testing.T) string {
 	return bin
 }
 
-// startSower starts the binary with no arguments, as a GUI does.
-func startSower(t *testing.T, bin string) (*session, *bytes.Buffer) {
+// startSower starts the binary, as a GUI does: with no arguments, or the
+// given ones.
+func startSower(t *testing.T, bin string, args ...string) (*session, *bytes.Buffer) {
 	t.Helper()
-	cmd := exec.Command(bin)
+	cmd := exec.Command(bin, args...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	in, err := cmd.StdinPipe()

@@ -160,7 +160,9 @@ func TestSetOption(t *testing.T) {
 			"info string variant katro startpos " + katroStart},
 	} {
 		t.Run(tc.cmd, func(t *testing.T) {
-			ts := newTestServer(t, Config{})
+			// The table is made by the first search: the largest Hash is
+			// accepted where the memory would be available.
+			ts := newTestServer(t, Config{AvailableMiB: func() (int, bool) { return 1 << 20, true }})
 			got := ts.do(tc.cmd)
 			if e := errorLines(got); len(e) > 0 {
 				t.Fatalf("error: %q", e)

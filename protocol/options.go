@@ -158,12 +158,23 @@ func (s *server) setVariant(name string) error {
 	return nil
 }
 
+// setHash sets the table's size. A size the machine cannot hold now is
+// refused before anything changes: the running search and the old table
+// are kept.
 func (s *server) setHash(value string) error {
 	n, _ := strconv.Atoi(value) // checked
+	if n == s.hashMiB {
+		return nil
+	}
+	if avail, ok := s.cfg.AvailableMiB(); ok {
+		if err := search.CheckHashMemory(n, avail); err != nil {
+			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
+		}
+	}
 	s.stopJob()
-	if s.eng != nil && n != s.hashMiB {
+	if s.eng != nil {
 		if err := s.eng.SetHash(n); err != nil {
-			return err
+			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
 		}
 	}
 	s.hashMiB = n

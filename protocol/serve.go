@@ -29,6 +29,11 @@ type Config struct {
 	// MaxHashMiB caps the Hash option below search.MaxHashMiB, for hosts
 	// with little memory; 0 means search.MaxHashMiB.
 	MaxHashMiB int
+
+	// AvailableMiB reports the memory the machine can give now; a Hash
+	// value whose table would not fit (see search.HashLimitMiB) is
+	// refused. nil means search.AvailableMiB.
+	AvailableMiB func() (int, bool)
 }
 
 // Serve speaks the protocol: it reads commands from in and writes responses
@@ -135,6 +140,9 @@ const (
 func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 	if cfg.MaxHashMiB <= 0 || cfg.MaxHashMiB > search.MaxHashMiB {
 		cfg.MaxHashMiB = search.MaxHashMiB
+	}
+	if cfg.AvailableMiB == nil {
+		cfg.AvailableMiB = search.AvailableMiB
 	}
 	s := &server{
 		ctx:      ctx,

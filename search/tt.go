@@ -104,14 +104,29 @@ const (
 )
 
 // NewTable allocates a table of at most mib MiB (rounded down to a power of
-// two number of buckets).
+// two number of buckets). It refuses a size the machine cannot hold now
+// (see HashLimitMiB) with an error.
 func NewTable(mib int) (*Table, error) {
 	if mib < MinHashMiB || mib > MaxHashMiB {
 		return nil, fmt.Errorf("hash size %d MiB: want %d to %d", mib, MinHashMiB, MaxHashMiB)
 	}
+	log := bucketsLog(mib)
+	if avail, ok := AvailableMiB(); ok {
+		if err := CheckHashMemory(mib, avail); err != nil {
+			return nil, err
+		}
+	}
+	b, err := allocBuckets(1 << log)
+	if err != nil {
+		return nil, fmt.Errorf("hash size %d MiB: %w", mib, err)
+	}
+	return &Table{buckets: b, shift: uint(64 - log)}, nil
+}
+
+// bucketsLog returns the log2 of the buckets of a table of at most mib MiB.
+func bucketsLog(mib int) int {
 	n := uint64(mib) << 20 / (bucketSize * entryBytes)
-	log := 63 - bits.LeadingZeros64(n)
-	return &Table{buckets: make([]bucket, 1<<log), shift: uint(64 - log)}, nil
+	return 63 - bits.LeadingZeros64(n)
 }
 
 // SizeMiB returns the table's size in MiB.

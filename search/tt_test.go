@@ -411,3 +411,42 @@ func FuzzPackRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+func TestHashMemory(t *testing.T) {
+	for _, tc := range []struct {
+		meminfo string
+		avail   int
+		ok      bool
+	}{
+		{"MemTotal:       24576000 kB\nMemFree:         1000 kB\nMemAvailable:   20480000 kB\n", 20000, true},
+		{"MemAvailable: 1024 kB\n", 1, true},
+		{"MemTotal: 1 kB\n", 0, false},
+		{"MemAvailable: lots kB\n", 0, false},
+		{"", 0, false},
+	} {
+		avail, ok := parseMemAvailable([]byte(tc.meminfo))
+		if avail != tc.avail || ok != tc.ok {
+			t.Errorf("%q: %d, %v; want %d, %v", tc.meminfo, avail, ok, tc.avail, tc.ok)
+		}
+	}
+	for _, tc := range []struct {
+		mib, avail int
+		fits       bool
+	}{
+		{16, 1000, true}, {16, 80, false}, {16, 92, true}, {16384, 20000, true}, {32768, 20000, false}, {30000, 20000, true}, {1, 0, false},
+	} {
+		if err := CheckHashMemory(tc.mib, tc.avail); (err == nil) != tc.fits {
+			t.Errorf("CheckHashMemory(%d, %d) = %v, want fits %v", tc.mib, tc.avail, err, tc.fits)
+		}
+	}
+	// This machine cannot spare the largest table: the size is refused
+	// with an error, not a crash, where the available memory is known.
+	if avail, ok := AvailableMiB(); ok && HashLimitMiB(avail) < MaxHashMiB {
+		if _, err := NewTable(MaxHashMiB); err == nil {
+			t.Errorf("NewTable(%d) with %d MiB available: no error", MaxHashMiB, avail)
+		}
+	}
+	if _, err := allocBuckets(1 << 62); err == nil {
+		t.Error("allocBuckets(2^62): no error")
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sower-engine/sower/protocol"
+	"github.com/sower-engine/sower/search"
 )
 
 // Exit statuses.
@@ -54,9 +55,8 @@ func commands() []command {
 // run executes one invocation and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
-	if len(args) == 0 {
-		cfg := protocol.Config{Bench: func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0) }}
-		return c.fail(protocol.ServeWith(context.Background(), stdin, stdout, cfg))
+	if len(args) == 0 || strings.HasPrefix(args[0], "--max-hash") {
+		return c.fail(c.serve(args))
 	}
 	name := args[0]
 	switch name {
@@ -73,6 +73,25 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	return c.fail(usagef("unknown command %q; run sower help", name))
+}
+
+// serve speaks the engine protocol on the standard streams. Its one flag,
+// --max-hash, caps the Hash option.
+func (c *cli) serve(args []string) error {
+	var maxHash int
+	fs := c.flags("", "[--max-hash MB]")
+	fs.IntVar(&maxHash, "max-hash", search.MaxHashMiB, "the largest Hash value the protocol accepts, in MiB")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if maxHash < search.MinHashMiB || maxHash > search.MaxHashMiB {
+		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
+	}
+	cfg := protocol.Config{
+		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0) },
+		MaxHashMiB: maxHash,
+	}
+	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)
 }
 
 // fail prints err as one line and returns the matching exit status.
@@ -95,7 +114,8 @@ func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), 
 
 func (c *cli) help() {
 	fmt.Fprintln(c.stdout, "usage: sower [command] [flags]")
-	fmt.Fprintln(c.stdout, "\nWith no command, sower speaks the engine protocol on stdin/stdout.")
+	fmt.Fprintln(c.stdout, "\nWith no command, sower speaks the engine protocol on stdin/stdout;")
+	fmt.Fprintln(c.stdout, "sower --max-hash MB does the same with the Hash option capped at MB.")
 	fmt.Fprintln(c.stdout, "\nCommands:")
 	for _, cmd := range commands() {
 		fmt.Fprintf(c.stdout, "  %-9s %s\n", cmd.name, cmd.summary)
