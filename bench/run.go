@@ -36,12 +36,16 @@ func (s Summary) NPS() uint64 {
 }
 
 // Run searches every bench position to its depth (or to depth, if above
-// zero) with a fresh table, one position at a time, calling each with every
-// result.
-func Run(ctx context.Context, depth int, each func(CaseResult)) (Summary, error) {
+// zero) with a fresh table, one position at a time, with the given number
+// of search threads, calling each with every result. The node count is a
+// signature with one thread only: with more, it varies from run to run.
+func Run(ctx context.Context, depth, threads int, each func(CaseResult)) (Summary, error) {
 	var sum Summary
 	eng, err := search.NewEngine(HashMiB)
 	if err != nil {
+		return sum, err
+	}
+	if err := eng.SetThreads(threads); err != nil {
 		return sum, err
 	}
 	for _, c := range Positions() {

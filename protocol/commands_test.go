@@ -98,6 +98,7 @@ func TestIdentify(t *testing.T) {
 				"option name UCI_Variant type combo default katro var katro var katro-6x3 var katro-4x6 var katro-4x4 var hoyito3",
 				fmt.Sprintf("option name Hash type spin default 16 min 1 max %d", search.MaxHashMiB),
 				"option name Clear Hash type button",
+				"option name Threads type spin default 1 min 1 max 256",
 				"option name Move Overhead type spin default 10 min 0 max 5000",
 				"option name MultiPV type spin default 1 min 1 max 8",
 				"option name CaptureSide type combo default any var any var opponent",

@@ -128,6 +128,9 @@ func (s *server) cmdGo(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := eng.SetThreads(s.threads); err != nil {
+		return err
+	}
 	g.lim.Overhead = s.overhead
 	g.lim.MultiPV = s.multiPV
 	hist := slices.Clone(s.game.History())

@@ -37,6 +37,8 @@ func (s *server) options() []option {
 		{name: "Hash", kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
 			min: search.MinHashMiB, max: s.cfg.MaxHashMiB, apply: (*server).setHash},
 		{name: "Clear Hash", kind: typeButton, apply: (*server).clearHash},
+		{name: "Threads", kind: typeSpin, def: strconv.Itoa(search.DefaultThreads),
+			min: search.MinThreads, max: search.MaxThreads, apply: (*server).setThreads},
 		{name: "Move Overhead", kind: typeSpin, def: strconv.Itoa(defaultOverheadMs),
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
 		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
@@ -193,6 +195,13 @@ func (s *server) setOverhead(value string) error {
 	n, _ := strconv.Atoi(value) // checked
 	s.stopJob()                 // a running search keeps the overhead it started with
 	s.overhead = time.Duration(n) * time.Millisecond
+	return nil
+}
+
+// setThreads sets the number of threads of the next searches; a running
+// search keeps its own.
+func (s *server) setThreads(value string) error {
+	s.threads, _ = strconv.Atoi(value) // checked
 	return nil
 }
 

@@ -107,6 +107,7 @@ type server struct {
 	overhead time.Duration
 	eng      *search.Engine // made on first use
 	multiPV  int            // lines to report, 1 or more
+	threads  int            // search threads, applied at the next go
 
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
@@ -152,6 +153,7 @@ func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 		hashMiB:  min(search.DefaultHashMiB, cfg.MaxHashMiB),
 		overhead: defaultOverheadMs * time.Millisecond,
 		multiPV:  1,
+		threads:  search.DefaultThreads,
 		cmds:     commands(),
 	}
 	v, err := board.NewWithRules(board.NameKatro, s.rules)

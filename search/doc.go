@@ -42,6 +42,11 @@
 //     move or a proven result. Only a clock-managed search answers a
 //     forced move after depth 1 and ends on a proof, and a search without
 //     any limit ends on a proof.
+//   - Threads (Engine.SetThreads): Lazy SMP, helpers searching the same
+//     root at staggered depths on the shared table (smp.go); the table's
+//     entries are read and written without locks and verified by a key
+//     check (type entry), and a table move is only played when it is one
+//     of the legal moves generated. The main search decides.
 //   - MultiPV (Limits.MultiPV): the best N root moves, each with an exact
 //     score and line, searched one line after another within an iteration
 //     (multipv.go); with one line the search is the single-line one.
@@ -60,7 +65,8 @@
 // counts, so the two rates compare. Node limits count the same way.
 //
 // A search allocates nothing per node: positions live in per-ply frames of
-// the searcher, which is reused between searches. With one Engine, the same
-// position, history and limits (other than time) give the same nodes, move
-// and score.
+// the searcher, which is reused between searches. With one Engine and one
+// thread, the same position, history and limits (other than time) give the
+// same nodes, move and score; with helper threads, nodes count every
+// thread's and results vary from run to run.
 package search

@@ -44,12 +44,16 @@ type Result struct {
 }
 
 // Engine searches positions. It owns a transposition table that persists
-// between searches of a game. An Engine runs one search at a time: Search
-// must not be called concurrently, and SetHash and ClearHash only between
+// between searches of a game. An Engine runs one search at a time (with
+// one or more threads, see SetThreads): Search must not be called
+// concurrently, and SetHash, SetThreads and ClearHash only between
 // searches.
 type Engine struct {
 	tt *Table
 	s  *searcher // reused between searches; allocated once
+
+	threads int         // see SetThreads
+	helpers []*searcher // the helper threads' searchers, reused
 
 	currMovePeriod time.Duration // CurrMovePeriod; shorter in tests
 }
@@ -102,7 +106,15 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
 	s.currMovePeriod = e.currMovePeriod
-	return s.run(), nil
+	e.tt.NewSearch()
+	stopHelpers := e.startHelpers(ctx, s, lim)
+	res := s.run()
+	stopHelpers()
+	if len(s.team) > 0 { // count the helpers' last nodes too
+		res.Info.Nodes = s.totalNodes()
+		res.Info.NPS = nps(res.Info.Nodes, res.Info.Time)
+	}
+	return res, nil
 }
 
 // Evaluator returns the evaluator the engine uses for v.

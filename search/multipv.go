@@ -43,6 +43,7 @@ func (s *searcher) iterateMulti(depth int) Score {
 // the best line becomes the search's last report.
 func (s *searcher) emitMulti(depth int) {
 	el := time.Since(s.start)
+	nodes := s.totalNodes()
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].pv[:s.rootMoves[0].pvLen]...)
 	for k := 0; k < s.multiPV; k++ {
 		rm := &s.rootMoves[k]
@@ -52,9 +53,9 @@ func (s *searcher) emitMulti(depth int) {
 			SelDepth: s.seldepth,
 			Score:    rm.score,
 			Bound:    s.proofBound(rm.score, BoundExact),
-			Nodes:    s.nodes,
+			Nodes:    nodes,
 			Time:     el,
-			NPS:      nps(s.nodes, el),
+			NPS:      nps(nodes, el),
 			Hashfull: s.tt.Hashfull(),
 			PV:       slices.Clone(rm.pv[:rm.pvLen]),
 			MultiPV:  k + 1,

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"sync/atomic"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -83,6 +84,12 @@ type searcher struct {
 	provenScore Score
 
 	currMovePeriod time.Duration // see CurrMovePeriod
+
+	// Threads (smp.go): a helper reports nothing and publishes its node
+	// count; the main search knows its helpers (team).
+	helper    bool
+	published atomic.Uint64
+	team      []*searcher
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {
@@ -101,6 +108,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.limit = v.Rules().NoCaptureLimit
 	s.ev = eval.New(v)
 	s.nodes, s.seldepth, s.stopped, s.iterated = 1, 0, false, false // the root is a node
+	s.published.Store(0)
 	s.nodeLimit = ^uint64(0)
 	if lim.Nodes > 0 {
 		s.nodeLimit = lim.Nodes
@@ -114,6 +122,9 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.killers = [MaxPly + 1][2]board.Move{}
 	s.history = [2][256]int32{}
 	s.rep = [repSize]uint8{}
+	if need := len(history) + MaxPly + 1; cap(s.keys) < need {
+		s.keys = make([]uint64, 0, need) // the path never outgrows it
+	}
 	s.keys = append(s.keys[:0], history...)
 	for _, k := range history {
 		s.rep[k%repSize]++
@@ -126,7 +137,6 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 
 // run is the iterative deepening loop.
 func (s *searcher) run() Result {
-	s.tt.NewSearch()
 	root := &s.root
 	if st := root.Status(s.keys); st.Over() {
 		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact}
@@ -186,7 +196,7 @@ func (s *searcher) run() Result {
 		s.emit(s.partial.depth, s.partial.score, s.partial.bound)
 	}
 	res := Result{Move: best, Info: s.last}
-	res.Info.Nodes, res.Info.Time = s.nodes, time.Since(s.start)
+	res.Info.Nodes, res.Info.Time = s.totalNodes(), time.Since(s.start)
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
 		res.Info.PV = []board.Move{res.Move}
@@ -392,6 +402,9 @@ func (s *searcher) ttKey(p *board.Position) uint64 {
 
 // checkLimits stops the search when its time is up or it was cancelled.
 func (s *searcher) checkLimits() {
+	if s.helper {
+		s.published.Store(s.nodes)
+	}
 	select {
 	case <-s.ctx.Done():
 		s.stopped = true
@@ -399,6 +412,9 @@ func (s *searcher) checkLimits() {
 	default:
 	}
 	if s.timed && s.iterated && time.Since(s.start) >= s.hard {
+		s.stopped = true
+	}
+	if len(s.team) > 0 && s.iterated && s.totalNodes() >= s.nodeLimit {
 		s.stopped = true
 	}
 }
@@ -434,7 +450,11 @@ func (s *searcher) emitLate(depth int, score Score, bound Bound) {
 
 // emit reports progress.
 func (s *searcher) emit(depth int, score Score, bound Bound) {
+	if s.helper {
+		return
+	}
 	el := time.Since(s.start)
+	nodes := s.totalNodes()
 	pv := s.bestPV
 	if bound != BoundExact {
 		pv = s.pv[0][:s.pvLen[0]]
@@ -448,9 +468,9 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		SelDepth: s.seldepth,
 		Score:    score,
 		Bound:    bound,
-		Nodes:    s.nodes,
+		Nodes:    nodes,
 		Time:     el,
-		NPS:      nps(s.nodes, el),
+		NPS:      nps(nodes, el),
 		Hashfull: s.tt.Hashfull(),
 		PV:       append([]board.Move(nil), pv...),
 	}

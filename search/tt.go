@@ -3,6 +3,7 @@ package search
 import (
 	"fmt"
 	"math/bits"
+	"sync/atomic"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -43,9 +44,37 @@ type Entry struct {
 //	bits 57-63  zero
 //
 // Four entries make a 64-byte bucket, one cache line.
+//
+// Threads share the table without locks: each word is read and written
+// atomically, and the first word holds the key XOR the data word, so a
+// torn entry — one thread's key word with another's data word — fails the
+// key check and is a miss (the XOR trick of Hyatt and Mann). The move of
+// a verified entry is still only a hint: the search plays it only when it
+// is among the legal moves it generated.
 type entry struct {
-	key  uint64
-	data uint64
+	check uint64 // key ^ data
+	data  uint64
+}
+
+// load returns the entry's data word if it holds key, and 0 otherwise.
+func (e *entry) load(key uint64) uint64 {
+	d := atomic.LoadUint64(&e.data)
+	if d == 0 || atomic.LoadUint64(&e.check)^d != key {
+		return 0
+	}
+	return d
+}
+
+// loadAny returns the entry's key and data words, the key as the check
+// makes it (wrong for a torn entry, which then matches no search key).
+func (e *entry) loadAny() (key, data uint64) {
+	d := atomic.LoadUint64(&e.data)
+	return atomic.LoadUint64(&e.check) ^ d, d
+}
+
+func (e *entry) store(key, data uint64) {
+	atomic.StoreUint64(&e.data, data)
+	atomic.StoreUint64(&e.check, key^data)
 }
 
 const (
@@ -148,8 +177,8 @@ func (t *Table) bucket(key uint64) *bucket { return &t.buckets[key>>t.shift] }
 func (t *Table) Probe(key uint64) (Entry, bool) {
 	b := t.bucket(key)
 	for i := range b {
-		if b[i].key == key && b[i].data != 0 {
-			return unpack(b[i].data), true
+		if d := b[i].load(key); d != 0 {
+			return unpack(d), true
 		}
 	}
 	return Entry{}, false
@@ -162,21 +191,23 @@ func (t *Table) Probe(key uint64) (Entry, bool) {
 func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, eval Score, proven bool) {
 	b := t.bucket(key)
 	victim := &b[0]
+	var victimData uint64
 	worst := 1 << 30
 	for i := range b {
 		e := &b[i]
-		if e.key == key || e.data == 0 {
-			victim = e
+		k, d := e.loadAny()
+		if d == 0 || k == key {
+			victim, victimData = e, d
 			break
 		}
-		old := unpack(e.data)
+		old := unpack(d)
 		age := int((t.gen - old.Gen) & genMask)
 		if v := old.Depth - 8*age; v < worst {
-			worst, victim = v, e
+			worst, victim, victimData = v, e, d
 		}
 	}
-	if victim.key == key && victim.data != 0 {
-		old := unpack(victim.data)
+	if victimData != 0 && victimData == victim.load(key) {
+		old := unpack(victimData)
 		if m == board.NoMove {
 			m = old.Move
 		}
@@ -185,8 +216,7 @@ func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, e
 		}
 	}
 	depth = max(0, min(depth, 255))
-	victim.key = key
-	victim.data = pack(Entry{Move: m, Depth: depth, Bound: bound, Gen: t.gen, Score: score, Eval: eval, Proven: proven})
+	victim.store(key, pack(Entry{Move: m, Depth: depth, Bound: bound, Gen: t.gen, Score: score, Eval: eval, Proven: proven}))
 }
 
 // Hashfull returns how full the table is in per mille, counting the
@@ -194,8 +224,8 @@ func (t *Table) Store(key uint64, m board.Move, depth int, bound Bound, score, e
 func (t *Table) Hashfull() int {
 	n, seen := 0, 0
 	for i := 0; i < len(t.buckets) && seen < 1000; i++ {
-		for _, e := range t.buckets[i] {
-			if e.data != 0 && unpack(e.data).Gen == t.gen {
+		for j := range t.buckets[i] {
+			if _, d := t.buckets[i][j].loadAny(); d != 0 && unpack(d).Gen == t.gen {
 				n++
 			}
 			seen++

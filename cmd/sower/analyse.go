@@ -18,15 +18,16 @@ const defaultAnalyseTime = 3 * time.Second
 
 func (c *cli) analyse(args []string) error {
 	var g gameFlags
-	var depth, movetime, hash, multiPV int
+	var depth, movetime, hash, multiPV, threads int
 	var nodes uint64
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N]`)
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N]`)
 	g.add(fs, true)
 	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
 	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
 	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
+	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -52,6 +53,9 @@ func (c *cli) analyse(args []string) error {
 	}
 	eng, err := search.NewEngine(hash)
 	if err != nil {
+		return usageError{err}
+	}
+	if err := eng.SetThreads(threads); err != nil {
 		return usageError{err}
 	}
 	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}

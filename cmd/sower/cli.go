@@ -88,7 +88,7 @@ func (c *cli) serve(args []string) error {
 		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
 	}
 	cfg := protocol.Config{
-		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0) },
+		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0, 1) },
 		MaxHashMiB: maxHash,
 	}
 	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)

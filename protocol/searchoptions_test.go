@@ -84,3 +84,36 @@ func TestHashMemory(t *testing.T) {
 	s.send("go depth 3")
 	s.bestmove()
 }
+
+// TestThreadsOption: bad values are refused; Threads changed during a
+// search leaves that search alone and applies to the next; searches with
+// four threads answer as usual (run under the race detector).
+func TestThreadsOption(t *testing.T) {
+	s := newSession(t, Config{})
+	for _, bad := range []string{"0", "257", "-1", "four", "1.5", ""} {
+		s.send("setoption name Threads value " + bad)
+		if got := errorLines(s.sync()); len(got) != 1 || !strings.Contains(got[0], "Threads") {
+			t.Errorf("Threads %q: errors %q", bad, got)
+		}
+	}
+	s.send("setoption name Threads value 4", "position startpos", "go depth 7")
+	if move, _ := s.bestmove(); move == "" {
+		t.Fatal("no move")
+	}
+	s.send("go infinite")
+	s.noBestmove(30 * time.Millisecond)
+	s.send("setoption name Threads value 2")
+	if got := errorLines(s.sync()); len(got) != 0 {
+		t.Errorf("Threads during a search: %q", got)
+	}
+	s.noBestmove(30 * time.Millisecond) // the search goes on
+	s.send("stop")
+	s.bestmove()
+	s.send("position startpos moves e1", "go nodes 20000")
+	s.bestmove()
+	s.send("setoption name UCI_Variant value hoyito3", "setoption name Threads value 3", "position startpos", "go movetime 50")
+	s.bestmove()
+	if got := errorLines(s.sync()); len(got) != 0 {
+		t.Errorf("errors: %q", got)
+	}
+}
