@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
 )
 
 // BuiltinPrefix marks a built-in player in an engine string:
@@ -32,7 +32,7 @@ type EngineSpec struct {
 
 // Option is an engine option: "setoption name <Name> value <Value>", or
 // without "value" when Value is empty (a button).
-type Option struct{ Name, Value string }
+type Option = client.Option
 
 // ruleOptions are the options the arbiter sets itself from the match's
 // game and rules.
@@ -135,122 +135,16 @@ func ParseOption(s string) (Option, error) {
 	return Option{Name: name, Value: strings.TrimSpace(value)}, nil
 }
 
-// setOption writes the setoption command for o.
-func (o Option) command() string {
-	if o.Value == "" {
-		return "setoption name " + o.Name
-	}
-	return "setoption name " + o.Name + " value " + o.Value
-}
-
 // player is one side of a game as the arbiter drives it. A player is used
 // by one goroutine at a time.
 type player interface {
 	// newGame prepares game number index (0-based) with the given options.
 	newGame(ctx context.Context, index int, opts []Option) *fault
 	// think asks for a move in g's position, which is not over.
-	think(ctx context.Context, g *board.Game, req goRequest) (reply, *fault)
+	think(ctx context.Context, g *board.Game, req client.Go) (client.Reply, *fault)
 	// close ends the player, giving its process up to grace to quit
 	// before it is killed.
 	close(grace time.Duration)
-}
-
-// goRequest is what the arbiter sends with "go" and how long it waits.
-type goRequest struct {
-	limit    Limit            // the mover's movetime, nodes and depth
-	clock    [2]time.Duration // time left, South [0] and North [1]
-	inc      [2]time.Duration
-	hasClock [2]bool
-	wait     time.Duration // how long the answer may take
-	timed    bool          // an answer later than wait loses on time (else: no answer)
-}
-
-// command writes the go command.
-func (r goRequest) command() string {
-	var b strings.Builder
-	b.WriteString("go")
-	ms := func(key string, d time.Duration) {
-		b.WriteString(" " + key + " " + strconv.FormatInt(d.Milliseconds(), 10))
-	}
-	if r.hasClock[board.South] {
-		ms("wtime", r.clock[board.South])
-	}
-	if r.hasClock[board.North] {
-		ms("btime", r.clock[board.North])
-	}
-	if r.hasClock[board.South] {
-		ms("winc", r.inc[board.South])
-	}
-	if r.hasClock[board.North] {
-		ms("binc", r.inc[board.North])
-	}
-	if r.limit.MoveTime > 0 {
-		ms("movetime", r.limit.MoveTime)
-	}
-	if r.limit.Nodes > 0 {
-		b.WriteString(" nodes " + strconv.FormatUint(r.limit.Nodes, 10))
-	}
-	if r.limit.Depth > 0 {
-		b.WriteString(" depth " + strconv.Itoa(r.limit.Depth))
-	}
-	return b.String()
-}
-
-// reply is a player's answer to go.
-type reply struct {
-	move    string        // as written after bestmove
-	elapsed time.Duration // from go to bestmove
-	eval    engineEval
-}
-
-// engineEval is what the engine's last info lines before bestmove said.
-type engineEval struct {
-	depth    int
-	cp, mate int
-	hasScore bool
-	isMate   bool
-	bound    string // "lowerbound", "upperbound" or ""
-	hasDepth bool
-}
-
-// parseInfo folds an info line into e: the depth and score it reports, if
-// any. Other fields are skipped.
-func (e *engineEval) parseInfo(line string) {
-	f := strings.Fields(line)
-	for i := 1; i < len(f); i++ {
-		switch f[i] {
-		case "string":
-			return // the rest is free text
-		case "depth":
-			if i+1 < len(f) {
-				if d, err := strconv.Atoi(f[i+1]); err == nil {
-					e.depth, e.hasDepth = d, true
-				}
-				i++
-			}
-		case "score":
-			if i+2 < len(f) {
-				n, err := strconv.Atoi(f[i+2])
-				if err != nil || (f[i+1] != "cp" && f[i+1] != "mate") {
-					continue
-				}
-				e.hasScore, e.isMate, e.bound = true, f[i+1] == "mate", ""
-				e.cp, e.mate = 0, 0
-				if e.isMate {
-					e.mate = n
-				} else {
-					e.cp = n
-				}
-				i += 2
-				if i+1 < len(f) && (f[i+1] == "lowerbound" || f[i+1] == "upperbound") {
-					e.bound = f[i+1]
-					i++
-				}
-			}
-		case "pv":
-			return // moves to the end of the line
-		}
-	}
 }
 
 // builtinPlayer is a built-in player from package bench, made afresh for
@@ -273,10 +167,10 @@ func (b *builtinPlayer) newGame(_ context.Context, index int, _ []Option) *fault
 	return nil
 }
 
-func (b *builtinPlayer) think(ctx context.Context, g *board.Game, _ goRequest) (reply, *fault) {
+func (b *builtinPlayer) think(ctx context.Context, g *board.Game, _ client.Go) (client.Reply, *fault) {
 	start := time.Now()
 	m := b.p.Move(ctx, g)
-	return reply{move: m.String(), elapsed: time.Since(start)}, nil
+	return client.Reply{Move: m.String(), Elapsed: time.Since(start)}, nil
 }
 
 func (b *builtinPlayer) close(time.Duration) {}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
 )
 
 // DefaultTimeout is how long the arbiter waits for an answer that no clock
@@ -164,7 +165,7 @@ func (c *Config) Check(ctx context.Context) error {
 		if _, err := exec.LookPath(e.Command[0]); err != nil {
 			return fmt.Errorf("%s: %v", label, err)
 		}
-		p, f := startProcess(ctx, e, c.timeout(), newTrafficLog(c.Log))
+		p, f := startProcess(ctx, e, c.timeout(), client.NewLog(c.Log))
 		if f != nil {
 			return fmt.Errorf("%s: %s", label, f.detail)
 		}
@@ -195,14 +196,6 @@ func (c *Config) timeout() time.Duration {
 		return c.Timeout
 	}
 	return DefaultTimeout
-}
-
-// newTrafficLog returns a log writing to w, or nil when w is nil.
-func newTrafficLog(w io.Writer) *trafficLog {
-	if w == nil {
-		return nil
-	}
-	return &trafficLog{w: w, start: time.Now()}
 }
 
 // Summary is the state of a match: the results so far and the test.
@@ -258,7 +251,7 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 // runner is the state of a match in progress.
 type runner struct {
 	cfg      *Config
-	log      *trafficLog
+	log      *client.Log
 	openings []board.Position
 	cancel   context.CancelFunc
 
@@ -271,7 +264,7 @@ type runner struct {
 }
 
 func newRunner(cfg *Config) *runner {
-	r := &runner{cfg: cfg, log: newTrafficLog(cfg.Log), half: map[int]float64{}, holder: -1}
+	r := &runner{cfg: cfg, log: client.NewLog(cfg.Log), half: map[int]float64{}, holder: -1}
 	r.sum.Names = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
 	r.sum.SPRT = cfg.SPRT
 	r.sum.Forfeits = [2]map[Termination]int{{}, {}}
@@ -357,11 +350,11 @@ func slotSide(idx, slot int) board.Side {
 // gameOptions are the options both engines get for a game of v.
 func gameOptions(v *board.Variant) []Option {
 	rules := v.Rules()
-	opts := []Option{{"UCI_Variant", v.Name()}}
+	opts := []Option{{Name: "UCI_Variant", Value: v.Name()}}
 	if v.Family() == board.Hoyito {
-		opts = append(opts, Option{"CaptureSide", rules.CaptureSide.String()}, Option{"LastFour", rules.LastFour.String()})
+		opts = append(opts, Option{Name: "CaptureSide", Value: rules.CaptureSide.String()}, Option{Name: "LastFour", Value: rules.LastFour.String()})
 	}
-	return append(opts, Option{"NoCaptureLimit", strconv.Itoa(rules.NoCaptureLimit)})
+	return append(opts, Option{Name: "NoCaptureLimit", Value: strconv.Itoa(rules.NoCaptureLimit)})
 }
 
 // limit returns the limit that applies to a slot's player.
@@ -476,17 +469,17 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return forfeit(side, &fault{aborted, err.Error()})
 		}
 		lim := lims[side]
-		req := goRequest{limit: lim, clock: clock, inc: inc, hasClock: hasClock}
+		req := client.Go{Clock: clock, Inc: inc, HasClock: hasClock, MoveTime: lim.MoveTime, Nodes: lim.Nodes, Depth: lim.Depth}
 		var budget time.Duration
 		switch {
 		case lim.HasClock():
-			budget, req.timed = clock[side], true
+			budget, req.Timed = clock[side], true
 		case lim.MoveTime > 0:
-			budget, req.timed = lim.MoveTime, true
+			budget, req.Timed = lim.MoveTime, true
 		}
-		req.wait = budget + margin
-		if !req.timed {
-			req.wait = r.cfg.timeout()
+		req.Wait = budget + margin
+		if !req.Timed {
+			req.Wait = r.cfg.timeout()
 		}
 		rep, f := players[side].think(ctx, g, req)
 		if f != nil && f.term == TimeForfeit {
@@ -495,20 +488,20 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		if f != nil {
 			return forfeit(side, f)
 		}
-		if req.timed && rep.elapsed > budget+margin {
+		if req.Timed && rep.Elapsed > budget+margin {
 			return forfeit(side, &fault{TimeForfeit, fmt.Sprintf("answered after %d ms; it had %d ms (+%d ms margin)",
-				rep.elapsed.Milliseconds(), budget.Milliseconds(), margin.Milliseconds())})
+				rep.Elapsed.Milliseconds(), budget.Milliseconds(), margin.Milliseconds())})
 		}
 		if lim.HasClock() {
-			clock[side] = max(clock[side]-rep.elapsed, 0) + inc[side]
+			clock[side] = max(clock[side]-rep.Elapsed, 0) + inc[side]
 		}
-		m, err := v.ParseMove(rep.move)
+		m, err := v.ParseMove(rep.Move)
 		if err == nil {
 			err = g.Play(m)
 		}
 		if err != nil {
-			what := fmt.Sprintf("played %q: %v", rep.move, err)
-			switch rep.move {
+			what := fmt.Sprintf("played %q: %v", rep.Move, err)
+			switch rep.Move {
 			case "":
 				what = "sent bestmove without a move"
 			case board.NoMove.String():

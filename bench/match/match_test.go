@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -15,23 +14,8 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
-
-// buildFake builds the fake engine of testdata/fakeengine into a temporary
-// directory and returns its path.
-func buildFake(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build the fake engine")
-	}
-	bin := filepath.Join(t.TempDir(), "fakeengine")
-	out, err := exec.Command(goTool, "build", "-o", bin, "./testdata/fakeengine").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the fake engine: %v\n%s", err, out)
-	}
-	return bin
-}
 
 func variant(t *testing.T, name string) *board.Variant {
 	t.Helper()
@@ -241,7 +225,7 @@ func TestReportEvery(t *testing.T) {
 // termination, is restarted for its next game, and the match finishes.
 func TestForfeits(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	mt := Limit{MoveTime: 100 * time.Millisecond}
 	slow := Limit{MoveTime: 2 * time.Second} // no time forfeit on a busy machine
 	tests := []struct {
@@ -339,7 +323,7 @@ func TestForfeits(t *testing.T) {
 // engine's last info line before bestmove.
 func TestRecordedEval(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 2,
 		Engines: [2]EngineSpec{fake(bin, "a", Limit{Depth: 3}), builtin("random")},
@@ -370,7 +354,7 @@ func TestRecordedEval(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	katro := variant(t, board.NameKatro)
 	hoyito := variant(t, board.NameHoyito3)
 	good := fake(bin, "good", Limit{Depth: 1})
@@ -384,8 +368,8 @@ func TestCheck(t *testing.T) {
 		{"no handshake", Config{Variant: katro, Games: 2, Timeout: 200 * time.Millisecond, Engines: [2]EngineSpec{good, fake(bin, "mute", Limit{Depth: 1}, "-mode", "nouci")}}, "engine2 (mute): no uciok"},
 		{"no games", Config{Variant: katro, Engines: [2]EngineSpec{good, good}}, "games 0"},
 		{"no limit", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, fake(bin, "free", Limit{})}}, "no time control"},
-		{"rule option", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "o", Command: []string{bin}, Limit: Limit{Depth: 1}, Options: []Option{{"uci_variant", "katro"}}}}}, "set by the match"},
-		{"builtin options", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "r", Builtin: "random", Options: []Option{{"Hash", "1"}}}}}, "takes no options"},
+		{"rule option", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "o", Command: []string{bin}, Limit: Limit{Depth: 1}, Options: []Option{{Name: "uci_variant", Value: "katro"}}}}}, "set by the match"},
+		{"builtin options", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "r", Builtin: "random", Options: []Option{{Name: "Hash", Value: "1"}}}}}, "takes no options"},
 		{"traditional katro", Config{Variant: katro, Games: 2, Traditional: true, Engines: [2]EngineSpec{good, good}}, "hoyito3"},
 		{"traditional concurrent", Config{Variant: hoyito, Games: 2, Traditional: true, Concurrency: 2, Engines: [2]EngineSpec{good, good}}, "in sequence"},
 		{"bad sprt", Config{Variant: katro, Games: 2, SPRT: &SPRT{Elo0: 5, Elo1: 0, Alpha: 0.05, Beta: 0.05}, Engines: [2]EngineSpec{good, good}}, "elo1"},
@@ -410,7 +394,7 @@ func TestCheck(t *testing.T) {
 // after a few pairs and the match stops long before its games run out.
 func TestSPRTStops(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 400, Concurrency: 2,
 		Engines: [2]EngineSpec{fake(bin, "bad", Limit{Depth: 1}, "-mode", "none"), builtin("greedy")},
@@ -430,7 +414,7 @@ func TestSPRTStops(t *testing.T) {
 
 func TestTraditionalMatch(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	trace := filepath.Join(t.TempDir(), "trace")
 	cfg := Config{
 		Variant: variant(t, board.NameHoyito3), Games: 10, Traditional: true, Seed: 5, RandomPlies: 3,
@@ -521,7 +505,7 @@ func TestOpenings(t *testing.T) {
 // the games finished so far.
 func TestStop(t *testing.T) {
 	t.Parallel()
-	bin := buildFake(t)
+	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 4, Timeout: time.Minute,
 		Engines: [2]EngineSpec{fake(bin, "hang", Limit{Depth: 3}, "-mode", "hang"), builtin("random")},

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
 )
 
 // GameRecord is one finished game: the object written, one per line, to the
@@ -53,19 +54,19 @@ type MoveRecord struct {
 }
 
 // newMoveRecord records move m by side s after reply r.
-func newMoveRecord(m board.Move, s board.Side, r reply) MoveRecord {
-	mr := MoveRecord{Move: m.String(), Side: string(s.Letter()), MS: r.elapsed.Milliseconds()}
-	e := r.eval
-	if e.hasDepth {
-		mr.Depth = &e.depth
+func newMoveRecord(m board.Move, s board.Side, r client.Reply) MoveRecord {
+	mr := MoveRecord{Move: m.String(), Side: string(s.Letter()), MS: r.Elapsed.Milliseconds()}
+	e := r.Info
+	if e.HasDepth {
+		mr.Depth = &e.Depth
 	}
-	if e.hasScore {
-		if e.isMate {
-			mr.Mate = &e.mate
+	if e.HasScore {
+		if e.IsMate {
+			mr.Mate = &e.Mate
 		} else {
-			mr.CP = &e.cp
+			mr.CP = &e.CP
 		}
-		mr.Bound = e.bound
+		mr.Bound = e.Bound
 	}
 	return mr
 }

@@ -50,8 +50,8 @@ func TestSowerSelfPlay(t *testing.T) {
 				Variant: variant(t, name), Games: 2, Concurrency: 2, RandomPlies: 2, Seed: 11,
 				TimeMargin: 100 * time.Millisecond,
 				Engines: [2]EngineSpec{
-					sower(bin, "depth2", Limit{Depth: 2}, Option{"Hash", "4"}),
-					sower(bin, "nodes", Limit{Nodes: 400}, Option{"Hash", "2"}),
+					sower(bin, "depth2", Limit{Depth: 2}, Option{Name: "Hash", Value: "4"}),
+					sower(bin, "nodes", Limit{Nodes: 400}, Option{Name: "Hash", Value: "2"}),
 				},
 			}
 			sum, recs, report := run(t, cfg)
@@ -119,13 +119,13 @@ func TestSowerRejectsOption(t *testing.T) {
 	bin := buildSower(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 2,
-		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{"Hsh", "4"}), builtin("random")},
+		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{Name: "Hsh", Value: "4"}), builtin("random")},
 	}
 	err := cfg.Check(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "engine1 (a) rejects its options: ") {
 		t.Errorf("Check: %v", err)
 	}
-	cfg.Engines[0].Options = []Option{{"Hash", "4"}, {"Move Overhead", "20"}}
+	cfg.Engines[0].Options = []Option{{Name: "Hash", Value: "4"}, {Name: "Move Overhead", Value: "20"}}
 	if err := cfg.Check(context.Background()); err != nil {
 		t.Errorf("Check: %v", err)
 	}

@@ -1,6 +1,6 @@
-// Command fakeengine is a small engine for the match tests: it speaks
+// Command fakeengine is a small engine for the tests of engine clients: it speaks
 // enough of the engine protocol to play legal moves (the first legal move
-// in the position) and, when asked, misbehaves in one way from a given
+// in the position; "go infinite" answers at "stop") and, when asked, misbehaves in one way from a given
 // search on.
 //
 //	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE]
@@ -44,6 +44,7 @@ func main() {
 	rules := board.DefaultRules()
 	var game *board.Game
 	searches := 0
+	pending := false // an infinite search is running
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -134,16 +135,29 @@ func main() {
 				}
 			}
 			say("info depth 3 seldepth 5 score cp %d nodes 100 nps 1000 time 1 pv x", 10*searches)
-			if game == nil || game.Status().Over() {
-				say("bestmove (none)")
+			if strings.Contains(line, "infinite") {
+				pending = true // until stop
 				continue
 			}
-			p := game.Position()
-			say("bestmove %s", p.LegalMoves()[0])
+			say("bestmove %s", first(game))
+		case "stop":
+			if pending {
+				pending = false
+				say("bestmove %s", first(game))
+			}
 		case "quit":
 			return
 		}
 	}
+}
+
+// first returns the first legal move, or NoMove when the game is over.
+func first(g *board.Game) board.Move {
+	if g == nil || g.Status().Over() {
+		return board.NoMove
+	}
+	p := g.Position()
+	return p.LegalMoves()[0]
 }
 
 // illegal returns a hole of the board that is not a legal move.
