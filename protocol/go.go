@@ -136,15 +136,13 @@ func (s *server) cmdGo(args []string) error {
 	hist := slices.Clone(s.game.History())
 	out := s.out
 	ctx, j := s.newJob()
-	pctx := ctx
 	if g.ponder {
-		pctx, j.cancelPonder = context.WithCancel(ctx)
-		j.hit = make(chan struct{})
+		g.lim.Ponder = search.NewPonder()
+		j.ponder = g.lim.Ponder
 	}
-	hit := j.hit
 	ugi := s.ugi
 	s.launch(ctx, j, func(ctx context.Context) {
-		res, err := runSearch(ctx, pctx, hit, eng, p, hist, g, out)
+		res, err := runSearch(ctx, eng, p, hist, g.lim, out)
 		if err != nil {
 			out.info("error: search: " + err.Error())
 		}
@@ -162,26 +160,13 @@ func (s *server) cmdGo(args []string) error {
 // runSearch runs the search of "go" and returns its result once the
 // bestmove is due: at once when the search ends, except that an infinite
 // search waits for ctx to be cancelled ("stop"). A pondering search ("go
-// ponder") searches without limits under pctx until "stop" cancels ctx or
-// "ponderhit" closes hit and cancels pctx; after ponderhit the position is
-// searched again with the go command's own limits, its clock starting then,
-// the table keeping what pondering found.
-func runSearch(ctx, pctx context.Context, hit <-chan struct{}, eng *search.Engine, p board.Position, hist []uint64, g goParams, out *output) (search.Result, error) {
-	cb := Printers(func(l string) { out.print(l) })
-	if g.ponder {
-		pl := g.lim
-		pl.Infinite = true
-		res, err := eng.SearchWith(pctx, p, hist, pl, cb)
-		select {
-		case <-ctx.Done():
-		case <-hit:
-		}
-		if err != nil || ctx.Err() != nil {
-			return res, err
-		}
-	}
-	res, err := eng.SearchWith(ctx, p, hist, g.lim, cb)
-	if g.lim.Infinite {
+// ponder", lim.Ponder set) runs without limits until "ponderhit" hits
+// lim.Ponder, then goes on — the same search — under the go command's
+// limits, its clock starting at the hit; "stop" ends it with a bestmove
+// for the pondered position.
+func runSearch(ctx context.Context, eng *search.Engine, p board.Position, hist []uint64, lim search.Limits, out *output) (search.Result, error) {
+	res, err := eng.SearchWith(ctx, p, hist, lim, Printers(func(l string) { out.print(l) }))
+	if lim.Infinite {
 		<-ctx.Done()
 	}
 	return res, err

@@ -16,6 +16,7 @@ const (
 	typeCombo  = "combo"
 	typeSpin   = "spin"
 	typeButton = "button"
+	typeCheck  = "check"
 )
 
 // An option is one engine option: how "uci" shows it and how setoption
@@ -24,7 +25,7 @@ const (
 type option struct {
 	name     string
 	kind     string
-	def      string   // default (combo, spin)
+	def      string   // default (combo, spin, check)
 	vars     []string // values (combo)
 	min, max int      // range (spin)
 	apply    func(s *server, value string) error
@@ -42,6 +43,7 @@ func (s *server) options() []option {
 		{name: "Move Overhead", kind: typeSpin, def: strconv.Itoa(defaultOverheadMs),
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
 		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
+		{name: "Ponder", kind: typeCheck, def: "false", apply: (*server).setPonder},
 		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
 			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
@@ -63,6 +65,8 @@ func (o *option) line() string {
 		}
 	case typeSpin:
 		s += fmt.Sprintf(" default %s min %d max %d", o.def, o.min, o.max)
+	case typeCheck:
+		s += " default " + o.def
 	}
 	return s
 }
@@ -90,6 +94,13 @@ func (o *option) check(value string) (string, int, error) {
 			return "", 0, fmt.Errorf("%s: %s is not an integer from %d to %d", o.name, quote(value), o.min, o.max)
 		}
 		return value, n, nil
+	case typeCheck:
+		for _, v := range []string{"true", "false"} {
+			if strings.EqualFold(v, value) {
+				return v, 0, nil
+			}
+		}
+		return "", 0, fmt.Errorf("%s: %s is not true or false", o.name, quote(value))
 	}
 	return value, 0, nil
 }
@@ -204,6 +215,11 @@ func (s *server) setThreads(value string) error {
 	s.threads, _ = strconv.Atoi(value) // checked
 	return nil
 }
+
+// setPonder accepts the Ponder option, which tells GUIs that they may
+// send "go ponder". Sower ponders whenever it is asked to, so the value
+// (checked) changes nothing.
+func (s *server) setPonder(string) error { return nil }
 
 // setMultiPV sets the number of lines the next searches report; a
 // running search keeps its own.

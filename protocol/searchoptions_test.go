@@ -117,3 +117,37 @@ func TestThreadsOption(t *testing.T) {
 		t.Errorf("errors: %q", got)
 	}
 }
+
+// TestPonderContinues: "go ponder" searches past its limits; "ponderhit"
+// lets the same search go on (no new depth 1) and end under its limits;
+// "stop" while pondering answers for the pondered position. The Ponder
+// option takes true or false.
+func TestPonderContinues(t *testing.T) {
+	s := newSession(t, Config{})
+	for _, bad := range []string{"yes", "1", ""} {
+		s.send("setoption name Ponder value " + bad)
+		if got := errorLines(s.sync()); len(got) != 1 || !strings.Contains(got[0], "Ponder") {
+			t.Errorf("Ponder %q: errors %q", bad, got)
+		}
+	}
+	s.send("setoption name Ponder value TRUE", "setoption name ponder value false", "setoption name Ponder value true")
+	if got := errorLines(s.sync()); len(got) != 0 {
+		t.Errorf("Ponder true/false: errors %q", got)
+	}
+	s.send("position startpos moves e1", "go ponder depth 3")
+	s.expect("info depth 6 ") // past the limit: it ponders
+	s.send("ponderhit")
+	_, after := s.bestmove()
+	for _, l := range after {
+		if strings.HasPrefix(l, "info depth 1 ") {
+			t.Errorf("the search restarted after ponderhit: %q", l)
+		}
+	}
+	s.send("go ponder wtime 100000 btime 100000")
+	s.expect("info depth 4 ")
+	s.send("stop")
+	move, _ := s.bestmove()
+	if !slices.Contains([]string{"a6", "b6", "c6", "d6", "e6", "f6"}, move) {
+		t.Errorf("bestmove %s after stop while pondering, not a move of North", move)
+	}
+}

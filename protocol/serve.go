@@ -124,11 +124,9 @@ type job struct {
 	cancel context.CancelFunc
 	done   chan struct{} // closed when the job has written its last line
 
-	// For "go ponder": hit is closed and pondering cancelled on
-	// "ponderhit"; hitSent records that, for the command loop only.
-	hit          chan struct{}
-	cancelPonder context.CancelFunc
-	hitSent      bool
+	// ponder is the handle of a "go ponder" search, which "ponderhit"
+	// hits; nil otherwise.
+	ponder *search.Ponder
 }
 
 // Defaults of the options.
@@ -300,10 +298,8 @@ func (s *server) cmdStop(args []string) error {
 }
 
 func (s *server) cmdPonderHit(args []string) error {
-	if j := s.job; j != nil && j.hit != nil && !j.hitSent {
-		j.hitSent = true
-		close(j.hit)
-		j.cancelPonder()
+	if j := s.job; j != nil && j.ponder != nil {
+		j.ponder.Hit() // the second and later hits do nothing
 	}
 	return nil
 }

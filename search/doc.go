@@ -55,6 +55,9 @@
 //     A transposition-table entry records whether its subtree was proven
 //     by the rules alone, so that proofs survive table cutoffs and a
 //     Hoyito III margin can be shown exact.
+//   - Pondering (Limits.Ponder, ponder.go): a search that runs without
+//     limits until its Ponder handle is hit, then goes on, keeping its
+//     work, under its limits with the clock starting at the hit.
 //   - Time management (Limits.budget): a planned share of the clock that may
 //     not exceed a third of the time left plus the increment; a new
 //     iteration is not started after half the planned time.

@@ -22,6 +22,10 @@ type Limits struct {
 	SearchMoves []board.Move
 	// Overhead is kept back from every time budget for communication.
 	Overhead time.Duration
+	// Ponder, if not nil, makes the search ponder: it runs without limits
+	// until Ponder.Hit, then under these limits, its clock starting then.
+	// It does not end while it ponders, unless its context is cancelled.
+	Ponder *Ponder
 	// MultiPV is the number of best root moves to find, each with its
 	// score and line (see Info.MultiPV); 0 or 1 finds the best only.
 	MultiPV int

@@ -93,6 +93,9 @@ func (s *searcher) reportCurrMove(depth, i int) {
 // then runs until the result is proven). Analysis — go infinite, depth,
 // nodes or movetime — searches to its limit whatever it has found.
 func (s *searcher) stopsEarly() bool {
+	if s.pondering {
+		return false
+	}
 	l := &s.lim
 	unlimited := !l.Infinite && l.Depth == 0 && l.Nodes == 0 && l.MoveTime == 0 && !l.HasClock[s.root.Side()]
 	return s.clocked() || unlimited

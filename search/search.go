@@ -72,10 +72,16 @@ type searcher struct {
 	iterated  bool // the first iteration is complete
 	depthCut  bool // a leaf was scored by evaluation, not by the rules
 	start     time.Time
-	soft      time.Duration
-	hard      time.Duration
-	timed     bool
-	fixedTime bool
+	completed int // the last completed iteration
+
+	// Time management: the clock starts with the search, or at the hit
+	// of a pondering search (ponder.go), which has no limits before.
+	clockStart time.Time
+	pondering  bool
+	soft       time.Duration
+	hard       time.Duration
+	timed      bool
+	fixedTime  bool
 
 	bestPV []board.Move
 	last   Info
@@ -109,16 +115,9 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.ev = eval.New(v)
 	s.nodes, s.seldepth, s.stopped, s.iterated = 1, 0, false, false // the root is a node
 	s.published.Store(0)
-	s.nodeLimit = ^uint64(0)
-	if lim.Nodes > 0 {
-		s.nodeLimit = lim.Nodes
-	}
 	s.start = time.Now()
-	s.timed = lim.timed(root.Side())
-	s.fixedTime = lim.MoveTime > 0 && !lim.Infinite
-	if s.timed {
-		s.soft, s.hard = lim.budget(root.Side())
-	}
+	s.completed = 0
+	s.startLimits()
 	s.killers = [MaxPly + 1][2]board.Move{}
 	s.history = [2][256]int32{}
 	s.rep = [repSize]uint8{}
@@ -139,22 +138,16 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 func (s *searcher) run() Result {
 	root := &s.root
 	if st := root.Status(s.keys); st.Over() {
+		s.waitPonder()
 		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact}
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
 	s.multiPV = max(1, min(s.lim.MultiPV, s.nRoot))
 	s.pvIdx = 0
-	maxDepth := MaxPly - 1
-	if s.lim.Depth > 0 {
-		maxDepth = min(s.lim.Depth, maxDepth)
-	}
-	if s.nRoot == 1 && s.clocked() {
-		maxDepth = 1 // a forced move: answer at once
-	}
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
 	var prev Score
-	for depth := 1; depth <= maxDepth; depth++ {
+	for depth := 1; depth <= s.depthCap(); depth++ {
 		s.depthCut = false
 		s.partial.valid = false
 		var score Score
@@ -167,7 +160,7 @@ func (s *searcher) run() Result {
 			break
 		}
 		prev = score
-		s.iterated = true
+		s.iterated, s.completed = true, depth
 		bound := s.proofBound(score, BoundExact)
 		if s.multiPV > 1 {
 			s.emitMulti(depth)
@@ -185,9 +178,13 @@ func (s *searcher) run() Result {
 		if s.family == board.Katro && score.Decisive() && score.MatePlies() <= depth && s.stopsEarly() {
 			break // no shorter win or longer defence is left to find
 		}
-		if s.timed && !s.fixedTime && time.Since(s.start) > s.soft/2 {
+		if s.timed && !s.fixedTime && time.Since(s.clockStart) > s.soft/2 {
 			break
 		}
+		s.pollPonder()
+	}
+	if !s.stopped {
+		s.waitPonder()
 	}
 	best := s.rootMoves[0].move
 	if s.partial.valid && (len(s.last.PV) == 0 || s.last.PV[0] != best) {
@@ -411,7 +408,8 @@ func (s *searcher) checkLimits() {
 		return
 	default:
 	}
-	if s.timed && s.iterated && time.Since(s.start) >= s.hard {
+	s.pollPonder()
+	if s.timed && s.iterated && time.Since(s.clockStart) >= s.hard {
 		s.stopped = true
 	}
 	if len(s.team) > 0 && s.iterated && s.totalNodes() >= s.nodeLimit {
