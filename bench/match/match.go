@@ -57,6 +57,14 @@ type Config struct {
 	TimeMargin time.Duration
 	// Timeout bounds answers that no clock limits (0: DefaultTimeout).
 	Timeout time.Duration
+	// Ponder lets the engines that declare a Ponder option ponder on the
+	// opponent's time, as cutechess-cli does: the arbiter sets the option,
+	// plays the reply an engine expects after its move and sends "go
+	// ponder"; when the opponent has played that reply it sends
+	// "ponderhit" (the engine's time counts from then), otherwise "stop"
+	// and a new "go" (see client.Engine.Ponder). An engine given the
+	// option Ponder=false does not ponder.
+	Ponder bool
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -382,6 +390,13 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 		}
 		return nil, f
 	}
+	if _, ok := p.e.HasOption("Ponder"); ok && r.cfg.Ponder && !ponderOff(spec.Options) {
+		if f := p.setOptions([]Option{{Name: "Ponder", Value: "true"}}); f != nil {
+			p.close(0)
+			return nil, f
+		}
+		p.ponders = true
+	}
 	w.players[slot] = p
 	return p, nil
 }
@@ -423,6 +438,21 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		rec.Options[o.Name] = o.Value
 	}
 	g := board.NewGame(start)
+	var players [2]player
+	// pondering[side] is the reply the side's engine ponders on, if any.
+	var pondering [2]string
+	// endPonders stops the ponders still running when the game ends; an
+	// engine that fails to stop is dropped.
+	endPonders := func() {
+		for s, m := range pondering {
+			if m != "" {
+				if f := players[s].(*process).stopPonder(ctx); f != nil {
+					w.drop(slotOf[s], 0)
+				}
+				pondering[s] = ""
+			}
+		}
+	}
 
 	// forfeit ends the game: side loses for f. It returns nil if the
 	// game was aborted.
@@ -433,6 +463,8 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return nil
 		}
 		w.drop(slotOf[side], 0) // its state is unknown
+		pondering[side] = ""
+		endPonders()
 		winner := board.SouthWins
 		if side == board.South {
 			winner = board.NorthWins
@@ -444,7 +476,6 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		return rec
 	}
 
-	var players [2]player
 	for _, s := range []board.Side{board.South, board.North} {
 		p, f := r.ensure(ctx, w, slotOf[s])
 		if f == nil {
@@ -481,7 +512,8 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		if !req.Timed {
 			req.Wait = r.cfg.timeout()
 		}
-		rep, f := players[side].think(ctx, g, req)
+		rep, f := r.answer(ctx, players[side], g, req, pondering[side])
+		pondering[side] = ""
 		if f != nil && f.term == TimeForfeit {
 			f.detail = fmt.Sprintf("no bestmove within %d ms (+%d ms margin)", budget.Milliseconds(), margin.Milliseconds())
 		}
@@ -510,7 +542,11 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return forfeit(side, &fault{IllegalMove, what})
 		}
 		rec.Moves = append(rec.Moves, newMoveRecord(m, side, rep))
+		if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], client.Go{Clock: clock, Inc: inc, HasClock: hasClock}); f != nil {
+			return forfeit(side, f)
+		}
 	}
+	endPonders()
 	st := g.Status()
 	rec.Result, rec.Winner = resultText(st.Result), st.Result.String()
 	rec.Termination, rec.Reason = Normal, st.Reason.String()

@@ -49,8 +49,11 @@ func faultOf(f *client.Fault) *fault {
 }
 
 // process is an engine running as a child process, driven through the
-// protocol client.
-type process struct{ e *client.Engine }
+// protocol client. ponders is set when the match lets it ponder.
+type process struct {
+	e       *client.Engine
+	ponders bool
+}
 
 // startProcess starts the engine, completes the handshake and sends its
 // options. A fault says in one line what went wrong.
@@ -59,7 +62,7 @@ func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, 
 	if f != nil {
 		return nil, faultOf(f)
 	}
-	return &process{e}, nil
+	return &process{e: e}, nil
 }
 
 func (p *process) setOptions(opts []Option) *fault { return faultOf(p.e.SetOptions(opts)) }
@@ -76,5 +79,7 @@ func (p *process) think(ctx context.Context, g *board.Game, req client.Go) (clie
 	r, f := p.e.Think(ctx, g, req)
 	return r, faultOf(f)
 }
+
+func (p *process) stopPonder(ctx context.Context) *fault { return faultOf(p.e.StopPonder(ctx)) }
 
 func (p *process) close(grace time.Duration) { p.e.Close(grace) }

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"context"
 	"os/exec"
 	"path/filepath"
@@ -128,5 +129,43 @@ func TestSowerRejectsOption(t *testing.T) {
 	cfg.Engines[0].Options = []Option{{Name: "Hash", Value: "4"}, {Name: "Move Overhead", Value: "20"}}
 	if err := cfg.Check(context.Background()); err != nil {
 		t.Errorf("Check: %v", err)
+	}
+}
+
+// TestSowerPonder plays sower pondering against sower not pondering
+// (Ponder=false), on a clock and with a move time: the first gets "go
+// ponder" and "ponderhit" or "stop", the second never ponders, and no
+// game is lost on time or otherwise forfeited.
+func TestSowerPonder(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays on a clock")
+	}
+	bin := buildSower(t)
+	for _, lim := range []Limit{{Base: time.Second, Inc: 20 * time.Millisecond}, {MoveTime: 30 * time.Millisecond}} {
+		var log bytes.Buffer
+		cfg := Config{
+			Variant: variant(t, board.NameKatro4x4), Games: 2, RandomPlies: 2, Ponder: true,
+			TimeMargin: 250 * time.Millisecond, Log: &log, // generous for a busy machine
+			Engines: [2]EngineSpec{
+				sower(bin, "ponder", lim),
+				sower(bin, "still", lim, Option{Name: "Ponder", Value: "false"}),
+			},
+		}
+		_, recs, _ := run(t, cfg)
+		for _, r := range recs {
+			if r.Termination != Normal {
+				t.Errorf("%s: game %d: %s (%s)", lim, r.Game, r.Termination, r.Reason)
+			}
+		}
+		l := log.String()
+		if strings.Count(l, "ponder > go ponder") == 0 || strings.Count(l, "ponder > ponderhit") == 0 {
+			t.Errorf("%s: the pondering engine got %d go ponder and %d ponderhit", lim, strings.Count(l, "ponder > go ponder"), strings.Count(l, "ponder > ponderhit"))
+		}
+		if n := strings.Count(l, "still > go ponder"); n > 0 {
+			t.Errorf("%s: the engine with Ponder=false got %d go ponder", lim, n)
+		}
+		if !strings.Contains(l, "ponder > setoption name Ponder value true") {
+			t.Errorf("%s: the Ponder option was not set", lim)
+		}
 	}
 }

@@ -29,7 +29,7 @@ type matchFlags struct {
 	randomPlies           int
 	seed                  uint64
 	games, concurrency    int
-	traditional           bool
+	traditional, ponder   bool
 	sprt                  string
 	report                int
 	out, pgn, log         string
@@ -103,6 +103,7 @@ func (c *cli) match(args []string) error {
 	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped)")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
+	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
@@ -276,7 +277,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 		cfg.SPRT = &t
 	}
 	cfg.RandomPlies, cfg.Seed = f.randomPlies, f.seed
-	cfg.Games, cfg.Concurrency, cfg.Traditional = f.games, f.concurrency, f.traditional
+	cfg.Games, cfg.Concurrency, cfg.Traditional, cfg.Ponder = f.games, f.concurrency, f.traditional, f.ponder
 	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report

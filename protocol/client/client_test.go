@@ -210,3 +210,19 @@ func kindOf(f *Fault) Kind {
 	}
 	return f.Kind
 }
+
+func TestParseBestMove(t *testing.T) {
+	for _, tc := range []struct{ line, move, ponder string }{
+		{"bestmove c1", "c1", ""},
+		{"bestmove c1 ponder f6", "c1", "f6"},
+		{"bestmove  pass   ponder   a1 ", "pass", "a1"},
+		{"bestmove (none)", "(none)", ""},
+		{"bestmove", "", ""},
+		{"bestmove c1 ponder", "c1", ""},
+		{"bestmove c1 draw f6", "c1", ""},
+	} {
+		if m, p := parseBestMove(tc.line); m != tc.move || p != tc.ponder {
+			t.Errorf("%q: %q, %q; want %q, %q", tc.line, m, p, tc.move, tc.ponder)
+		}
+	}
+}

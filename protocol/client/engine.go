@@ -65,6 +65,8 @@ type Engine struct {
 	id       string            // from "id name", if any
 	declared []Declared        // the options "uci" listed
 	sent     map[string]string // options as last sent, by lower-case name
+
+	ponder *ponder // the running "go ponder", if any (ponder.go)
 }
 
 // Start starts the engine, completes the "uci" handshake and sends the
@@ -233,7 +235,11 @@ func (e *Engine) Think(ctx context.Context, g *board.Game, req Go) (Reply, *Faul
 	if f := e.send(req.Command()); f != nil {
 		return Reply{}, f
 	}
-	start := time.Now()
+	return e.awaitBest(ctx, req, time.Now())
+}
+
+// awaitBest waits for the bestmove of a go command sent at start.
+func (e *Engine) awaitBest(ctx context.Context, req Go, start time.Time) (Reply, *Fault) {
 	var r Reply
 	wait, timed := req.Wait, req.Timed
 	if req.Infinite {
@@ -254,11 +260,21 @@ func (e *Engine) Think(ctx context.Context, g *board.Game, req Go) (Reply, *Faul
 	if f != nil {
 		return r, f
 	}
-	if f := strings.Fields(l.text); len(f) > 1 {
-		r.Move = f[1]
-	}
-	r.Elapsed = l.at.Sub(start)
+	r.Move, r.Ponder = parseBestMove(l.text)
+	r.Elapsed = max(l.at.Sub(start), 0)
 	return r, nil
+}
+
+// parseBestMove reads "bestmove <move> [ponder <move>]".
+func parseBestMove(s string) (move, ponder string) {
+	f := strings.Fields(s)
+	if len(f) > 1 {
+		move = f[1]
+	}
+	if len(f) > 3 && f[2] == "ponder" {
+		ponder = f[3]
+	}
+	return move, ponder
 }
 
 // PositionCommand writes the position command for g: "position startpos"

@@ -69,6 +69,7 @@ func (r Go) Command() string {
 // Reply is an engine's answer to go.
 type Reply struct {
 	Move    string        // as written after bestmove ("" if nothing was)
+	Ponder  string        // the reply it expects, after "ponder" ("" if none)
 	Elapsed time.Duration // from go to bestmove
 	Info    Info          // what the info lines before bestmove said
 }
