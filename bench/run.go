@@ -35,19 +35,27 @@ func (s Summary) NPS() uint64 {
 	return uint64(float64(s.Nodes) / s.Time.Seconds())
 }
 
-// Run searches every bench position to its depth (or to depth, if above
-// zero) with a fresh table, one position at a time, with the given number
-// of search threads, calling each with every result. The node count is a
-// signature with one thread only: with more, it varies from run to run.
-func Run(ctx context.Context, depth, threads int, each func(CaseResult)) (Summary, error) {
+// Settings change how Run searches; the zero Settings give the
+// signature.
+type Settings struct {
+	Depth   int // search every position to this depth instead of its own, if above 0
+	Threads int // search threads (0 or 1: one; the node count then varies from run to run)
+	MultiPV int // lines to find (0 or 1: one)
+}
+
+// Run searches every bench position to its depth with a fresh table, one
+// position at a time, as set, calling each with every result. The node
+// count is the signature with the zero Settings.
+func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, error) {
 	var sum Summary
 	eng, err := search.NewEngine(HashMiB)
 	if err != nil {
 		return sum, err
 	}
-	if err := eng.SetThreads(threads); err != nil {
+	if err := eng.SetThreads(max(set.Threads, 1)); err != nil {
 		return sum, err
 	}
+	depth := set.Depth
 	for _, c := range Positions() {
 		if depth > 0 {
 			c.Depth = depth
@@ -61,7 +69,7 @@ func Run(ctx context.Context, depth, threads int, each func(CaseResult)) (Summar
 			return sum, fmt.Errorf("bench position %q: %w", c.FEN, err)
 		}
 		eng.ClearHash()
-		res, err := eng.Search(ctx, p, nil, search.Limits{Depth: c.Depth}, nil)
+		res, err := eng.Search(ctx, p, nil, search.Limits{Depth: c.Depth, MultiPV: set.MultiPV}, nil)
 		if err != nil {
 			return sum, err
 		}

@@ -133,6 +133,7 @@ func (s *server) cmdGo(args []string) error {
 	}
 	g.lim.Overhead = s.overhead
 	g.lim.MultiPV = s.multiPV
+	g.lim.Skill = s.skillLimit()
 	hist := slices.Clone(s.game.History())
 	out := s.out
 	ctx, j := s.newJob()

@@ -44,6 +44,11 @@ func (s *server) options() []option {
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
 		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
 		{name: "Ponder", kind: typeCheck, def: "false", apply: (*server).setPonder},
+		{name: "Skill Level", kind: typeSpin, def: strconv.Itoa(search.FullSkill),
+			min: search.MinSkill, max: search.FullSkill, apply: (*server).setSkill},
+		{name: "UCI_LimitStrength", kind: typeCheck, def: "false", apply: (*server).setLimitStrength},
+		{name: "UCI_Elo", kind: typeSpin, def: strconv.Itoa(search.SkillElo(search.MinSkill)),
+			min: search.SkillElo(search.MinSkill), max: search.SkillElo(search.FullSkill), apply: (*server).setElo},
 		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
 			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
@@ -220,6 +225,38 @@ func (s *server) setThreads(value string) error {
 // send "go ponder". Sower ponders whenever it is asked to, so the value
 // (checked) changes nothing.
 func (s *server) setPonder(string) error { return nil }
+
+// setSkill, setLimitStrength and setElo set the strength of the next
+// searches (see skillLimit); a running search keeps its own.
+func (s *server) setSkill(value string) error {
+	s.skill, _ = strconv.Atoi(value) // checked
+	return nil
+}
+
+func (s *server) setLimitStrength(value string) error {
+	s.limitStrength = value == "true"
+	return nil
+}
+
+func (s *server) setElo(value string) error {
+	s.elo, _ = strconv.Atoi(value) // checked
+	return nil
+}
+
+// skillLimit returns the weakening of the next search, nil for full
+// strength: with UCI_LimitStrength the level whose calibrated Elo is
+// nearest UCI_Elo, else Skill Level. Each search gets a new seed.
+func (s *server) skillLimit() *search.Skill {
+	level := s.skill
+	if s.limitStrength {
+		level = search.SkillForElo(s.elo)
+	}
+	if level >= search.FullSkill {
+		return nil
+	}
+	s.seed++
+	return &search.Skill{Level: level, Seed: s.seed}
+}
 
 // setMultiPV sets the number of lines the next searches report; a
 // running search keeps its own.

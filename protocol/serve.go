@@ -109,6 +109,13 @@ type server struct {
 	multiPV  int            // lines to report, 1 or more
 	threads  int            // search threads, applied at the next go
 
+	// Strength (Skill Level, UCI_LimitStrength, UCI_Elo) and the seed of
+	// the weakened searches' choices, new in every process.
+	skill         int
+	limitStrength bool
+	elo           int
+	seed          uint64
+
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
 	ugi bool
@@ -152,6 +159,9 @@ func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 		overhead: defaultOverheadMs * time.Millisecond,
 		multiPV:  1,
 		threads:  search.DefaultThreads,
+		skill:    search.FullSkill,
+		elo:      search.SkillElo(search.MinSkill),
+		seed:     uint64(time.Now().UnixNano()),
 		cmds:     commands(),
 	}
 	v, err := board.NewWithRules(board.NameKatro, s.rules)

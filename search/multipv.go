@@ -36,6 +36,7 @@ func (s *searcher) iterateMulti(depth int) Score {
 	for i := range ranked {
 		ranked[i].prev = ranked[i].score
 	}
+	s.keepSkillLines(depth)
 	return ranked[0].score
 }
 

@@ -64,6 +64,9 @@ func (s *searcher) applyLimits(base uint64) {
 	if lim.Nodes > 0 {
 		s.nodeLimit = base + lim.Nodes
 	}
+	if lim.Skill.weak() {
+		s.nodeLimit = min(s.nodeLimit, base+SkillNodes(lim.Skill.Level))
+	}
 	side := s.root.Side()
 	s.timed = lim.timed(side)
 	s.fixedTime = lim.MoveTime > 0 && !lim.Infinite

@@ -54,6 +54,7 @@ type searcher struct {
 	rootMoves [board.MaxMoves]rootMove
 	nRoot     int
 	multiPV   int // lines to find, 1 to nRoot
+	skill     skillLines
 	pvIdx     int // the line being searched: root moves before it are done
 
 	frames  [MaxPly + 1]frame
@@ -144,6 +145,10 @@ func (s *searcher) run() Result {
 	}
 	s.genRoot()
 	s.multiPV = max(1, min(s.lim.MultiPV, s.nRoot))
+	if s.lim.Skill.weak() {
+		s.multiPV = min(max(s.multiPV, SkillLines), s.nRoot)
+	}
+	s.skill.n = 0
 	s.pvIdx = 0
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
 	var prev Score
@@ -187,6 +192,13 @@ func (s *searcher) run() Result {
 		s.waitPonder()
 	}
 	best := s.rootMoves[0].move
+	if k := s.pickSkill(); k != nil {
+		// A weakened search plays its choice, reported as its last line.
+		best = k.move
+		s.partial.valid = false
+		s.bestPV = append(s.bestPV[:0], k.pv[:k.pvLen]...)
+		s.emit(s.skill.depth, k.prev, s.proofBound(k.prev, BoundExact))
+	}
 	if s.partial.valid && (len(s.last.PV) == 0 || s.last.PV[0] != best) {
 		// Stopped in an iteration that had found a new best move: report
 		// it, so that the last report names the move returned.

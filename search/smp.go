@@ -70,15 +70,12 @@ func (e *Engine) startHelpers(ctx context.Context, main *searcher, lim Limits) (
 	}
 }
 
-// Stockfish's depth-skipping pattern for helpers: helper i (from 1) skips
-// depth d when (d + skipPhase[j]) / skipSize[j] is odd, j = (i-1) mod 20.
-var (
-	skipSize  = [20]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
-	skipPhase = [20]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
-)
-
-// skipDepth reports whether helper id skips depth.
+// skipDepth reports whether helper id (from 1) skips depth, by
+// Stockfish's pattern: when (depth + skipPhase[j]) / skipSize[j] is odd,
+// j = (id-1) mod 20.
 func skipDepth(id, depth int) bool {
+	skipSize := [20]int{1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4}
+	skipPhase := [20]int{0, 1, 0, 1, 2, 3, 0, 1, 2, 3, 4, 5, 0, 1, 2, 3, 4, 5, 6, 7}
 	j := (id - 1) % 20
 	return (depth+skipPhase[j])/skipSize[j]%2 != 0
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
 )
@@ -88,7 +89,7 @@ func (c *cli) serve(args []string) error {
 		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
 	}
 	cfg := protocol.Config{
-		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, 0, 1) },
+		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, bench.Settings{}) },
 		MaxHashMiB: maxHash,
 	}
 	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)

@@ -1,0 +1,151 @@
+package search
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+)
+
+func TestSkillTables(t *testing.T) {
+	for l := MinSkill; l < FullSkill; l++ {
+		if SkillNodes(l+1) <= SkillNodes(l) {
+			t.Errorf("nodes of level %d (%d) not above level %d's (%d)", l+1, SkillNodes(l+1), l, SkillNodes(l))
+		}
+		if SkillError(l+1) >= SkillError(l) {
+			t.Errorf("error of level %d (%d) not below level %d's (%d)", l+1, SkillError(l+1), l, SkillError(l))
+		}
+		if SkillElo(l+1) <= SkillElo(l) {
+			t.Errorf("Elo of level %d (%d) not above level %d's (%d)", l+1, SkillElo(l+1), l, SkillElo(l))
+		}
+	}
+	if SkillError(FullSkill) != 0 {
+		t.Errorf("full strength errs by %d", SkillError(FullSkill))
+	}
+	for l := MinSkill; l <= FullSkill; l++ {
+		if got := SkillForElo(SkillElo(l)); got != l {
+			t.Errorf("SkillForElo(%d) = %d, want %d", SkillElo(l), got, l)
+		}
+	}
+	if SkillForElo(-1000) != MinSkill || SkillForElo(100000) != FullSkill {
+		t.Error("Elo outside the ladder does not map to its ends")
+	}
+}
+
+// freeCapture finds, in seeded random Katro games, a position where one
+// move alone wins seeds (a capture) and the full search scores it two to
+// eight seeds above every other move: a free capture, not an enormous one.
+func freeCapture(t *testing.T) (board.Position, []uint64, board.Move) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(21, 22))
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		g := board.NewGame(v.Start())
+		for g.Ply() < 20+rng.IntN(20) && !g.Status().Over() {
+			p := g.Position()
+			ms := p.LegalMoves()
+			if err := g.Play(ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := g.Position()
+		if g.Status().Over() || len(p.LegalMoves()) < 3 {
+			continue
+		}
+		hist := append([]uint64(nil), g.History()...)
+		_, byDepth := multiLines(t, p, hist, Limits{Depth: 6, MultiPV: 2})
+		lines := byDepth[6]
+		best := lines[0].PV[0]
+		var captures []board.Move
+		for _, m := range p.LegalMoves() {
+			c := p
+			c.Play(m)
+			if c.SeedsOf(p.Side().Other()) < p.SeedsOf(p.Side().Other()) {
+				captures = append(captures, m)
+			}
+		}
+		if d := lines[0].Score - lines[1].Score; d >= 200 && d <= 800 && len(captures) == 1 && captures[0] == best {
+			return p, hist, best
+		}
+	}
+	t.Fatal("no free capture found")
+	return board.Position{}, nil, 0
+}
+
+// TestSkillFreeCapture: level 0 still takes a free capture most of the
+// time (statistically, over fixed seeds), plays only legal moves, and
+// does not always play the same move in every position.
+func TestSkillFreeCapture(t *testing.T) {
+	p, hist, capture := freeCapture(t)
+	const tries = 100
+	took := 0
+	e := newEngine(t)
+	for seed := range uint64(tries) {
+		e.ClearHash()
+		res := runSearch(t, e, p, hist, Limits{Skill: &Skill{Level: 0, Seed: seed}})
+		checkLegal(t, p, res.Move, "level 0 move")
+		if res.Move == capture {
+			took++
+		}
+		if res.Info.Nodes > SkillNodes(0)+200 {
+			t.Fatalf("level 0 searched %d nodes", res.Info.Nodes)
+		}
+	}
+	t.Logf("%s: level 0 took the capture %s in %d of %d", p.String(), capture, took, tries)
+	if took < tries*7/10 {
+		t.Errorf("level 0 took the free capture %s in %d of %d searches, want at least 70%%", capture, took, tries)
+	}
+}
+
+// TestSkillVaries: at level 0 the choice among close moves varies with
+// the seed; at full strength it does not; the same seed gives the same
+// move.
+func TestSkillVaries(t *testing.T) {
+	p := startPosition(t, board.NameKatro)
+	seen := map[board.Move]bool{}
+	e := newEngine(t)
+	for seed := range uint64(40) {
+		e.ClearHash()
+		a := runSearch(t, e, p, nil, Limits{Skill: &Skill{Level: 0, Seed: seed}})
+		e.ClearHash()
+		b := runSearch(t, e, p, nil, Limits{Skill: &Skill{Level: 0, Seed: seed}})
+		if a.Move != b.Move {
+			t.Errorf("seed %d: %s then %s", seed, a.Move, b.Move)
+		}
+		if a.Info.PV[0] != a.Move {
+			t.Errorf("seed %d: move %s, last line %s", seed, a.Move, board.FormatMoves(a.Info.PV))
+		}
+		seen[a.Move] = true
+	}
+	if len(seen) < 2 {
+		t.Errorf("level 0 played %v from the start in 40 searches: no variety", seen)
+	}
+	full := runSearch(t, newEngine(t), p, nil, Limits{Depth: 5})
+	for seed := range uint64(5) {
+		got := runSearch(t, newEngine(t), p, nil, Limits{Depth: 5, Skill: &Skill{Level: FullSkill, Seed: seed}})
+		if got.Move != full.Move || got.Info.Nodes != full.Info.Nodes {
+			t.Errorf("full skill differs from the plain search: %s/%d vs %s/%d", got.Move, got.Info.Nodes, full.Move, full.Info.Nodes)
+		}
+	}
+}
+
+// TestSkillAvoidsProvenLoss: where every move but one lets the opponent
+// force a win within 5 plies, a level that proves those losses never
+// plays one (and where all lose, it plays the longest defence).
+func TestSkillAvoidsProvenLoss(t *testing.T) {
+	p := mustPosition(t, board.NameKatro, "3,4,0,1,4,1/1,3,25,2,7,2/6,2,2,1,0,2/0,1,0,0,0,1/0,0,0,0,0,0/0,0,2,1,1,0 S 0")
+	only := board.HoleMove(0, 3) // d1
+	e := newEngine(t)
+	for _, level := range []int{8, 10, 12, 19} {
+		for seed := range uint64(20) {
+			e.ClearHash()
+			res := runSearch(t, e, p, nil, Limits{Skill: &Skill{Level: level, Seed: seed}})
+			if res.Move != only {
+				t.Errorf("level %d, seed %d: played %s, which loses by force within 5 plies; %s does not", level, seed, res.Move, only)
+			}
+		}
+	}
+}
