@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestBinaryMaxHash: sower --max-hash caps the Hash option.
@@ -21,4 +22,84 @@ func TestBinaryMaxHash(t *testing.T) {
 	s.send("go depth 2")
 	s.bestmove()
 	s.send("quit")
+}
+
+// TestBinaryOptions drives the built engine as a GUI does: every option is
+// listed by uci and ugi; good values are taken silently; bad values (out
+// of range, not a number, not a check value, an unknown option) each get
+// one error line and change nothing; Threads changed during a search
+// leaves that search alone; searches with the options set answer legally.
+func TestBinaryOptions(t *testing.T) {
+	bin := buildSower(t)
+	s, stderr := startSower(t, bin)
+	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder",
+		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "NoCaptureLimit"}
+	for _, hello := range []string{"ugi", "uci"} {
+		s.send(hello)
+		got := s.expect(hello + "ok")
+		var listed []string
+		for _, l := range got {
+			if name, ok := strings.CutPrefix(l, "option name "); ok {
+				listed = append(listed, name[:strings.Index(name, " type ")])
+			}
+		}
+		if !slices.Equal(listed, names) {
+			t.Errorf("%s lists %q, want %q", hello, listed, names)
+		}
+	}
+	for _, good := range []string{
+		"Threads value 2", "MultiPV value 3", "Ponder value true", "Skill Level value 10",
+		"UCI_LimitStrength value false", "UCI_Elo value 1000", "Hash value 8", "Clear Hash",
+	} {
+		s.send("setoption name " + good)
+	}
+	if got := errorLines(s.sync()); len(got) != 0 {
+		t.Errorf("good values refused: %q", got)
+	}
+	for _, bad := range []struct{ cmd, want string }{
+		{"Threads value 0", `Threads: "0" is not an integer from 1 to 256`},
+		{"Threads value 300", `Threads: "300" is not an integer from 1 to 256`},
+		{"Threads value two", `Threads: "two" is not an integer from 1 to 256`},
+		{"MultiPV value 9", `MultiPV: "9" is not an integer from 1 to 8`},
+		{"MultiPV value", `MultiPV needs a value`},
+		{"Ponder value on", `Ponder: "on" is not true or false`},
+		{"Skill Level value 21", `Skill Level: "21" is not an integer from 0 to 20`},
+		{"Skill Level value -1", `Skill Level: "-1" is not an integer from 0 to 20`},
+		{"UCI_LimitStrength value 1", `UCI_LimitStrength: "1" is not true or false`},
+		{"UCI_Elo value 99999", `UCI_Elo: "99999" is not an integer from`},
+		{"UCI_Elo value x", `UCI_Elo: "x" is not an integer from`},
+		{"Threadz value 2", `unknown option "Threadz"`},
+		{"Skill value 3", `unknown option "Skill"`},
+	} {
+		s.send("setoption name " + bad.cmd)
+		got := errorLines(s.sync())
+		if len(got) != 1 || !strings.Contains(got[0], bad.want) {
+			t.Errorf("%s: errors %q, want one with %q", bad.cmd, got, bad.want)
+		}
+	}
+	// Threads during a search: no error, no bestmove; the next search
+	// uses the new value.
+	s.send("setoption name Skill Level value 20", "position startpos", "go infinite")
+	s.expect("info depth 3 ")
+	s.send("setoption name Threads value 1")
+	if got := errorLines(s.sync()); len(got) != 0 {
+		t.Errorf("Threads during a search: %q", got)
+	}
+	s.noBestmove(50 * time.Millisecond)
+	s.send("stop")
+	s.bestmove()
+	// Skill Level 10 with MultiPV 3: lines ranked 1 to 4 (the level ranks
+	// four), a legal move.
+	s.send("setoption name Skill Level value 10", "position startpos moves e1", "go depth 6")
+	move, lines := s.bestmove()
+	if !slices.Contains([]string{"a6", "b6", "c6", "d6", "e6", "f6"}, move) {
+		t.Errorf("bestmove %s", move)
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " multipv 4 ") }) {
+		t.Errorf("skill level 10: no fourth line:\n%s", strings.Join(lines, "\n"))
+	}
+	s.send("quit")
+	if err, _ := s.close(); err != nil {
+		t.Errorf("exit: %v (stderr %q)", err, stderr.String())
+	}
 }
