@@ -27,9 +27,6 @@ type ponder struct {
 	best *line         // a bestmove read while pondering
 }
 
-// Pondering reports whether a "go ponder" is running.
-func (e *Engine) Pondering() bool { return e.ponder != nil }
-
 // Ponder sends g's position, which ends with the move the engine
 // expects, and req's go command as "go ponder …", and returns at once.
 func (e *Engine) Ponder(g *board.Game, req Go) *Fault {
