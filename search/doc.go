@@ -50,6 +50,9 @@
 //   - MultiPV (Limits.MultiPV): the best N root moves, each with an exact
 //     score and line, searched one line after another within an iteration
 //     (multipv.go); with one line the search is the single-line one.
+//   - Strength levels (Limits.Skill, skill.go): a node budget per level
+//     and a seeded random error in the choice among the best four lines,
+//     never a proven loss while another line is not one.
 //   - Reports (Callbacks): progress (Info), the root move being searched
 //     after the first second (CurrMove), and proven root results (Proof).
 //     A transposition-table entry records whether its subtree was proven
