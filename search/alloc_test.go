@@ -43,11 +43,13 @@ func testAllocsPerNode(t *testing.T, threads int) {
 			t.Fatal(err)
 		}
 		limit := float64(maxSearchAllocs + maxHelperAllocs*(threads-1))
-		// With helpers the main search's course, and so its few
-		// allocations at the end (a one-move PV, a report without a
-		// line), vary from run to run: four are allowed either way. An
-		// allocation per node would make thousands.
-		slack := 0.0
+		// AllocsPerRun rounds its average down, and on a busy machine a
+		// search may pass the quiet period and report more in one run
+		// than in another: one allocation either way is allowed. With
+		// helpers the main search's course, and so its few allocations
+		// at the end (a one-move PV, a report without a line), vary too:
+		// four are allowed. An allocation per node would make thousands.
+		slack := 1.0
 		if threads > 1 {
 			slack = 4
 		}
