@@ -272,6 +272,9 @@ func (s *session) gameAt(n int) *board.Game {
 // parseLimit reads a limit from the page.
 func parseLimit(kind, value string) (limit, error) {
 	l := limit{kind: kind, value: strings.TrimSpace(value)}
+	if l.value == "" {
+		l.value = map[string]string{"movetime": "1000", "depth": "8", "tc": "60+1"}[kind]
+	}
 	switch kind {
 	case "movetime":
 		ms, err := strconv.ParseUint(l.value, 10, 32)
@@ -299,7 +302,12 @@ func parseLimit(kind, value string) (limit, error) {
 
 // player checks a player's name: human or one of the engines.
 func (s *session) player(name, side string) (string, error) {
-	if name == "human" {
+	switch {
+	case name == "" && side == "south":
+		return "human", nil
+	case name == "":
+		return s.srv.cfg.Engines[0].Name, nil
+	case name == "human":
 		return name, nil
 	}
 	if _, ok := s.srv.engineNamed(name); ok {

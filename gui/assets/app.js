@@ -112,6 +112,7 @@ function connect() {
     }
   };
   ws.onclose = () => {
+    if (ui.leaving) return;
     $('#conn').textContent = 'disconnected — reconnecting…';
     $('#conn').className = 'conn bad';
     setTimeout(connect, 1000);
@@ -172,8 +173,18 @@ function syncForm(s) {
   $('#captureside-select').value = s.rules.captureSide;
   $('#lastfour-select').value = s.rules.lastFour;
   $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
-  $('#fen-input').value = s.fen;
+  resetFenInput(s.fen);
   showHoyitoOptions();
+}
+
+// resetFenInput puts a position in the notation box as its default value
+// (a fresh element, so that clearing the box's value attribute clears it).
+function resetFenInput(text) {
+  const old = $('#fen-input');
+  const n = old.cloneNode(false);
+  n.setAttribute('value', text);
+  n.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
+  old.replaceWith(n);
 }
 
 function showHoyitoOptions() {
@@ -346,7 +357,6 @@ function drawPanel(s) {
   mpv.max = String(s.analysis.maxMultipv);
   mpv.disabled = s.analysis.maxMultipv <= 1;
   if (document.activeElement !== mpv) mpv.value = String(Math.min(s.analysis.multipv, s.analysis.maxMultipv));
-  if (document.activeElement !== $('#fen-input')) $('#fen-input').value = s.fen;
   $('#subtitle').textContent = ({ katro: 'Katro', 'katro-6x3': 'Katro 6×3', 'katro-4x6': 'Katro 4×6', 'katro-4x4': 'Katro 4×4', hoyito3: 'Hoyito III' })[s.game] +
     ` · ply ${s.view}${s.view < s.moves.length ? ' of ' + s.moves.length : ''} · no-capture clock ${s.clock}`;
 }
@@ -365,12 +375,13 @@ function drawMoves(s) {
     const mv = document.createElement('span');
     mv.className = 'mv';
     mv.textContent = m.move;
-    li.append(num, mv);
+    li.append(num, ' ', mv);
     if (m.score) {
       const sc = document.createElement('span');
       sc.className = 'sc';
       sc.textContent = m.score + (m.depth ? '/' + m.depth : '');
-      li.append(sc);
+      sc.setAttribute('aria-label', 'score ' + sc.textContent);
+      li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
     if (ply === s.view) li.setAttribute('aria-current', 'true');
@@ -540,7 +551,7 @@ function renderLines() {
     const meta = document.createElement('span');
     meta.className = 'pv-meta';
     meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
-    head.append(sc, ' ', meta);
+    head.append(sc, ' ', meta, ' ');
     const pv = document.createElement('div');
     pv.className = 'pv-moves';
     pv.append('pv ');
@@ -641,7 +652,11 @@ function bind() {
   $('#prev').addEventListener('click', () => ui.state && goTo(ui.state.view - 1));
   $('#next').addEventListener('click', () => ui.state && goTo(ui.state.view + 1));
   $('#last').addEventListener('click', () => ui.state && goTo(ui.state.moves.length));
-  $('#setup').addEventListener('click', () => request({ type: 'setup', fen: $('#fen-input').value }));
+  $('#setup').addEventListener('click', () => {
+    const fen = $('#fen-input').value;
+    request({ type: 'setup', fen });
+    resetFenInput(fen);
+  });
   $('#fen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
   $('#copy-fen').addEventListener('click', async () => {
     const fen = $('#status').dataset.fen;
@@ -699,6 +714,10 @@ function flash(text) {
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => { c.textContent = ''; c.className = 'conn ok'; }, 1500);
 }
+
+// Leaving the page ends its game on the server (and its engines).
+window.addEventListener('pagehide', () => { ui.leaving = true; if (ui.ws) ui.ws.close(1000); });
+window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
 
 bind();
 connect();
