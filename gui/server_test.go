@@ -51,9 +51,9 @@ func TestHostAndOrigin(t *testing.T) {
 		{host: "localhost:8123", path: "/app.js", want: 200},
 		{host: "[::1]:8123", path: "/", want: 200},
 		{host: "LOCALHOST:8123", origin: "http://localhost:8123", path: "/", want: 200},
-		{host: "evil.example:8123", path: "/", want: 403},       // DNS rebinding
-		{host: "127.0.0.1:9999", path: "/", want: 403},          // another port
-		{host: "127.0.0.1", path: "/", want: 403},               // no port
+		{host: "evil.example:8123", path: "/", want: 403}, // DNS rebinding
+		{host: "127.0.0.1:9999", path: "/", want: 403},    // another port
+		{host: "127.0.0.1", path: "/", want: 403},         // no port
 		{host: "127.0.0.1:8123", origin: "http://evil.example", path: "/", want: 403},
 		{host: "127.0.0.1:8123", origin: "https://127.0.0.1:8123", path: "/", want: 403},
 		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123@evil", path: "/", want: 403},
