@@ -72,15 +72,6 @@ type stateMsg struct {
 	Steps []step `json:"steps,omitempty"`
 }
 
-// step is one moment of a sowing: the counts of every hole and what just
-// happened ("lift", "lap", "capture", "end").
-type step struct {
-	Kind   string `json:"kind"`
-	Hole   string `json:"hole"`
-	Counts []int  `json:"counts"`
-	Capt   [2]int `json:"captured"`
-}
-
 type rulesMsg struct {
 	CaptureSide    string `json:"captureSide"`
 	LastFour       string `json:"lastFour"`

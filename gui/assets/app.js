@@ -333,6 +333,9 @@ function drawPanel(s) {
   if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${s.players[s.side === 'south' ? 0 : 1]} is thinking…`;
   else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
+  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
+    text += ' · extra turn after a capture';
+  }
   else if (s.paused) text = `${side} to move — paused`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
@@ -464,35 +467,63 @@ function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
 async function animate(s, prev, speed) {
   ui.animating++;
   updateBusy();
-  const gameId = s.gameId;
+  const holeEl = (name) => document.querySelector(`[data-hole="${name}"]`);
+  const mark = (name, cls) => {
+    const el = holeEl(name);
+    if (!el) return;
+    el.classList.remove(cls);
+    void el.offsetWidth;
+    el.classList.add(cls);
+  };
+  const index = new Map(s.holes.map((h, i) => [h, i]));
+  const seeds = s.steps.reduce((n, st) => n + (st.path ? st.path.length : 0), 0);
+  const budget = speed * 4;
+  const perSeed = Math.min(speed / 6, budget / Math.max(seeds, 1));
+  const bySeed = perSeed >= 8;
+  const live = () => ui.state === s;
+  let lifted = null;
   try {
-    const lift = s.steps[0];
-    const el = document.querySelector(`[data-hole="${lift.hole}"]`);
-    if (el) el.classList.add('lifted');
-    drawPosition(lift.counts, lift.captured);
-    drawMarks(s);
-    await sleep(speed * 0.5);
-    if (ui.state !== s || s.gameId !== gameId) return;
-    // Drop the seeds: holes that gained seeds fill one after the other.
-    const order = [];
-    s.holes.forEach((h, i) => { if (s.counts[i] !== lift.counts[i]) order.push(i); });
-    const cur = lift.counts.slice();
-    const per = Math.min(speed / Math.max(order.length, 1), 90);
-    for (const i of order) {
-      if (ui.state !== s) return;
-      cur[i] = s.counts[i];
-      const h = document.querySelector(`[data-hole="${s.holes[i]}"]`);
-      if (h) {
-        h.classList.remove('pop', 'drain');
-        void h.offsetWidth;
-        h.classList.add(s.counts[i] > lift.counts[i] ? 'pop' : 'drain');
+    let cur = prev.counts.slice();
+    let capt = prev.captured.slice();
+    for (const st of s.steps) {
+      if (!live()) return;
+      switch (st.kind) {
+        case 'lift':
+        case 'relay':
+          if (lifted) holeEl(lifted)?.classList.remove('lifted');
+          lifted = st.hole;
+          holeEl(st.hole)?.classList.add('lifted');
+          cur = st.counts.slice();
+          drawPosition(cur, capt);
+          await sleep(st.kind === 'lift' ? speed * 0.35 : Math.max(perSeed * 2, 40));
+          break;
+        case 'lap':
+          if (bySeed) {
+            for (const h of st.path) {
+              if (!live()) return;
+              cur[index.get(h)]++;
+              drawPosition(cur, capt);
+              mark(h, 'pop');
+              await sleep(perSeed);
+            }
+          }
+          cur = st.counts.slice();
+          drawPosition(cur, capt);
+          mark(st.hole, 'landing');
+          if (!bySeed) await sleep(Math.min(speed / 3, budget / s.steps.length));
+          break;
+        case 'capture':
+          mark(st.hole, 'drain');
+          cur = st.counts.slice();
+          capt = st.captured.slice();
+          drawPosition(cur, capt);
+          await sleep(speed * 0.4);
+          break;
       }
-      drawPosition(cur, lift.captured);
-      await sleep(per);
     }
-    if (el) el.classList.remove('lifted');
   } finally {
-    if (ui.state === s) {
+    if (lifted) holeEl(lifted)?.classList.remove('lifted');
+    if (live()) {
       drawPosition(s.counts, s.captured);
       drawMarks(s);
     }
