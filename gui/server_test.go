@@ -27,7 +27,7 @@ func TestAccept(t *testing.T) {
 	}
 }
 
-func newTestServer(t *testing.T, engines ...Engine) *Server {
+func newTestServer(t testing.TB, engines ...Engine) *Server {
 	t.Helper()
 	if len(engines) == 0 {
 		engines = []Engine{{Name: "e", Command: []string{"e"}}}
@@ -94,7 +94,7 @@ func TestNewChecksEngines(t *testing.T) {
 
 // wsClient is the page's side of a WebSocket, for the tests.
 type wsClient struct {
-	t    *testing.T
+	t    testing.TB
 	conn net.Conn
 	r    *bufio.Reader
 }
@@ -271,7 +271,7 @@ type page struct {
 
 // startServer runs a server with the engines on a loopback port and
 // returns its address; the cleanup stops it.
-func startServer(t *testing.T, engines ...Engine) (string, *Server) {
+func startServer(t testing.TB, engines ...Engine) (string, *Server) {
 	t.Helper()
 	s := newTestServer(t, engines...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -291,7 +291,7 @@ func startServer(t *testing.T, engines ...Engine) (string, *Server) {
 }
 
 // open connects a page to the server's socket.
-func open(t *testing.T, addr string) *page {
+func open(t testing.TB, addr string) *page {
 	t.Helper()
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {

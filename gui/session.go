@@ -525,6 +525,9 @@ func (s *session) setAnalysis(r request) error {
 			return fmt.Errorf("no engine named %q (the engines are %s)", name, strings.Join(s.srv.names(), ", "))
 		}
 		s.an.Engine = name
+		if !s.an.On {
+			s.faults = 0
+		}
 	}
 	s.an.On = r.On
 	if r.MultiPV > 0 {
@@ -797,8 +800,9 @@ func (s *session) engineTrouble(j *job, what string) {
 		s.paused = true
 		msg += " Play is paused: press Resume to try again."
 	}
-	if j.kind == "analysis" {
+	if j.kind == "analysis" && s.faults >= 2 {
 		s.an.On = false
+		msg += " Analysis is off."
 	}
 	s.srv.note("engine %s: %s", j.engine, what)
 	s.say("%s", msg)

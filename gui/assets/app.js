@@ -137,6 +137,9 @@ function onState(s) {
   $('#pv-preview').hidden = true;
   if (newGame) {
     ui.gameId = s.gameId;
+    // A person who plays North alone sees the board from North's side.
+    ui.flipped = s.players[1] === 'human' && s.players[0] !== 'human';
+    $('#flip').setAttribute('aria-pressed', ui.flipped ? 'true' : 'false');
     syncForm(s);
     buildBoard(s);
   }
@@ -333,12 +336,12 @@ function drawPanel(s) {
   if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${s.players[s.side === 'south' ? 0 : 1]} is thinking…`;
   else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
-  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
-    text += ' · extra turn after a capture';
-  }
   else if (s.paused) text = `${side} to move — paused`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
+  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
+    text += ' · extra turn after a capture';
+  }
   $('#status-text').textContent = text;
   st.classList.toggle('south', s.side === 'south');
   st.classList.toggle('north', s.side === 'north');
