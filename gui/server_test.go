@@ -565,3 +565,55 @@ func anySlot(srv *Server) *slot {
 		return nil
 	}
 }
+
+func TestAnalysis(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake, "-multipv", "3"}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "human", "moves": "a1,a4"})
+	p.await("the game", func(p *page) bool { return p.last.Game == "katro-4x4" && len(p.last.Moves) == 2 })
+	p.send(map[string]any{"type": "analyse", "on": true, "engine": "fake", "multipv": 2})
+	seen := map[int]infoMsg{}
+	deadline := time.Now().Add(15 * time.Second)
+	for len(seen) < 2 && time.Now().Before(deadline) {
+		_, b, err := p.readFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in infoMsg
+		if json.Unmarshal(b, &in); in.Type == "info" && in.Depth == 4 {
+			seen[in.MultiPV] = in
+		}
+	}
+	if len(seen) != 2 || seen[3].Type != "" {
+		t.Fatalf("lines %+v, want multipv 1 and 2", seen)
+	}
+	for k, in := range seen {
+		if in.Fen != p.last.Fen || len(in.PV) != 1 || in.Score != fmt.Sprintf("cp %d", 1-k) {
+			t.Errorf("line %d: %+v (position %s)", k, in, p.last.Fen)
+		}
+	}
+	// The state says how many lines the engine offers.
+	p.send(map[string]any{"type": "goto", "ply": 1})
+	p.await("the engine's MultiPV", func(p *page) bool { return p.last.Analysis.MaxMultiPV == 3 && p.last.View == 1 })
+	// A person moves for either side while analysing.
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 1})
+	p.await("the move", func(p *page) bool { return p.last.View == 2 && len(p.last.Moves) == 2 && p.last.Turn == "human" })
+	// Preview of a line.
+	p.send(map[string]any{"type": "preview", "fen": p.last.Fen, "moves": p.last.Legal[0]})
+	for {
+		_, b, err := p.readFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pm previewMsg
+		if json.Unmarshal(b, &pm); pm.Type == "preview" {
+			if len(pm.Counts) != 16 || pm.Fen == p.last.Fen {
+				t.Errorf("preview %+v", pm)
+			}
+			break
+		}
+	}
+	p.send(map[string]any{"type": "analyse", "on": false})
+	p.await("analysis off", func(p *page) bool { return !p.last.Analysis.On })
+}

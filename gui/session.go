@@ -525,6 +525,7 @@ func (s *session) setAnalysis(r request) error {
 			return fmt.Errorf("no engine named %q (the engines are %s)", name, strings.Join(s.srv.names(), ", "))
 		}
 		s.an.Engine = name
+		s.an.MaxMultiPV = max(s.maxMPV[name], 1)
 		if !s.an.On {
 			s.faults = 0
 		}
@@ -649,8 +650,9 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 	s.jobs.Add(1)
 	go func() {
 		defer s.jobs.Done()
-		r, f, started, mpv := sl.work(s.ctx, s.srv, gameID, opts, multipv, g, req)
-		s.post(func() { s.jobDone(j, r, f, started, mpv) })
+		ready := func(mpv int) { s.post(func() { s.multiPV(j.engine, mpv) }) }
+		r, f := sl.work(s.ctx, s.srv, gameID, opts, multipv, g, req, ready)
+		s.post(func() { s.jobDone(j, r, f) })
 	}()
 }
 
@@ -670,19 +672,18 @@ func infoOf(j *job, in client.Info, fen string) infoMsg {
 	return m
 }
 
-// work runs one job on the slot's engine, starting it if needed. It
-// returns the reply, a fault, whether the engine was (re)started, and
-// the MultiPV maximum the engine declared (1 without the option).
-func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client.Option, multipv int, g *board.Game, req client.Go) (client.Reply, *client.Fault, bool, int) {
+// work runs one job on the slot's engine, starting it if needed, and
+// returns the reply or a fault. ready gets the number of lines the engine
+// offers (its MultiPV maximum, 1 without the option) before the search.
+func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client.Option, multipv int, g *board.Game, req client.Go, ready func(mpv int)) (client.Reply, *client.Fault) {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
-	started := false
 	if sl.e == nil {
 		e, f := client.Start(ctx, client.Spec{Name: sl.spec.Name, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
 		if f != nil {
-			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}, false, 1
+			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}
 		}
-		sl.e, sl.gameID, sl.opts, started = e, 0, "", true
+		sl.e, sl.gameID, sl.opts = e, 0, ""
 	}
 	mpv := 1
 	d, hasMPV := sl.e.HasOption("MultiPV")
@@ -690,6 +691,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 		mpv = max(d.Max, 1)
 		opts = append(opts, client.Option{Name: d.Name, Value: strconv.Itoa(max(1, min(multipv, mpv)))})
 	}
+	ready(mpv)
 	var f *client.Fault
 	key := fmt.Sprint(opts)
 	switch {
@@ -704,7 +706,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 	if f == nil {
 		select {
 		case <-req.Stop:
-			return r, nil, started, mpv // stopped before it began
+			return r, nil // stopped before it began
 		default:
 		}
 		r, f = sl.e.Think(ctx, g, req)
@@ -712,7 +714,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 	if f != nil && f.Kind != client.Aborted {
 		sl.restart(ctx, srv, f)
 	}
-	return r, f, started, mpv
+	return r, f
 }
 
 // restart replaces an engine whose state is unknown after fault f with a
@@ -729,11 +731,19 @@ func (sl *slot) restart(ctx context.Context, srv *Server, f *client.Fault) {
 }
 
 // jobDone takes an engine's answer.
-func (s *session) jobDone(j *job, r client.Reply, f *client.Fault, started bool, mpv int) {
-	s.maxMPV[j.engine] = mpv
-	if j.engine == s.an.Engine {
-		s.an.MaxMultiPV = mpv
+// multiPV notes how many lines an engine offers.
+func (s *session) multiPV(engine string, mpv int) {
+	if s.maxMPV[engine] == mpv {
+		return
 	}
+	s.maxMPV[engine] = mpv
+	if engine == s.an.Engine {
+		s.an.MaxMultiPV = mpv
+		s.update()
+	}
+}
+
+func (s *session) jobDone(j *job, r client.Reply, f *client.Fault) {
 	current := s.job != nil && s.job.gen == j.gen
 	if f != nil && f.Kind == client.Aborted {
 		return
