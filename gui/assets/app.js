@@ -709,7 +709,7 @@ function bind() {
   $('#import-file').addEventListener('change', async (e) => {
     const f = e.target.files[0];
     if (!f) return;
-    if (f.size > 900000) { setMessage(`${f.name}: too big for a game record`); return; }
+    if (f.size > 400000) { setMessage(`${f.name}: too big for a game record`); return; }
     request({ type: 'import', text: await f.text() });
     e.target.value = '';
   });
