@@ -406,9 +406,20 @@ func (tb *tab) fail(format string, args ...any) {
 // directory and returns the PNG.
 func (tb *tab) screenshot(name string) []byte {
 	tb.t.Helper()
+	return tb.capture(name, chromedp.CaptureScreenshot())
+}
+
+// pageScreenshot saves the whole page, as screenshot does the viewport.
+func (tb *tab) pageScreenshot(name string) []byte {
+	tb.t.Helper()
+	return tb.capture(name, chromedp.FullScreenshot(100))
+}
+
+func (tb *tab) capture(name string, shot chromedp.Action[[]byte]) []byte {
+	tb.t.Helper()
 	ctx, cancel := context.WithTimeout(tb.ctx, 20*time.Second)
 	defer cancel()
-	png, err := chromedp.Run(ctx, chromedp.CaptureScreenshot())
+	png, err := chromedp.Run(ctx, shot)
 	if err != nil {
 		tb.t.Logf("screenshot %s: %v", name, err)
 		return nil

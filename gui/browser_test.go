@@ -137,9 +137,18 @@ func moveSelector(m board.Move) string {
 	return fmt.Sprintf("[data-hole=%q]", m.String())
 }
 
-// playHuman clicks random legal moves for the person, up to maxMoves of
-// them or the end of the game, and checks every ply the page shows.
+// playHuman clicks random legal moves for the person.
 func playHuman(tb *tab, r *referee, rng *rand.Rand, maxMoves int) latency {
+	tb.t.Helper()
+	return playMoves(tb, r, func(p board.Position) board.Move {
+		l := p.LegalMoves()
+		return l[rng.IntN(len(l))]
+	}, maxMoves)
+}
+
+// playMoves clicks the moves choose picks for the person, up to maxMoves
+// of them or the end of the game, and checks every ply the page shows.
+func playMoves(tb *tab, r *referee, choose func(board.Position) board.Move, maxMoves int) latency {
 	tb.t.Helper()
 	var lat latency
 	s := tb.waitFor("the person's turn", 60*time.Second, settled)
@@ -149,9 +158,7 @@ func playHuman(tb *tab, r *referee, rng *rand.Rand, maxMoves int) latency {
 	snaps, _ := tb.takeSnapshots()
 	r.checkShown(tb, snaps, from)
 	for n := 0; s.Turn != "over" && n < maxMoves; n++ {
-		pos := r.g.Position()
-		legal := pos.LegalMoves()
-		m := legal[rng.IntN(len(legal))]
+		m := choose(r.g.Position())
 		from := r.g.Ply()
 		tb.click(moveSelector(m))
 		s = tb.waitFor("the board after "+m.String(), 60*time.Second, func(s pageState) bool {
@@ -574,8 +581,18 @@ func testOrigin(t *testing.T, srv *guiServer) {
 // analysis on. With -update-screenshot it writes docs/gui.png.
 func testScreenshot(t *testing.T, browser context.Context, srv *guiServer) {
 	tb := newTab(t, browser, srv)
-	// A line Sower plays against itself at depth 7: an even game.
-	openGame(tb, board.NameKatro, "south=human&north=sower&movetime=1000&moves="+url.QueryEscape("e1 f6 d1 e6 a1 f6 b1 b6 e1 c6 d1 f6 a1 a6"))
+	// South plays a line Sower plays against itself at depth 7 (an even
+	// game) against Sower at depth 7, so that the graph has its scores.
+	r, _ := openGame(tb, board.NameKatro, "south=human&north=sower&depth=7&animate=off")
+	line := strings.Fields("e1 d1 a1 b1 e1 d1 a1")
+	playMoves(tb, r, func(p board.Position) board.Move {
+		m, err := p.Variant().ParseMove(line[0])
+		line = line[1:]
+		if err != nil || p.CheckMove(m) != nil {
+			m = p.LegalMoves()[0]
+		}
+		return m
+	}, len(line))
 	tb.click("#analyse")
 	start := time.Now()
 	tb.waitFor("analysis to depth 8", 30*time.Second, func(s pageState) bool {
@@ -586,7 +603,7 @@ func testScreenshot(t *testing.T, browser context.Context, srv *guiServer) {
 		}
 		return false
 	})
-	png := tb.screenshot("readme")
+	png := tb.pageScreenshot("readme")
 	if *updateScreenshot && png != nil {
 		f := filepath.Join("..", "docs", "gui.png")
 		if err := os.WriteFile(f, png, 0o644); err != nil {
