@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -254,5 +253,3 @@ func (s *Server) names() []string {
 	}
 	return ns
 }
-
-var _ = strconv.Itoa

@@ -3,7 +3,6 @@ package gui
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
@@ -185,12 +184,11 @@ func (s *session) importRecord(text string) error {
 			r.Info.CP, r.Info.HasScore = *m.CP, true
 		}
 		s.replies[i] = r
-		if s.replies[i].Info.HasScore {
-			s.by[i] = "engine"
+		by := map[string]string{"S": rec.South, "N": rec.North}[m.Side]
+		if by != "" {
+			s.by[i] = by
 		}
 	}
 	s.paused = true // look first; Resume plays on
 	return nil
 }
-
-var _ = strconv.Itoa
