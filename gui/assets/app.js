@@ -414,8 +414,8 @@ function drawGraph(s) {
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
     return e;
   };
-  kids.push(mk('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'g-north' }));
-  kids.push(mk('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'g-south' }));
+  kids.push(mk('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'g-up' }));
+  kids.push(mk('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'g-down' }));
   kids.push(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-zero' }));
   if (s.view > 0) kids.push(mk('line', { x1: x(s.view), y1: 0, x2: x(s.view), y2: H, class: 'g-view' }));
   const pts = [];
