@@ -98,6 +98,8 @@ type job struct {
 // slot is one engine process of a session; jobs take its lock while they
 // use it.
 type slot struct {
+	warmed bool // a start was asked for ahead of the first job (loop only)
+
 	mu     sync.Mutex
 	spec   Engine
 	e      *client.Engine
@@ -569,6 +571,11 @@ func (s *session) update() {
 	if s.job != nil && (s.job.kind != want || s.job.key != key) {
 		s.stopJob()
 	}
+	for _, name := range s.players {
+		if name != "human" {
+			s.warm(name)
+		}
+	}
 	if s.job == nil && want != "" {
 		s.startJob(want, key, g, side)
 	}
@@ -599,6 +606,25 @@ func (s *session) slotFor(name string) *slot {
 		s.slots[name] = sl
 	}
 	return sl
+}
+
+// warm starts an engine's process ahead of its first move, so that its
+// start-up time does not count against that move.
+func (s *session) warm(name string) {
+	sl := s.slotFor(name)
+	if sl.warmed {
+		return
+	}
+	sl.warmed = true
+	s.jobs.Add(1)
+	go func() {
+		defer s.jobs.Done()
+		sl.mu.Lock()
+		defer sl.mu.Unlock()
+		if sl.e == nil && s.ctx.Err() == nil {
+			sl.start(s.ctx, s.srv) // a failure is reported by the first job
+		}
+	}()
 }
 
 // gameOptions are the options the engines get for this game.
@@ -679,11 +705,9 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if sl.e == nil {
-		e, f := client.Start(ctx, client.Spec{Name: sl.spec.Name, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
-		if f != nil {
+		if f := sl.start(ctx, srv); f != nil {
 			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}
 		}
-		sl.e, sl.gameID, sl.opts = e, 0, ""
 	}
 	mpv := 1
 	d, hasMPV := sl.e.HasOption("MultiPV")
@@ -722,12 +746,19 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 func (sl *slot) restart(ctx context.Context, srv *Server, f *client.Fault) {
 	sl.e.Close(0)
 	sl.e = nil
-	e, f2 := client.Start(ctx, client.Spec{Name: sl.spec.Name, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
-	if f2 != nil {
+	if f2 := sl.start(ctx, srv); f2 != nil {
 		f.Detail += "; restarting it failed: " + f2.Detail
-		return
+	}
+}
+
+// start starts the slot's engine (its lock held).
+func (sl *slot) start(ctx context.Context, srv *Server) *client.Fault {
+	e, f := client.Start(ctx, client.Spec{Name: sl.spec.Name, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
+	if f != nil {
+		return f
 	}
 	sl.e, sl.gameID, sl.opts = e, 0, ""
+	return nil
 }
 
 // jobDone takes an engine's answer.
