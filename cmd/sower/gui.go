@@ -38,6 +38,9 @@ func (c *cli) gui(args []string) error {
 		if len(words) == 0 {
 			return usagef("--engine %q: no command", e)
 		}
+		if _, err := exec.LookPath(words[0]); err != nil {
+			return usagef("--engine %q: %v", e, err)
+		}
 		cfg.Engines = append(cfg.Engines, gui.Engine{Name: strings.TrimSpace(name), Command: words})
 	}
 	if len(cfg.Engines) == 0 {
