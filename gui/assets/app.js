@@ -20,6 +20,8 @@ const ui = {
   clockTimer: 0,
   clockBase: null,  // {clocks, running, at}
   started: false,
+  queue: [],        // states waiting for an animation to end
+  draining: false,
 };
 
 function send(msg) {
@@ -104,7 +106,7 @@ function connect() {
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     switch (m.type) {
-      case 'state': onState(m); break;
+      case 'state': enqueue(m); break;
       case 'info': onInfo(m); break;
       case 'message': setMessage(m.text); break;
       case 'export': download(m.filename, m.text); break;
@@ -128,6 +130,32 @@ function setMessage(text) {
 
 // ---- state ----
 
+// States are shown in order: one that arrives during an animation waits
+// for it (engines may answer faster than seeds are sown), unless it does
+// not follow on (a new game, a take back), which cuts the animation short.
+function enqueue(s) {
+  ui.queue.push(s);
+  if (!ui.draining) drain();
+}
+
+async function drain() {
+  ui.draining = true;
+  try {
+    while (ui.queue.length) {
+      const anim = onState(ui.queue.shift());
+      if (anim) await anim;
+    }
+  } finally {
+    ui.draining = false;
+    updateBusy();
+  }
+}
+
+// cutShort reports whether a queued state ends the animation of s.
+function cutShort(s) {
+  return ui.state !== s || ui.queue.some((q) => q.gameId !== s.gameId || q.moves.length < s.moves.length || q.view < s.view);
+}
+
 function onState(s) {
   const prev = ui.state;
   const newGame = s.gameId !== ui.gameId;
@@ -144,8 +172,9 @@ function onState(s) {
     buildBoard(s);
   }
   const speed = speeds[$('#animate-select').value] || 0;
-  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
-    animate(s, prev, speed);
+  let anim = null;
+  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view && ui.queue.length < 3) {
+    anim = animate(s, prev, speed);
   } else {
     drawPosition(s.counts, s.captured);
   }
@@ -158,6 +187,7 @@ function onState(s) {
   writeURL(s);
   updateBusy();
   if (body.dataset.ready !== 'true') body.dataset.ready = 'true';
+  return anim;
 }
 
 function syncForm(s) {
@@ -197,7 +227,7 @@ function showHoyitoOptions() {
 
 function updateBusy() {
   const s = ui.state;
-  const busy = ui.pending || ui.animating > 0 || (s && s.thinking) || !s;
+  const busy = ui.pending || ui.animating > 0 || ui.queue.length > 0 || (s && s.thinking) || !s;
   body.dataset.busy = busy ? 'true' : 'false';
 }
 
@@ -483,7 +513,7 @@ async function animate(s, prev, speed) {
   const budget = speed * 4;
   const perSeed = Math.min(speed / 6, budget / Math.max(seeds, 1));
   const bySeed = perSeed >= 8;
-  const live = () => ui.state === s;
+  const live = () => !cutShort(s);
   let lifted = null;
   try {
     let cur = prev.counts.slice();
@@ -526,7 +556,7 @@ async function animate(s, prev, speed) {
     }
   } finally {
     if (lifted) holeEl(lifted)?.classList.remove('lifted');
-    if (live()) {
+    if (ui.state === s) {
       drawPosition(s.counts, s.captured);
       drawMarks(s);
     }
@@ -748,6 +778,10 @@ function flash(text) {
   clearTimeout(flashTimer);
   flashTimer = setTimeout(() => { c.textContent = ''; c.className = 'conn ok'; }, 1500);
 }
+
+// A fault of the page itself is shown, not hidden.
+window.addEventListener('error', (e) => { $('#message').textContent = 'page error: ' + e.message; });
+window.addEventListener('unhandledrejection', (e) => { $('#message').textContent = 'page error: ' + e.reason; });
 
 // Leaving the page ends its game on the server (and its engines).
 window.addEventListener('pagehide', () => { ui.leaving = true; if (ui.ws) ui.ws.close(1000); });
