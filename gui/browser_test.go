@@ -69,6 +69,10 @@ func TestBrowser(t *testing.T) {
 		{"engine vs engine", true, testEngineGame},
 		{"pause and step", false, testPauseStep},
 		{"keyboard", false, testKeyboard},
+		{"records", false, testRecords},
+		{"animated sowing", false, testAnimation},
+		{"new game from the form, clocks", false, testNewGame},
+		{"flip", false, testFlip},
 		{"engine trouble", false, func(t *testing.T, browser context.Context, srv *guiServer) { testTrouble(t, browser, bin) }},
 		{"foreign origin", true, func(t *testing.T, browser context.Context, srv *guiServer) { testOrigin(t, srv) }},
 		{"screenshot", false, testScreenshot},
@@ -102,7 +106,10 @@ func testWholeGame(t *testing.T, browser context.Context, srv *guiServer, game, 
 
 // latency is the time from a click on a hole to the board showing the
 // move, and from then to the engine's answer, in milliseconds.
-type latency struct{ human, engine []float64 }
+type latency struct {
+	human, engine []float64
+	snaps         []snapshot // every state shown after the person's moves
+}
 
 func logLatency(t *testing.T, l latency) {
 	t.Helper()
@@ -183,6 +190,7 @@ func playMoves(tb *tab, r *referee, choose func(board.Position) board.Move, maxM
 		r.check(tb, s)
 		snaps, clicks := tb.takeSnapshots()
 		at := r.checkShown(tb, snaps, from+1)
+		lat.snaps = append(lat.snaps, snaps...)
 		if len(clicks) != 1 || clicks[0].Move != m.String() {
 			tb.fail("recorded clicks %v, want one on %s", clicks, m)
 		}
