@@ -341,6 +341,16 @@ func testURL(t *testing.T, browser context.Context, srv *guiServer) {
 	if !strings.Contains(s.Search, "game=katro-4x4") {
 		t.Errorf("location.search %q lost the game", s.Search)
 	}
+	// One more move, then the address bar as a bookmark in another tab.
+	playHuman(tb, r, rng, 1)
+	s = tb.state()
+	href := eval[string](tb, `location.href`)
+	other := newTab(t, browser, srv)
+	other.do("open the bookmark", chromedp.Navigate(href))
+	o := other.waitFor("the bookmarked game", 20*time.Second, func(s pageState) bool { return s.Ready == "true" && settled(s) })
+	if o.Fen != s.Fen || len(o.Plies) != len(s.Plies) {
+		t.Errorf("the bookmark %s shows %s, the page it came from %s", href, o.summary(), s.summary())
+	}
 
 	// The engine plays first when it is South.
 	tb.open("game=katro-4x4&south=sower&north=human&movetime=50&animate=off")
