@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -28,6 +29,37 @@ func testAnalysis(t *testing.T, browser context.Context, srv *guiServer) {
 	tb.click("#analyse")
 	watchAnalysis(tb, r.g.Position())
 	tb.screenshot("analysis")
+	// A click on the second move of the main line shows the position
+	// after its first two moves, with no legal hole, until Escape.
+	pv := eval[[]string](tb, `(() => {
+		const ms = [...document.querySelectorAll('#analysis .pv-line[data-multipv="1"] .pv-move')];
+		if (ms.length < 2) return [];
+		ms[1].click();
+		return ms.map(m => m.textContent.trim());
+	})()`)
+	if len(pv) < 2 {
+		t.Fatalf("main line with %d clickable moves, want 2 or more", len(pv))
+	}
+	g := board.NewGame(r.g.Position())
+	for _, name := range pv[:2] {
+		m, err := r.v.ParseMove(name)
+		if err == nil {
+			err = g.Play(m)
+		}
+		if err != nil {
+			t.Fatalf("main line %v: %v", pv, err)
+		}
+	}
+	preview := g.Position()
+	s := tb.waitFor("the line's position", 10*time.Second, func(s pageState) bool { return s.Fen == preview.String() })
+	for _, h := range s.Holes {
+		if h.Legal != "false" {
+			t.Errorf("previewing a line: %s has data-legal=%q", h.Name, h.Legal)
+		}
+	}
+	tb.do("press Escape", chromedp.KeyEvent(kb.Escape))
+	s = tb.waitFor("the game again", 10*time.Second, func(s pageState) bool { return s.Fen == r.g.Position().String() })
+	r.check(tb, s)
 	tb.click("#analyse")
 	tb.waitFor("analysis off", 10*time.Second, func(s pageState) bool {
 		return s.Analysing != nil && *s.Analysing == "false"

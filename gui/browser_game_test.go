@@ -245,6 +245,14 @@ func testMoveList(t *testing.T, browser context.Context, srv *guiServer) {
 			t.Errorf("showing ply %d: seeds %v, want %v", k, got, r.shown[k].holes)
 		}
 	}
+	// Play from ply 2: the game is cut there and goes on.
+	tb.click(`#movelist li[data-ply="2"]`)
+	tb.waitFor("ply 2 shown", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Fen == r.shown[2].fen })
+	tb.click("#resume")
+	s = tb.waitFor("the game cut at ply 2", 10*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) == 2 })
+	r.truncate(2)
+	r.check(tb, s)
+	playHuman(tb, r, rand.New(rand.NewPCG(31, 0)), 1)
 }
 
 // testKeyboard plays a move with the keyboard: focus a legal hole, press
