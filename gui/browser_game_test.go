@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	cdpbrowser "github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
 
@@ -253,6 +255,34 @@ func testMoveList(t *testing.T, browser context.Context, srv *guiServer) {
 	r.truncate(2)
 	r.check(tb, s)
 	playHuman(tb, r, rand.New(rand.NewPCG(31, 0)), 1)
+
+	// Copy position: the shown notation goes to the clipboard.
+	tb.do("allow the clipboard", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		for _, name := range []string{"clipboard-read", "clipboard-write"} {
+			_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, cdpbrowser.SetPermission, cdpbrowser.SetPermissionParams{
+				Permission: &cdpbrowser.PermissionDescriptor{Name: name}, Setting: cdpbrowser.PermissionSettingGranted, Origin: strings.TrimSuffix(srv.url, "/")})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}))
+	tb.click("#copy-fen")
+	want := r.g.Position()
+	deadline := time.Now().Add(5 * time.Second)
+	var got string
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(tb.ctx, 5*time.Second)
+		got, _ = chromedp.Run(ctx, chromedp.Evaluate[string](`navigator.clipboard.readText()`, chromedp.EvalAwaitPromise))
+		cancel()
+		if got == want.String() {
+			break
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if got != want.String() {
+		t.Errorf("after Copy position the clipboard holds %q, want %q", got, want.String())
+	}
 }
 
 // testKeyboard plays a move with the keyboard: focus a legal hole, press
