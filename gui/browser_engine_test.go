@@ -31,14 +31,18 @@ func testAnalysis(t *testing.T, browser context.Context, srv *guiServer) {
 	tb.screenshot("analysis")
 	// A click on the second move of the main line shows the position
 	// after its first two moves, with no legal hole, until Escape.
-	pv := eval[[]string](tb, `(() => {
-		const ms = [...document.querySelectorAll('#analysis .pv-line[data-multipv="1"] .pv-move')];
-		if (ms.length < 2) return [];
-		ms[1].click();
-		return ms.map(m => m.textContent.trim());
-	})()`)
+	var pv []string
+	for deadline := time.Now().Add(10 * time.Second); len(pv) < 2 && time.Now().Before(deadline); {
+		pv = eval[[]string](tb, `(() => {
+			const ms = [...document.querySelectorAll('#analysis .pv-line[data-multipv="1"] .pv-move')];
+			if (ms.length < 2) return [];
+			ms[1].click();
+			return ms.map(m => m.textContent.trim());
+		})()`)
+		time.Sleep(20 * time.Millisecond)
+	}
 	if len(pv) < 2 {
-		t.Fatalf("main line with %d clickable moves, want 2 or more", len(pv))
+		t.Fatalf("main line with %d clickable moves for 10 s, want 2 or more", len(pv))
 	}
 	g := board.NewGame(r.g.Position())
 	for _, name := range pv[:2] {
@@ -224,6 +228,8 @@ func testScreenshot(t *testing.T, browser context.Context, srv *guiServer) {
 		}
 		return false
 	})
+	// The pointer away from the buttons, as when a person watches.
+	tb.do("move the mouse away", chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	png := tb.pageScreenshot("readme")
 	if *updateScreenshot && png != nil {
 		f := filepath.Join("..", "docs", "gui.png")
@@ -310,7 +316,8 @@ func testPauseStep(t *testing.T, browser context.Context, srv *guiServer) {
 
 // testTrouble runs the page with engines that fail: one that exits at
 // once and one that answers an illegal move. The page says so, names the
-// engine, and keeps the game.
+// engine, and keeps the game. A third fake engine offers MultiPV, which
+// Sower does not: the page shows its two lines.
 func testTrouble(t *testing.T, browser context.Context, bin string) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the fake engines are shell scripts")
@@ -335,7 +342,22 @@ func testTrouble(t *testing.T, browser context.Context, bin string) {
   esac
 done
 `)
-	srv := startServer(t, bin, "--engine", "sower="+bin, "--engine", "crasher="+crasher, "--engine", "liar="+liar)
+	// multi offers MultiPV and gives as many lines as it is asked for.
+	multi := script("multi", `mpv=1
+while read -r line; do
+  case "$line" in
+    uci) echo "id name multi"; echo "option name UCI_Variant type combo default katro var katro var katro-4x4 var hoyito3"
+      echo "option name MultiPV type spin default 1 min 1 max 3"; echo uciok ;;
+    "setoption name MultiPV value "*) mpv=${line##* } ;;
+    isready) echo readyok ;;
+    go*) echo "info depth 1 multipv 1 score cp 10 nodes 10 nps 100 pv a1 a4"
+      if [ "$mpv" -ge 2 ]; then echo "info depth 1 multipv 2 score cp 5 nodes 10 nps 100 pv b1 a4"; fi ;;
+    stop) echo "bestmove a1" ;;
+    quit) exit 0 ;;
+  esac
+done
+`)
+	srv := startServer(t, bin, "--engine", "sower="+bin, "--engine", "crasher="+crasher, "--engine", "liar="+liar, "--engine", "multi="+multi)
 	for _, engine := range []string{"crasher", "liar"} {
 		tb := newTab(t, browser, srv)
 		r, _ := openGame(tb, board.NameKatro4x4, "south=human&north="+engine+"&movetime=50&animate=off")
@@ -356,4 +378,18 @@ done
 		}
 		tb.screenshot(engine)
 	}
+
+	// Two lines from an engine with MultiPV.
+	tb := newTab(t, browser, srv)
+	tb.open("game=katro-4x4&south=human&north=human&mode=analysis&engine=multi&animate=off")
+	tb.waitFor("a line from multi", 20*time.Second, func(s pageState) bool { return len(s.Lines) == 1 })
+	eval[bool](tb, `(() => { const e = document.querySelector('#multipv'); e.value = '2';
+		e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return true; })()`)
+	s := tb.waitFor("two lines from multi", 20*time.Second, func(s pageState) bool { return len(s.Lines) == 2 })
+	for i, want := range []pvLine{{MultiPV: "1", Depth: "1", Score: "cp 10"}, {MultiPV: "2", Depth: "1", Score: "cp 5"}} {
+		if l := s.Lines[i]; l.MultiPV != want.MultiPV || l.Depth != want.Depth || l.Score != want.Score {
+			t.Errorf("line %d: data-multipv=%q data-depth=%q data-score=%q, want %q %q %q", i+1, l.MultiPV, l.Depth, l.Score, want.MultiPV, want.Depth, want.Score)
+		}
+	}
+	tb.screenshot("multipv")
 }
