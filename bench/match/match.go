@@ -180,7 +180,7 @@ func (c *Config) Check(ctx context.Context) error {
 		// The game's options too: an engine that does not know the game
 		// says so now.
 		var complaint string
-		f = p.setOptions(gameOptions(c.Variant))
+		f = p.setOptions(GameOptions(c.Variant))
 		if f == nil {
 			f = p.ready(ctx, func(l string) {
 				if rest, ok := strings.CutPrefix(l, "info string error"); ok && complaint == "" {
@@ -355,8 +355,9 @@ func slotSide(idx, slot int) board.Side {
 	return board.North
 }
 
-// gameOptions are the options both engines get for a game of v.
-func gameOptions(v *board.Variant) []Option {
+// GameOptions are the options both engines get for a game of v: the game
+// (UCI_Variant) and its rule options.
+func GameOptions(v *board.Variant) []Option {
 	rules := v.Rules()
 	opts := []Option{{Name: "UCI_Variant", Value: v.Name()}}
 	if v.Family() == board.Hoyito {
@@ -423,7 +424,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 	for s := range lims {
 		lims[s] = r.limit(slotOf[s])
 	}
-	opts := gameOptions(v)
+	opts := GameOptions(v)
 	rec := &GameRecord{
 		Game: idx + 1, Variant: v.Name(), Options: map[string]string{}, Start: start.String(),
 		South: r.cfg.Engines[slotOf[board.South]].Name, North: r.cfg.Engines[slotOf[board.North]].Name,
@@ -547,15 +548,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		}
 	}
 	endPonders()
-	st := g.Status()
-	rec.Result, rec.Winner = resultText(st.Result), st.Result.String()
-	rec.Termination, rec.Reason = Normal, st.Reason.String()
-	if v.Family() == board.Hoyito {
-		seeds := st.Seeds
-		rec.Seeds = &seeds
-	}
-	p := g.Position()
-	rec.Final, rec.Date = p.String(), today()
+	rec.finish(g)
 	return rec
 }
 

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -81,41 +80,9 @@ func decode(t *testing.T, b []byte) []GameRecord {
 // rules, the result.
 func replay(t *testing.T, r *GameRecord) {
 	t.Helper()
-	rules := board.DefaultRules()
-	var err error
-	if s, ok := r.Options["CaptureSide"]; ok {
-		rules.CaptureSide, err = board.ParseCaptureSide(s)
-	}
-	if s, ok := r.Options["LastFour"]; ok && err == nil {
-		rules.LastFour, err = board.ParseLastFour(s)
-	}
-	if err == nil {
-		rules.NoCaptureLimit, err = strconv.Atoi(r.Options["NoCaptureLimit"])
-	}
-	if err != nil {
-		t.Fatalf("game %d: options %v: %v", r.Game, r.Options, err)
-	}
-	v, err := board.NewWithRules(r.Variant, rules)
+	g, err := r.Replay()
 	if err != nil {
 		t.Fatal(err)
-	}
-	p, err := v.ParsePosition(r.Start)
-	if err != nil {
-		t.Fatalf("game %d: start: %v", r.Game, err)
-	}
-	g := board.NewGame(p)
-	for i, m := range r.Moves {
-		pos := g.Position()
-		if got := string(pos.Side().Letter()); got != m.Side {
-			t.Fatalf("game %d ply %d: side %s recorded, %s to move", r.Game, i+1, m.Side, got)
-		}
-		mv, err := v.ParseMove(m.Move)
-		if err == nil {
-			err = g.Play(mv)
-		}
-		if err != nil {
-			t.Fatalf("game %d ply %d: %v", r.Game, i+1, err)
-		}
 	}
 	final := g.Position()
 	if final.String() != r.Final {

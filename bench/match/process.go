@@ -19,6 +19,9 @@ const (
 	Crash       Termination = "crash"        // the engine exited, closed its pipes or could not start
 	NoAnswer    Termination = "no answer"    // no readyok, or no bestmove without a clock, within the timeout
 	aborted     Termination = "aborted"      // the match was stopped; the game is not counted
+	// Unterminated is a game still in progress (records written by the
+	// GUI), as in PGN.
+	Unterminated Termination = "unterminated"
 )
 
 // fault is a forfeit in the making: what went wrong and the details.

@@ -156,12 +156,16 @@ func (g *GameRecord) PGN() string {
 		i = j
 	}
 	final := "{" + g.Reason + "}"
-	if g.Termination != Normal {
+	switch {
+	case g.Termination != Normal && g.Loser != "":
 		final = fmt.Sprintf("{%s forfeits: %s: %s}", titleSide(g.Loser), g.Termination, g.Reason)
-	} else if g.Seeds != nil {
+	case g.Seeds != nil:
 		final = fmt.Sprintf("{%s, %d-%d}", g.Reason, g.Seeds[0], g.Seeds[1])
 	}
-	toks = append(toks, final, g.Result)
+	if g.Reason != "" || g.Seeds != nil {
+		toks = append(toks, final)
+	}
+	toks = append(toks, g.Result)
 	b.WriteString(wrap(toks, 79))
 	b.WriteString("\n\n")
 	return b.String()

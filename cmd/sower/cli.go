@@ -50,6 +50,7 @@ func commands() []command {
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
+		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
 	}
 }
 

@@ -3,7 +3,7 @@
 // in the position; "go infinite" answers at "stop") and, when asked, misbehaves in one way from a given
 // search on.
 //
-//	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE]
+//	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE] [-multipv N]
 package main
 
 import (
@@ -23,6 +23,7 @@ func main() {
 	after := flag.Int("after", 1, "misbehave from this search on (1-based, counted per process)")
 	delay := flag.Duration("delay", time.Second, "how late a late bestmove comes")
 	trace := flag.String("trace", "", "append every command received to this file")
+	maxPV := flag.Int("multipv", 0, "offer a MultiPV option up to this many lines (0: none)")
 	flag.Parse()
 
 	var tr *os.File
@@ -45,6 +46,7 @@ func main() {
 	var game *board.Game
 	searches := 0
 	pending := false // an infinite search is running
+	lines := 1       // MultiPV
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -62,6 +64,9 @@ func main() {
 			}
 			say("id name fake")
 			say("option name UCI_Variant type combo default katro var katro var hoyito3")
+			if *maxPV > 0 {
+				say("option name MultiPV type spin default 1 min 1 max %d", *maxPV)
+			}
 			say("uciok")
 		case "isready":
 			say("readyok")
@@ -76,6 +81,8 @@ func main() {
 					rules.LastFour, _ = board.ParseLastFour(f[4])
 				case "NoCaptureLimit":
 					rules.NoCaptureLimit, _ = strconv.Atoi(f[4])
+				case "MultiPV":
+					lines, _ = strconv.Atoi(f[4])
 				}
 			}
 		case "position":
@@ -135,6 +142,14 @@ func main() {
 				}
 			}
 			say("info depth 3 seldepth 5 score cp %d nodes 100 nps 1000 time 1 pv x", 10*searches)
+			if *maxPV > 0 && game != nil && !game.Status().Over() {
+				p := game.Position()
+				for k, m := range p.LegalMoves() {
+					if k < lines {
+						say("info depth 4 multipv %d score cp %d nodes 200 nps 2000 time 1 pv %s", k+1, -k, m)
+					}
+				}
+			}
 			if strings.Contains(line, "infinite") {
 				pending = true // until stop
 				continue

@@ -1,0 +1,92 @@
+package match
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
+)
+
+// TestReadRecords writes games as JSON lines and as PGN-like text and
+// reads them back.
+func TestReadRecords(t *testing.T) {
+	rules := board.DefaultRules()
+	rules.CaptureSide, rules.LastFour, rules.NoCaptureLimit = board.CaptureOpponent, board.LastFourNorth, 50
+	hoy, err := board.NewWithRules(board.NameHoyito3, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	katro := variant(t, board.NameKatro4x4)
+	tests := []struct {
+		name  string
+		v     *board.Variant
+		moves string
+		over  bool
+	}{
+		{"hoyito3 extra turn", hoy, "a1 c2 a2 b1", false},
+		{"katro unfinished", katro, "a1 a4 c1", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			g := board.NewGame(tc.v.Start())
+			ms, err := tc.v.ParseMoves(tc.moves)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := g.PlayAll(ms); err != nil {
+				t.Fatal(err)
+			}
+			replies := make([]client.Reply, len(ms))
+			for i := range replies {
+				if i%2 == 1 {
+					replies[i] = client.Reply{Elapsed: time.Duration(i*10+5) * time.Millisecond,
+						Info: client.Info{Depth: i, HasDepth: true, CP: -35 * i, HasScore: true}}
+				}
+			}
+			replies[len(replies)-1].Info = client.Info{Depth: 9, HasDepth: true, Mate: -3, IsMate: true, HasScore: true}
+			rec := RecordGame(g, "me", "sower", "none", "movetime=50", replies)
+			if rec.Result != "*" || rec.Variant != tc.v.Name() || len(rec.Moves) != len(ms) {
+				t.Fatalf("record %+v", rec)
+			}
+			js, err := json.Marshal(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, text := range []string{string(js) + "\n", rec.PGN()} {
+				got, err := ReadRecords([]byte(text))
+				if err != nil {
+					t.Fatalf("ReadRecords(%q): %v", text, err)
+				}
+				if len(got) != 1 {
+					t.Fatalf("%d records from %q", len(got), text)
+				}
+				r := got[0]
+				if !reflect.DeepEqual(r.Moves, rec.Moves) || !reflect.DeepEqual(r.Options, rec.Options) || r.Start != rec.Start || r.Result != "*" {
+					t.Errorf("read back from %q:\n%+v\nwant\n%+v", text, r, *rec)
+				}
+				g2, err := r.Replay()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if g2.Position().String() != g.Position().String() {
+					t.Errorf("replay ends at %s, want %s", g2.Position().String(), g.Position().String())
+				}
+			}
+		})
+	}
+	for _, bad := range []string{"", "{not json", "1. a1 a4", `[Variant "nosuch"]` + "\n\n1. a1 *", `[Event "x"` + "\n"} {
+		recs, err := ReadRecords([]byte(bad))
+		if err == nil {
+			if _, err = recs[0].Replay(); err == nil {
+				t.Errorf("ReadRecords(%q) and Replay accept it", bad)
+			}
+		}
+	}
+	if !strings.Contains(RecordGame(board.NewGame(katro.Start()), "a", "b", "none", "none", nil).PGN(), `[Result "*"]`) {
+		t.Error("an unfinished game's PGN has no * result")
+	}
+}

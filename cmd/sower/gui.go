@@ -1,0 +1,104 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/signal"
+	"runtime"
+	"strings"
+	"syscall"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/gui"
+)
+
+// gui is "sower gui": the board in the browser.
+func (c *cli) gui(args []string) error {
+	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...]")
+	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
+	open := fs.Bool("open", false, "open the page in the default browser")
+	engines := fs.StringArray("engine", nil, "an engine the page may choose, NAME=COMMAND (repeatable; default: this program, named sower)")
+	logFile := fs.String("log", "", "write every line sent to and read from the engines to this file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg := gui.Config{Errors: c.stderr}
+	for _, e := range *engines {
+		name, command, ok := strings.Cut(e, "=")
+		if !ok || strings.TrimSpace(name) == "" {
+			return usagef("--engine %q: want NAME=COMMAND", e)
+		}
+		words, err := match.SplitCommand(command)
+		if err != nil {
+			return usageError{err}
+		}
+		if len(words) == 0 {
+			return usagef("--engine %q: no command", e)
+		}
+		if _, err := exec.LookPath(words[0]); err != nil {
+			return usagef("--engine %q: %v", e, err)
+		}
+		cfg.Engines = append(cfg.Engines, gui.Engine{Name: strings.TrimSpace(name), Command: words})
+	}
+	if len(cfg.Engines) == 0 {
+		self, err := os.Executable()
+		if err != nil {
+			return fmt.Errorf("cannot find this program to run as the engine: %v (give --engine)", err)
+		}
+		cfg.Engines = []gui.Engine{{Name: "sower", Command: []string{self}}}
+	}
+	if *logFile != "" {
+		f, err := os.Create(*logFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		cfg.Log = f
+	}
+	srv, err := gui.New(cfg)
+	if err != nil {
+		return usageError{err}
+	}
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return err
+	}
+	host, port, _ := net.SplitHostPort(ln.Addr().String())
+	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() || ip.IsLoopback() {
+		host = "127.0.0.1"
+		if ip != nil && ip.IsLoopback() {
+			host = ip.String()
+		}
+	}
+	url := "http://" + net.JoinHostPort(host, port) + "/"
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(c.stdout, "sower gui: %s\n", url)
+	if *open {
+		if err := openBrowser(url); err != nil {
+			fmt.Fprintf(c.stderr, "sower gui: cannot open a browser (%v); open %s\n", err, url)
+		}
+	}
+	return srv.Serve(ctx, ln, *addr)
+}
+
+// openBrowser opens url in the default browser.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", url)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	default:
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go cmd.Wait()
+	return nil
+}

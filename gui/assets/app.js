@@ -1,0 +1,791 @@
+// Sower's page: draws the game the server keeps and sends the person's
+// actions over one WebSocket. The server checks every move; the page only
+// shows what the server says (docs/gui.md).
+
+const $ = (sel) => document.querySelector(sel);
+const body = document.body;
+
+const speeds = { slow: 900, normal: 450, fast: 180, instant: 0 };
+
+const ui = {
+  ws: null,
+  state: null,      // the last state from the server
+  gameId: -1,
+  flipped: false,
+  animating: 0,     // animations running
+  pending: false,   // a request awaits its state
+  preview: null,    // a PV position shown instead of the game's
+  infoGen: -1,
+  lines: new Map(), // multipv -> info
+  clockTimer: 0,
+  clockBase: null,  // {clocks, running, at}
+  started: false,
+  queue: [],        // states waiting for an animation to end
+  draining: false,
+};
+
+function send(msg) {
+  if (ui.ws && ui.ws.readyState === WebSocket.OPEN) {
+    ui.ws.send(JSON.stringify(msg));
+  }
+}
+
+function request(msg) {
+  ui.pending = true;
+  updateBusy();
+  send(msg);
+}
+
+// ---- URL ----
+
+function paramsFromURL() {
+  const q = new URLSearchParams(location.search);
+  const r = { type: 'new', game: q.get('game') || 'katro' };
+  r.south = q.get('south') || 'human';
+  r.north = q.get('north') || '';
+  if (q.has('depth')) { r.limitKind = 'depth'; r.limitValue = q.get('depth'); }
+  else if (q.has('tc')) { r.limitKind = 'tc'; r.limitValue = q.get('tc'); }
+  else { r.limitKind = 'movetime'; r.limitValue = q.get('movetime') || '1000'; }
+  r.fen = q.get('fen') || '';
+  r.moves = q.get('moves') || '';
+  if (q.has('captureside')) r.captureSide = q.get('captureside');
+  if (q.has('lastfour')) r.lastFour = q.get('lastfour');
+  if (q.has('nocapturelimit')) {
+    const n = parseInt(q.get('nocapturelimit'), 10);
+    if (!Number.isNaN(n)) r.noCaptureLimit = n;
+  }
+  const anim = q.get('animate');
+  if (anim === 'off') $('#animate-select').value = 'instant';
+  else if (anim && speeds[anim] !== undefined) $('#animate-select').value = anim;
+  return { req: r, mode: q.get('mode') || 'play', engine: q.get('engine') || '' };
+}
+
+function writeURL(s) {
+  const q = new URLSearchParams();
+  q.set('game', s.game);
+  q.set('south', s.players[0]);
+  q.set('north', s.players[1]);
+  q.set(s.limit.kind, s.limit.value);
+  if (!s.startIsInitial) q.set('fen', s.start);
+  if (s.moves.length) q.set('moves', s.moves.map((m) => m.move).join(' '));
+  if (s.family === 'hoyito') {
+    if (s.rules.captureSide !== 'any') q.set('captureside', s.rules.captureSide);
+    if (s.rules.lastFour !== 'capturer') q.set('lastfour', s.rules.lastFour);
+  }
+  if (s.rules.noCaptureLimit !== 200) q.set('nocapturelimit', String(s.rules.noCaptureLimit));
+  if ($('#animate-select').value === 'instant') q.set('animate', 'off');
+  if (s.analysis.on) { q.set('mode', 'analysis'); q.set('engine', s.analysis.engine); }
+  const url = location.pathname + '?' + q.toString().replace(/\+/g, '%20');
+  history.replaceState(null, '', url);
+}
+
+// ---- connection ----
+
+function connect() {
+  const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
+  const ws = new WebSocket(proto + '//' + location.host + '/ws');
+  ui.ws = ws;
+  ws.onopen = () => {
+    $('#conn').textContent = '';
+    $('#conn').className = 'conn ok';
+    if (!ui.started) {
+      ui.started = true;
+      const { req, mode, engine } = paramsFromURL();
+      request(req);
+      if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
+    } else if (ui.state) {
+      // A new connection is a new game on the server: start it again.
+      const s = ui.state;
+      request({ type: 'new', game: s.game, south: s.players[0], north: s.players[1],
+        limitKind: s.limit.kind, limitValue: s.limit.value, fen: s.startIsInitial ? '' : s.start,
+        moves: s.moves.map((m) => m.move).join(' '), captureSide: s.rules.captureSide,
+        lastFour: s.rules.lastFour, noCaptureLimit: s.rules.noCaptureLimit });
+    }
+  };
+  ws.onmessage = (ev) => {
+    let m;
+    try { m = JSON.parse(ev.data); } catch { return; }
+    switch (m.type) {
+      case 'state': enqueue(m); break;
+      case 'info': onInfo(m); break;
+      case 'message': setMessage(m.text); break;
+      case 'export': download(m.filename, m.text); break;
+      case 'preview': onPreview(m); break;
+    }
+  };
+  ws.onclose = () => {
+    if (ui.leaving) return;
+    $('#conn').textContent = 'disconnected — reconnecting…';
+    $('#conn').className = 'conn bad';
+    setTimeout(connect, 1000);
+  };
+}
+
+function setMessage(text) {
+  $('#message').textContent = text || '';
+  if (!text) return;
+  ui.pending = false;
+  updateBusy();
+}
+
+// ---- state ----
+
+// States are shown in order: one that arrives during an animation waits
+// for it (engines may answer faster than seeds are sown), unless it does
+// not follow on (a new game, a take back), which cuts the animation short.
+function enqueue(s) {
+  ui.queue.push(s);
+  if (!ui.draining) drain();
+}
+
+async function drain() {
+  ui.draining = true;
+  try {
+    while (ui.queue.length) {
+      const anim = onState(ui.queue.shift());
+      if (anim) await anim;
+    }
+  } finally {
+    ui.draining = false;
+    updateBusy();
+  }
+}
+
+// cutShort reports whether a queued state ends the animation of s.
+function cutShort(s) {
+  return ui.state !== s || ui.queue.some((q) => q.gameId !== s.gameId || q.moves.length < s.moves.length || q.view < s.view);
+}
+
+function onState(s) {
+  const prev = ui.state;
+  const newGame = s.gameId !== ui.gameId;
+  ui.state = s;
+  ui.pending = false;
+  ui.preview = null;
+  $('#pv-preview').hidden = true;
+  if (newGame) {
+    ui.gameId = s.gameId;
+    // A person who plays North alone sees the board from North's side.
+    ui.flipped = s.players[1] === 'human' && s.players[0] !== 'human';
+    $('#flip').setAttribute('aria-pressed', ui.flipped ? 'true' : 'false');
+    syncForm(s);
+    buildBoard(s);
+  }
+  const speed = speeds[$('#animate-select').value] || 0;
+  let anim = null;
+  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view && ui.queue.length < 3) {
+    anim = animate(s, prev, speed);
+  } else {
+    drawPosition(s.counts, s.captured);
+  }
+  drawMarks(s);
+  drawPanel(s);
+  drawMoves(s);
+  drawGraph(s);
+  drawClocks(s);
+  if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
+  writeURL(s);
+  updateBusy();
+  if (body.dataset.ready !== 'true') body.dataset.ready = 'true';
+  return anim;
+}
+
+function syncForm(s) {
+  $('#game-select').value = s.game;
+  for (const id of ['#south-select', '#north-select']) {
+    const sel = $(id);
+    const want = ['human', ...s.engines];
+    if ([...sel.options].map((o) => o.value).join() !== want.join()) {
+      sel.replaceChildren(...want.map((n) => new Option(n, n)));
+    }
+  }
+  $('#south-select').value = s.players[0];
+  $('#north-select').value = s.players[1];
+  $('#limit-kind').value = s.limit.kind;
+  $('#limit-value').value = s.limit.value;
+  $('#captureside-select').value = s.rules.captureSide;
+  $('#lastfour-select').value = s.rules.lastFour;
+  $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
+  resetFenInput(s.fen);
+  showHoyitoOptions();
+}
+
+// resetFenInput puts a position in the notation box as its default value
+// (a fresh element, so that clearing the box's value attribute clears it).
+function resetFenInput(text) {
+  const old = $('#fen-input');
+  const n = old.cloneNode(false);
+  n.setAttribute('value', text);
+  n.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
+  old.replaceWith(n);
+}
+
+function showHoyitoOptions() {
+  const h = $('#game-select').value === 'hoyito3';
+  document.querySelectorAll('.hoyito-only').forEach((e) => { e.hidden = !h; });
+}
+
+function updateBusy() {
+  const s = ui.state;
+  const busy = ui.pending || ui.animating > 0 || ui.queue.length > 0 || (s && s.thinking) || !s;
+  body.dataset.busy = busy ? 'true' : 'false';
+}
+
+// ---- board ----
+
+// Seed positions in a hole, as fractions of its size (a sunflower
+// spiral, so any count looks like a heap).
+const seedSpots = Array.from({ length: 24 }, (_, i) => {
+  const a = i * 2.39996, r = 0.13 * Math.sqrt(i + 0.6);
+  return [0.5 + r * Math.cos(a), 0.47 + r * Math.sin(a)];
+});
+
+function buildBoard(s) {
+  const board = $('#board');
+  board.replaceChildren();
+  board.className = 'board ' + s.family;
+  board.style.setProperty('--cols', s.cols);
+  const rows = [];
+  for (let r = s.rows; r >= 1; r--) rows.push(r);
+  const cols = [...Array(s.cols).keys()];
+  if (ui.flipped) { rows.reverse(); cols.reverse(); }
+  const byName = new Map(s.holes.map((h, i) => [h, i]));
+  rows.forEach((r, k) => {
+    if (s.family === 'katro' && k === s.rows / 2) {
+      const line = document.createElement('div');
+      line.className = 'front-line';
+      line.setAttribute('aria-hidden', 'true');
+      board.append(line);
+    }
+    for (const c of cols) {
+      const name = String.fromCharCode(97 + c) + r;
+      const i = byName.get(name);
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'hole ' + s.owners[i];
+      b.dataset.hole = name;
+      b.dataset.seeds = '0';
+      b.dataset.legal = 'false';
+      const seeds = document.createElement('span');
+      seeds.className = 'seeds';
+      seeds.setAttribute('aria-hidden', 'true');
+      const count = document.createElement('span');
+      count.className = 'count';
+      count.setAttribute('aria-hidden', 'true');
+      const label = document.createElement('span');
+      label.className = 'name';
+      label.textContent = name;
+      label.setAttribute('aria-hidden', 'true');
+      b.append(seeds, count, label);
+      b.addEventListener('click', () => clickHole(name));
+      board.append(b);
+    }
+  });
+  const hoy = s.family === 'hoyito';
+  $('#store-north').hidden = !hoy;
+  $('#store-south').hidden = !hoy;
+  $('#captured-north').hidden = !hoy;
+  $('#captured-south').hidden = !hoy;
+  $('#pass').hidden = !hoy;
+  const wrap = document.querySelector('.board-wrap');
+  wrap.classList.toggle('flipped', ui.flipped);
+  document.querySelector('.board-panel').classList.toggle('flipped', ui.flipped);
+}
+
+function drawSeeds(el, n) {
+  const box = el.querySelector('.seeds');
+  const shown = Math.min(n, seedSpots.length);
+  if (box.childElementCount !== shown) {
+    const kids = [];
+    for (let i = 0; i < shown; i++) {
+      const d = document.createElement('i');
+      d.style.left = (seedSpots[i][0] * 100) + '%';
+      d.style.top = (seedSpots[i][1] * 100) + '%';
+      d.className = 's' + (i % 4);
+      kids.push(d);
+    }
+    box.replaceChildren(...kids);
+  }
+  el.querySelector('.count').textContent = n;
+}
+
+function drawPosition(counts, captured) {
+  const s = ui.state;
+  s.holes.forEach((h, i) => {
+    const el = document.querySelector(`[data-hole="${h}"]`);
+    if (!el) return;
+    const n = counts[i];
+    if (el.dataset.seeds !== String(n)) el.dataset.seeds = String(n);
+    drawSeeds(el, n);
+  });
+  if (s.family === 'hoyito') {
+    for (const [k, side] of [[0, 'south'], [1, 'north']]) {
+      $('#captured-' + side).textContent = captured[k] + ' captured';
+      const store = $('#store-' + side);
+      store.textContent = '';
+      const heap = document.createElement('span');
+      heap.className = 'heap';
+      for (let i = 0; i < Math.min(captured[k], 40); i++) heap.append(document.createElement('i'));
+      const num = document.createElement('b');
+      num.textContent = captured[k];
+      store.append(heap, num);
+      store.setAttribute('aria-label', `${side === 'south' ? 'South' : 'North'} captured ${captured[k]}`);
+    }
+  }
+}
+
+function ownerName(o) { return o === 'south' ? 'South' : 'North'; }
+
+function drawMarks(s) {
+  const preview = ui.preview;
+  const legal = new Set(preview ? [] : s.legal);
+  const humanTurn = !preview && s.turn === 'human';
+  s.holes.forEach((h, i) => {
+    const el = document.querySelector(`[data-hole="${h}"]`);
+    if (!el) return;
+    const isLegal = legal.has(h);
+    el.dataset.legal = isLegal ? 'true' : 'false';
+    el.classList.toggle('playable', isLegal && humanTurn);
+    el.classList.toggle('last', !preview && s.last === h);
+    const n = preview ? preview.counts[i] : s.counts[i];
+    el.setAttribute('aria-label', `${h}: ${n} seed${n === 1 ? '' : 's'}, ${ownerName(s.owners[i])}` +
+      (isLegal ? (humanTurn ? ', legal move' : ', legal') : '') + (s.last === h ? ', last move' : ''));
+  });
+  const pass = $('#pass');
+  pass.disabled = !(legal.has('pass') && humanTurn);
+}
+
+function drawPanel(s) {
+  const st = $('#status');
+  const fen = ui.preview ? ui.preview.fen : s.fen;
+  st.dataset.fen = fen;
+  st.dataset.status = s.status;
+  st.dataset.turn = s.turn;
+  const side = s.side === 'south' ? 'South' : 'North';
+  let text;
+  if (s.turn === 'over') text = 'Game over';
+  else if (s.thinking) text = `${side} to move — ${s.players[s.side === 'south' ? 0 : 1]} is thinking…`;
+  else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
+  else if (s.paused) text = `${side} to move — paused`;
+  else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
+  else text = `${side} to move`;
+  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
+    text += ' · extra turn after a capture';
+  }
+  $('#status-text').textContent = text;
+  st.classList.toggle('south', s.side === 'south');
+  st.classList.toggle('north', s.side === 'north');
+  $('#result').textContent = s.result || '';
+  $('#south-name').textContent = 'South · ' + s.players[0];
+  $('#north-name').textContent = 'North · ' + s.players[1];
+  document.querySelector('.player-bar.south').classList.toggle('to-move', s.side === 'south' && s.turn !== 'over');
+  document.querySelector('.player-bar.north').classList.toggle('to-move', s.side === 'north' && s.turn !== 'over');
+  const pause = $('#pause');
+  pause.textContent = s.paused ? 'Resume' : 'Pause';
+  pause.setAttribute('aria-pressed', s.paused ? 'true' : 'false');
+  $('#takeback').disabled = s.moves.length === 0;
+  $('#resume').disabled = s.view === s.moves.length && !s.paused;
+  const an = $('#analyse');
+  an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
+  an.textContent = s.analysis.on ? 'Stop' : 'Analyse';
+  an.classList.toggle('on', s.analysis.on);
+  const mpv = $('#multipv');
+  mpv.max = String(s.analysis.maxMultipv);
+  mpv.disabled = s.analysis.maxMultipv <= 1;
+  if (document.activeElement !== mpv) mpv.value = String(Math.min(s.analysis.multipv, s.analysis.maxMultipv));
+  $('#subtitle').textContent = ({ katro: 'Katro', 'katro-6x3': 'Katro 6×3', 'katro-4x6': 'Katro 4×6', 'katro-4x4': 'Katro 4×4', hoyito3: 'Hoyito III' })[s.game] +
+    ` · ply ${s.view}${s.view < s.moves.length ? ' of ' + s.moves.length : ''} · no-capture clock ${s.clock}`;
+}
+
+function drawMoves(s) {
+  const ol = $('#movelist');
+  const items = s.moves.map((m, i) => {
+    const li = document.createElement('li');
+    const ply = i + 1;
+    li.dataset.ply = String(ply);
+    li.className = 'ply ' + (m.side === 'S' ? 'south' : 'north');
+    li.tabIndex = 0;
+    const num = document.createElement('span');
+    num.className = 'num';
+    num.textContent = ply + '.';
+    const mv = document.createElement('span');
+    mv.className = 'mv';
+    mv.textContent = m.move;
+    li.append(num, ' ', mv);
+    if (m.score) {
+      const sc = document.createElement('span');
+      sc.className = 'sc';
+      sc.textContent = m.score + (m.depth ? '/' + m.depth : '');
+      sc.setAttribute('aria-label', 'score ' + sc.textContent);
+      li.append(' ', sc);
+    }
+    li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
+    if (ply === s.view) li.setAttribute('aria-current', 'true');
+    li.addEventListener('click', () => goTo(ply));
+    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goTo(ply); } });
+    return li;
+  });
+  ol.replaceChildren(...items);
+  const cur = ol.querySelector('[aria-current="true"]');
+  if (cur) cur.scrollIntoView({ block: 'nearest' });
+}
+
+const svgNS = 'http://www.w3.org/2000/svg';
+
+function drawGraph(s) {
+  const svg = $('#eval-graph');
+  const W = 300, H = 100, lim = 10;
+  const n = Math.max(s.moves.length, 1);
+  const x = (ply) => 6 + (ply - 0.5) * (W - 12) / n;
+  const y = (e) => H / 2 - Math.max(-lim, Math.min(lim, e)) * (H / 2 - 6) / lim;
+  const kids = [];
+  const mk = (tag, attrs) => {
+    const e = document.createElementNS(svgNS, tag);
+    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    return e;
+  };
+  kids.push(mk('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'g-up' }));
+  kids.push(mk('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'g-down' }));
+  kids.push(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-zero' }));
+  if (s.view > 0) kids.push(mk('line', { x1: x(s.view), y1: 0, x2: x(s.view), y2: H, class: 'g-view' }));
+  const pts = [];
+  s.moves.forEach((m, i) => { if (m.eval !== undefined && m.eval !== null) pts.push([i + 1, m.eval]); });
+  if (pts.length > 1) {
+    kids.push(mk('polyline', { points: pts.map(([p, e]) => `${x(p)},${y(e)}`).join(' '), class: 'g-line' }));
+  }
+  for (const [p, e] of pts) {
+    const c = mk('circle', { cx: x(p), cy: y(e), r: 2.6, class: 'g-pt' + (p === s.view ? ' cur' : ''), 'data-ply': String(p) });
+    const t = mk('title', {});
+    t.textContent = `ply ${p}: ${e >= 0 ? '+' : ''}${e.toFixed(2)} (South's view)`;
+    c.append(t);
+    c.addEventListener('click', () => goTo(p));
+    kids.push(c);
+  }
+  svg.replaceChildren(...kids);
+}
+
+function fmtClock(ms) {
+  ms = Math.max(0, ms);
+  const t = Math.floor(ms / 100);
+  const m = Math.floor(t / 600), sec = Math.floor((t % 600) / 10), d = t % 10;
+  return `${m}:${String(sec).padStart(2, '0')}` + (ms < 20000 ? '.' + d : '');
+}
+
+function drawClocks(s) {
+  const on = !!s.clocks;
+  $('#clock-south').hidden = !on;
+  $('#clock-north').hidden = !on;
+  clearInterval(ui.clockTimer);
+  if (!on) return;
+  ui.clockBase = { clocks: s.clocks, running: s.running, at: performance.now() };
+  const tick = () => {
+    const b = ui.clockBase;
+    for (const [k, side] of [[0, 'south'], [1, 'north']]) {
+      let ms = b.clocks[k];
+      if (b.running === side) ms -= performance.now() - b.at;
+      const el = $('#clock-' + side);
+      el.textContent = fmtClock(ms);
+      el.classList.toggle('running', b.running === side);
+      el.classList.toggle('low', ms < 10000);
+    }
+  };
+  tick();
+  if (s.running) ui.clockTimer = setInterval(tick, 100);
+}
+
+// ---- animation ----
+
+function sleep(ms) { return new Promise((r) => setTimeout(r, ms)); }
+
+async function animate(s, prev, speed) {
+  ui.animating++;
+  updateBusy();
+  const holeEl = (name) => document.querySelector(`[data-hole="${name}"]`);
+  const mark = (name, cls) => {
+    const el = holeEl(name);
+    if (!el) return;
+    el.classList.remove(cls);
+    void el.offsetWidth;
+    el.classList.add(cls);
+  };
+  const index = new Map(s.holes.map((h, i) => [h, i]));
+  const seeds = s.steps.reduce((n, st) => n + (st.path ? st.path.length : 0), 0);
+  const budget = speed * 4;
+  const perSeed = Math.min(speed / 6, budget / Math.max(seeds, 1));
+  const bySeed = perSeed >= 8;
+  const live = () => !cutShort(s);
+  let lifted = null;
+  try {
+    let cur = prev.counts.slice();
+    let capt = prev.captured.slice();
+    for (const st of s.steps) {
+      if (!live()) return;
+      switch (st.kind) {
+        case 'lift':
+        case 'relay':
+          if (lifted) holeEl(lifted)?.classList.remove('lifted');
+          lifted = st.hole;
+          holeEl(st.hole)?.classList.add('lifted');
+          cur = st.counts.slice();
+          drawPosition(cur, capt);
+          await sleep(st.kind === 'lift' ? speed * 0.35 : Math.max(perSeed * 2, 40));
+          break;
+        case 'lap':
+          if (bySeed) {
+            for (const h of st.path) {
+              if (!live()) return;
+              cur[index.get(h)]++;
+              drawPosition(cur, capt);
+              mark(h, 'pop');
+              await sleep(perSeed);
+            }
+          }
+          cur = st.counts.slice();
+          drawPosition(cur, capt);
+          mark(st.hole, 'landing');
+          if (!bySeed) await sleep(Math.min(speed / 3, budget / s.steps.length));
+          break;
+        case 'capture':
+          mark(st.hole, 'drain');
+          cur = st.counts.slice();
+          capt = st.captured.slice();
+          drawPosition(cur, capt);
+          await sleep(speed * 0.4);
+          break;
+      }
+    }
+  } finally {
+    if (lifted) holeEl(lifted)?.classList.remove('lifted');
+    if (ui.state === s) {
+      drawPosition(s.counts, s.captured);
+      drawMarks(s);
+    }
+    ui.animating--;
+    updateBusy();
+  }
+}
+
+// ---- analysis ----
+
+function clearLines(keep) {
+  ui.lines.clear();
+  if (!keep) ui.infoGen = -1;
+  renderLines();
+}
+
+function fmtNum(n) {
+  if (n >= 1e9) return (n / 1e9).toFixed(1) + 'G';
+  if (n >= 1e6) return (n / 1e6).toFixed(1) + 'M';
+  if (n >= 1e3) return (n / 1e3).toFixed(1) + 'k';
+  return String(n);
+}
+
+function fmtScore(score, hoyito) {
+  if (!score) return '';
+  const [kind, v] = score.split(' ');
+  const n = parseInt(v, 10);
+  if (kind === 'mate') return n > 0 ? `win in ${n}` : `loss in ${-n}`;
+  const x = n / 100;
+  return (x > 0 ? '+' : '') + x.toFixed(2) + (hoyito ? ' seeds' : '');
+}
+
+function onInfo(m) {
+  const s = ui.state;
+  if (!s) return;
+  if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
+  ui.lines.set(m.multipv, m);
+  renderLines();
+}
+
+function renderLines() {
+  const box = $('#analysis');
+  const s = ui.state;
+  const lines = [...ui.lines.values()].sort((a, b) => a.multipv - b.multipv);
+  box.replaceChildren(...lines.map((m) => {
+    const d = document.createElement('div');
+    d.className = 'pv-line';
+    d.dataset.multipv = String(m.multipv);
+    d.dataset.depth = String(m.depth);
+    d.dataset.score = m.score;
+    const head = document.createElement('div');
+    head.className = 'pv-head';
+    const sc = document.createElement('b');
+    sc.className = 'pv-score';
+    sc.textContent = fmtScore(m.score, s && s.family === 'hoyito') + (m.bound ? (m.bound === 'lowerbound' ? ' ≥' : ' ≤') : '');
+    const meta = document.createElement('span');
+    meta.className = 'pv-meta';
+    meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
+    head.append(sc, ' ', meta, ' ');
+    const pv = document.createElement('div');
+    pv.className = 'pv-moves';
+    pv.append('pv ');
+    m.pv.forEach((mv, k) => {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'pv-move';
+      b.textContent = mv;
+      b.title = 'Show the position after this move';
+      b.addEventListener('click', () => send({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
+      pv.append(b, ' ');
+    });
+    d.append(head, pv);
+    return d;
+  }));
+}
+
+function onPreview(m) {
+  const s = ui.state;
+  if (!s || m.fen === undefined) return;
+  ui.preview = m;
+  drawPosition(m.counts, m.captured);
+  drawMarks(s);
+  drawPanel(s);
+  const p = $('#pv-preview');
+  p.hidden = false;
+  p.textContent = `Showing the line: ${m.moves}. `;
+  const back = document.createElement('button');
+  back.type = 'button';
+  back.textContent = 'Back to the game';
+  back.addEventListener('click', endPreview);
+  p.append(back);
+}
+
+function endPreview() {
+  const s = ui.state;
+  ui.preview = null;
+  $('#pv-preview').hidden = true;
+  if (!s) return;
+  drawPosition(s.counts, s.captured);
+  drawMarks(s);
+  drawPanel(s);
+}
+
+// ---- actions ----
+
+function clickHole(name) {
+  const s = ui.state;
+  if (!s) return;
+  if (ui.preview) { endPreview(); return; }
+  if (s.turn !== 'human' || !s.legal.includes(name)) return;
+  request({ type: 'move', move: name, ply: s.view });
+}
+
+function goTo(ply) {
+  const s = ui.state;
+  if (!s) return;
+  request({ type: 'goto', ply: Math.max(0, Math.min(ply, s.moves.length)) });
+}
+
+function newGame() {
+  const v = parseInt($('#nocapturelimit-input').value, 10);
+  const req = {
+    type: 'new', game: $('#game-select').value, south: $('#south-select').value, north: $('#north-select').value,
+    limitKind: $('#limit-kind').value, limitValue: $('#limit-value').value,
+    captureSide: $('#captureside-select').value, lastFour: $('#lastfour-select').value,
+  };
+  if (!Number.isNaN(v)) req.noCaptureLimit = v;
+  request(req);
+}
+
+function download(name, text) {
+  const a = document.createElement('a');
+  a.href = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  setTimeout(() => { URL.revokeObjectURL(a.href); a.remove(); }, 1000);
+}
+
+function bind() {
+  $('#new-game').addEventListener('click', newGame);
+  $('#game-select').addEventListener('change', showHoyitoOptions);
+  $('#limit-kind').addEventListener('change', () => {
+    $('#limit-value').value = ({ movetime: '1000', depth: '8', tc: '60+1' })[$('#limit-kind').value];
+  });
+  $('#pass').addEventListener('click', () => clickHole('pass'));
+  $('#flip').addEventListener('click', () => {
+    ui.flipped = !ui.flipped;
+    $('#flip').setAttribute('aria-pressed', ui.flipped ? 'true' : 'false');
+    if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); }
+  });
+  $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
+  $('#resume').addEventListener('click', () => request({ type: 'resume' }));
+  $('#pause').addEventListener('click', () => request({ type: 'pause' }));
+  $('#step').addEventListener('click', () => request({ type: 'step' }));
+  $('#first').addEventListener('click', () => goTo(0));
+  $('#prev').addEventListener('click', () => ui.state && goTo(ui.state.view - 1));
+  $('#next').addEventListener('click', () => ui.state && goTo(ui.state.view + 1));
+  $('#last').addEventListener('click', () => ui.state && goTo(ui.state.moves.length));
+  $('#setup').addEventListener('click', () => {
+    const fen = $('#fen-input').value;
+    request({ type: 'setup', fen });
+    resetFenInput(fen);
+  });
+  $('#fen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
+  $('#copy-fen').addEventListener('click', async () => {
+    const fen = $('#status').dataset.fen;
+    try {
+      await navigator.clipboard.writeText(fen);
+      setMessage('');
+      flash('Position copied');
+    } catch {
+      $('#fen-input').value = fen;
+      $('#fen-input').select();
+      flash('Select and copy the position from the box');
+    }
+  });
+  $('#export-jsonl').addEventListener('click', () => send({ type: 'export', format: 'jsonl' }));
+  $('#export-pgn').addEventListener('click', () => send({ type: 'export', format: 'pgn' }));
+  $('#import-file').addEventListener('change', async (e) => {
+    const f = e.target.files[0];
+    if (!f) return;
+    if (f.size > 400000) { setMessage(`${f.name}: too big for a game record`); return; }
+    request({ type: 'import', text: await f.text() });
+    e.target.value = '';
+  });
+  $('#analyse').addEventListener('click', () => {
+    const s = ui.state;
+    if (!s) return;
+    request({ type: 'analyse', on: !s.analysis.on, engine: s.analysis.engine, multipv: parseInt($('#multipv').value, 10) || 1 });
+  });
+  $('#multipv').addEventListener('change', () => {
+    const s = ui.state;
+    if (s) send({ type: 'analyse', on: s.analysis.on, engine: s.analysis.engine, multipv: parseInt($('#multipv').value, 10) || 1 });
+  });
+  $('#animate-select').addEventListener('change', () => ui.state && writeURL(ui.state));
+  document.addEventListener('keydown', (e) => {
+    const t = e.target;
+    if (t && (t.tagName === 'INPUT' || t.tagName === 'SELECT' || t.tagName === 'TEXTAREA')) return;
+    const s = ui.state;
+    if (!s) return;
+    switch (e.key) {
+      case 'ArrowLeft': goTo(s.view - 1); break;
+      case 'ArrowRight': goTo(s.view + 1); break;
+      case 'Home': goTo(0); break;
+      case 'End': goTo(s.moves.length); break;
+      case 'Escape': endPreview(); break;
+      default: return;
+    }
+    e.preventDefault();
+  });
+}
+
+let flashTimer = 0;
+function flash(text) {
+  const c = $('#conn');
+  c.textContent = text;
+  c.className = 'conn ok show';
+  clearTimeout(flashTimer);
+  flashTimer = setTimeout(() => { c.textContent = ''; c.className = 'conn ok'; }, 1500);
+}
+
+// A fault of the page itself is shown, not hidden.
+window.addEventListener('error', (e) => { $('#message').textContent = 'page error: ' + e.message; });
+window.addEventListener('unhandledrejection', (e) => { $('#message').textContent = 'page error: ' + e.reason; });
+
+// Leaving the page ends its game on the server (and its engines).
+window.addEventListener('pagehide', () => { ui.leaving = true; if (ui.ws) ui.ws.close(1000); });
+window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
+
+bind();
+connect();

@@ -1,0 +1,183 @@
+package gui_test
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
+)
+
+// testRecords saves a game as JSONL and as PGN-like text, reads both back
+// with the match package's reader, and opens the JSONL file in a fresh
+// page.
+func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	dir := t.TempDir()
+	tb.do("allow downloads", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetDownloadBehavior,
+			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
+		return err
+	}))
+	moves := "a1 a4 b1 b4 c1"
+	r, s := openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off&moves="+url.QueryEscape(moves))
+	var files []string
+	for _, c := range []struct{ button, ext string }{{"#export-jsonl", ".jsonl"}, {"#export-pgn", ".pgn"}} {
+		tb.click(c.button)
+		f := waitDownload(t, dir, c.ext)
+		files = append(files, f)
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := match.ReadRecords(data)
+		if err != nil || len(recs) != 1 {
+			t.Fatalf("%s: %d records, %v:\n%s", c.button, len(recs), err, data)
+		}
+		rec := recs[0]
+		g, err := rec.Replay()
+		if err != nil {
+			t.Fatalf("%s: %v", c.button, err)
+		}
+		if rec.Variant != board.NameKatro4x4 || board.FormatMoves(g.Moves()) != moves {
+			t.Errorf("%s: %s game with moves %q, want katro-4x4 with %q", c.button, rec.Variant, board.FormatMoves(g.Moves()), moves)
+		}
+		p := g.Position()
+		if p.String() != s.Fen {
+			t.Errorf("%s: the record ends in %s, the page shows %s", c.button, p.String(), s.Fen)
+		}
+	}
+
+	fresh := newTab(t, browserCtx, srv)
+	fresh.open("game=katro&south=human&north=human&animate=off")
+	fresh.do("open the record", chromedp.SetUploadFiles(chromedp.CSS("#import-file"), []string{files[0]}))
+	s = fresh.waitFor("the game from the record", 10*time.Second, func(s pageState) bool {
+		return settled(s) && len(s.Plies) == r.g.Ply()
+	})
+	r2 := refereeFor(t, board.NameKatro4x4, "", true, true)
+	r2.follow(fresh, s)
+	r2.check(fresh, s)
+}
+
+// waitDownload waits for a finished download ending in ext.
+func waitDownload(t *testing.T, dir, ext string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		fs, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
+		if len(fs) == 1 {
+			if b, err := os.ReadFile(fs[0]); err == nil && len(b) > 0 {
+				return fs[0]
+			}
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	all, _ := filepath.Glob(filepath.Join(dir, "*"))
+	t.Fatalf("no %s download in 10 s; the directory has %v", ext, all)
+	return ""
+}
+
+// testAnimation plays against the engine with the sowing animated (the
+// default): the page is busy while it sows and ends on the right board.
+func testAnimation(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	r, _ := openGame(tb, board.NameKatro4x4, "south=human&north=sower&movetime=50&animate=fast")
+	lat := playHuman(tb, r, rand.New(rand.NewPCG(9, 0)), 2)
+	busy, between := 0, 0
+	for _, sn := range lat.snaps {
+		if sn.Busy == "true" {
+			busy++
+		}
+		known := false
+		for _, p := range r.shown {
+			if mapsEqual(seedsOf(sn.Seeds), p.holes) {
+				known = true
+			}
+		}
+		if !known {
+			between++
+		}
+	}
+	t.Logf("%d plies animated: %d states shown while busy, %d of them between two plies' positions", r.g.Ply(), busy, between)
+	logLatency(t, lat)
+	if busy == 0 {
+		t.Errorf("the page was never busy while it animated %d plies", r.g.Ply())
+	}
+}
+
+// testNewGame starts games from the form: the game, the players and the
+// limit the form holds, and the address bar follows.
+func testNewGame(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	tb.open("game=katro&south=human&north=sower&animate=off")
+	set := func(id, value string) {
+		eval[bool](tb, fmt.Sprintf(`(() => { const e = document.querySelector(%q); e.value = %q;
+			e.dispatchEvent(new Event('input', {bubbles: true})); e.dispatchEvent(new Event('change', {bubbles: true})); return e.value === %q; })()`, id, value, value))
+	}
+	set("#game-select", board.NameHoyito3)
+	set("#south-select", "sower")
+	set("#north-select", "human")
+	set("#limit-kind", "depth")
+	set("#limit-value", "2")
+	tb.click("#new-game")
+	s := tb.waitFor("the new Hoyito III game", 20*time.Second, func(s pageState) bool {
+		return settled(s) && len(s.Plies) > 0 && s.Game != nil && *s.Game == board.NameHoyito3
+	})
+	r := refereeFor(t, board.NameHoyito3, "", false, true)
+	r.follow(tb, s)
+	r.check(tb, s)
+	for _, want := range []string{"game=hoyito3", "south=sower", "north=human", "depth=2"} {
+		if !strings.Contains(s.Search, want) {
+			t.Errorf("the address bar has %q, want %s in it", s.Search, want)
+		}
+	}
+	// A clock: both clocks shown, and the engine's runs down.
+	r, _ = openGame(tb, board.NameKatro4x4, "south=human&north=sower&tc=10%2B0.1&animate=off")
+	clocks := func() [2]string {
+		return eval[[2]string](tb, `['#clock-south', '#clock-north'].map(id => { const e = document.querySelector(id); return e ? e.textContent.trim() : ''; })`)
+	}
+	before := clocks()
+	if before[0] == "" || before[1] == "" {
+		t.Fatalf("clocks %q with tc=10+0.1", before)
+	}
+	playHuman(tb, r, rand.New(rand.NewPCG(4, 0)), 2)
+	after := clocks()
+	t.Logf("clocks %q, after two moves each %q", before, after)
+	if after[1] == before[1] {
+		t.Errorf("the engine's clock shows %q after its moves, as before", after[1])
+	}
+}
+
+// testFlip flips the board: South's first row goes from the bottom to the
+// top.
+func testFlip(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off")
+	rows := func() (float64, float64) {
+		y := eval[[2]float64](tb, `['a1', 'a4'].map(h => document.querySelector('[data-hole="' + h + '"]').getBoundingClientRect().top)`)
+		return y[0], y[1]
+	}
+	a1, a4 := rows()
+	if a1 <= a4 {
+		t.Fatalf("before flipping, a1 at y=%v is not below a4 at y=%v", a1, a4)
+	}
+	tb.click("#flip")
+	deadline := time.Now().Add(5 * time.Second)
+	for a1, a4 = rows(); a1 >= a4 && time.Now().Before(deadline); a1, a4 = rows() {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if a1 >= a4 {
+		t.Errorf("after flipping, a1 at y=%v is not above a4 at y=%v", a1, a4)
+	}
+}

@@ -1,0 +1,27 @@
+// Package gui is "sower gui": a local web server with a board in the
+// browser, for playing and analysing Katro and Hoyito III against any
+// engine that speaks the protocol.
+//
+// The page (assets/, embedded with go:embed: plain HTML, CSS and a
+// JavaScript module, no build step) talks to the server over one
+// WebSocket per game, with JSON messages. The server keeps the game with
+// board.Game and checks every move, the person's and the engine's; the
+// page only draws the state the server sends. Engines run as child
+// processes driven over the protocol by protocol/client, exactly as any
+// GUI would drive them; the page can only name engines given to the
+// server (Config.Engines), never a command.
+//
+// Each WebSocket has a session: a loop goroutine that owns the game and
+// runs every change, a reader goroutine, and a goroutine per engine job
+// (a move or an analysis). Jobs report back through the loop, tagged with
+// a generation number, so an answer to a search that was stopped (by a
+// take back, a new game, a move while analysing) is ignored. An engine
+// process is used by one job at a time (a lock per engine). When the
+// socket closes, the session stops its jobs and kills its engines.
+//
+// The WebSocket protocol (RFC 6455) is implemented here on the standard
+// library: the handshake, masked client frames, fragments, ping, pong and
+// close, with messages bounded by MaxMessage.
+//
+// docs/gui.md describes the page, the messages and the security checks.
+package gui

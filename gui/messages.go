@@ -1,0 +1,146 @@
+package gui
+
+// The messages between the page and the server, as JSON objects with a
+// "type" (docs/gui.md lists them).
+
+// request is a message from the page. Only the fields of its type are
+// used.
+type request struct {
+	Type string `json:"type"`
+	// new: the game, players, limit, rules and optional position.
+	Game           string `json:"game"`
+	South          string `json:"south"`
+	North          string `json:"north"`
+	LimitKind      string `json:"limitKind"` // movetime, depth or tc
+	LimitValue     string `json:"limitValue"`
+	CaptureSide    string `json:"captureSide"`
+	LastFour       string `json:"lastFour"`
+	NoCaptureLimit *int   `json:"noCaptureLimit"`
+	Fen            string `json:"fen"`
+	Moves          string `json:"moves"`
+	// move: the move and the ply it is played at (the shown ply).
+	Move string `json:"move"`
+	Ply  int    `json:"ply"`
+	// analyse: on or off, with which engine and how many lines.
+	On      bool   `json:"on"`
+	Engine  string `json:"engine"`
+	MultiPV int    `json:"multipv"`
+	// import: a record; export: its format (jsonl or pgn).
+	Text   string `json:"text"`
+	Format string `json:"format"`
+}
+
+// stateMsg is the whole state of the game as the page shows it.
+type stateMsg struct {
+	Type    string    `json:"type"`   // "state"
+	GameID  int       `json:"gameId"` // changes with every new game, set up or import
+	Game    string    `json:"game"`
+	Family  string    `json:"family"` // katro or hoyito
+	Rows    int       `json:"rows"`
+	Cols    int       `json:"cols"`
+	Rules   rulesMsg  `json:"rules"`
+	Players [2]string `json:"players"` // South, North: human or an engine name
+	Engines []string  `json:"engines"`
+	Limit   limitMsg  `json:"limit"`
+	Start   string    `json:"start"`
+	// StartIsInitial says the game began at its variant's start.
+	StartIsInitial bool     `json:"startIsInitial"`
+	Moves          []plyMsg `json:"moves"`
+	View           int      `json:"view"` // the ply shown
+	Fen            string   `json:"fen"`  // the shown position
+	Counts         []int    `json:"counts"`
+	Holes          []string `json:"holes"` // names, row 1 first, west to east
+	Owners         []string `json:"owners"`
+	Legal          []string `json:"legal"`
+	Side           string   `json:"side"` // south or north to move
+	Captured       [2]int   `json:"captured"`
+	Clock          int      `json:"clock"` // plies without a capture
+	Status         string   `json:"status"`
+	Reason         string   `json:"reason"`
+	Result         string   `json:"result"` // the result with its reason, once over
+	Turn           string   `json:"turn"`   // human, engine or over
+	Thinking       bool     `json:"thinking"`
+	Paused         bool     `json:"paused"`
+	Analysis       analysis `json:"analysis"`
+	// Clocks are the time left in milliseconds when the limit is a
+	// clock; Running is the side whose clock runs, or "".
+	Clocks  *[2]int64 `json:"clocks,omitempty"`
+	Running string    `json:"running"`
+	Last    string    `json:"last"` // the move that led to the shown position
+	// Steps are the boards of the last move's sowing, lap by lap, when
+	// the shown position follows the one shown before by that move.
+	Steps []step `json:"steps,omitempty"`
+}
+
+type rulesMsg struct {
+	CaptureSide    string `json:"captureSide"`
+	LastFour       string `json:"lastFour"`
+	NoCaptureLimit int    `json:"noCaptureLimit"`
+}
+
+type limitMsg struct {
+	Kind  string `json:"kind"`
+	Value string `json:"value"`
+}
+
+// plyMsg is one ply of the game.
+type plyMsg struct {
+	Move  string `json:"move"`
+	Side  string `json:"side"` // S or N
+	By    string `json:"by"`   // human or the engine's name
+	Score string `json:"score,omitempty"`
+	// Eval is the engine's score from South's view in seeds (mates as
+	// ±(100 - distance)), for the graph; nil without a score.
+	Eval  *float64 `json:"eval,omitempty"`
+	Depth int      `json:"depth,omitempty"`
+	MS    int64    `json:"ms"`
+}
+
+// analysis is the state of the analysis.
+type analysis struct {
+	On         bool   `json:"on"`
+	Engine     string `json:"engine"`
+	MultiPV    int    `json:"multipv"`
+	MaxMultiPV int    `json:"maxMultipv"` // 1 unless the engine has a MultiPV option
+}
+
+// infoMsg is an engine's info line, parsed, for the analysis panel.
+type infoMsg struct {
+	Type     string   `json:"type"` // "info"
+	Gen      int      `json:"gen"`  // which search
+	Engine   string   `json:"engine"`
+	MultiPV  int      `json:"multipv"`
+	Depth    int      `json:"depth"`
+	SelDepth int      `json:"seldepth"`
+	Score    string   `json:"score"` // "cp 24", "mate -3"
+	Bound    string   `json:"bound,omitempty"`
+	Nodes    uint64   `json:"nodes"`
+	NPS      uint64   `json:"nps"`
+	TimeMS   int64    `json:"time"`
+	PV       []string `json:"pv"`
+	Fen      string   `json:"fen"` // the position analysed
+}
+
+// noteMsg is a message for #message ("" clears it).
+type noteMsg struct {
+	Type string `json:"type"` // "message"
+	Text string `json:"text"`
+}
+
+// exportMsg carries a record for the page to save.
+type exportMsg struct {
+	Type     string `json:"type"` // "export"
+	Format   string `json:"format"`
+	Filename string `json:"filename"`
+	Text     string `json:"text"`
+}
+
+// previewMsg is a position of an analysis line, shown without changing
+// the game.
+type previewMsg struct {
+	Type     string `json:"type"` // "preview"
+	Fen      string `json:"fen"`
+	Moves    string `json:"moves"`
+	Counts   []int  `json:"counts"`
+	Captured [2]int `json:"captured"`
+}

@@ -1,0 +1,619 @@
+package gui
+
+import (
+	"bufio"
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client/clienttest"
+)
+
+func TestAccept(t *testing.T) {
+	// RFC 6455, section 1.3.
+	if got := wsAccept("dGhlIHNhbXBsZSBub25jZQ=="); got != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
+		t.Errorf("accept %q", got)
+	}
+}
+
+func newTestServer(t testing.TB, engines ...Engine) *Server {
+	t.Helper()
+	if len(engines) == 0 {
+		engines = []Engine{{Name: "e", Command: []string{"e"}}}
+	}
+	s, err := New(Config{Engines: engines, Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestHostAndOrigin(t *testing.T) {
+	s := newTestServer(t)
+	s.Allow(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8123}, "127.0.0.1:8123")
+	tests := []struct {
+		host, origin, path string
+		ws                 bool
+		want               int
+	}{
+		{host: "127.0.0.1:8123", path: "/", want: 200},
+		{host: "localhost:8123", path: "/app.js", want: 200},
+		{host: "[::1]:8123", path: "/", want: 200},
+		{host: "LOCALHOST:8123", origin: "http://localhost:8123", path: "/", want: 200},
+		{host: "evil.example:8123", path: "/", want: 403}, // DNS rebinding
+		{host: "127.0.0.1:9999", path: "/", want: 403},    // another port
+		{host: "127.0.0.1", path: "/", want: 403},         // no port
+		{host: "127.0.0.1:8123", origin: "http://evil.example", path: "/", want: 403},
+		{host: "127.0.0.1:8123", origin: "https://127.0.0.1:8123", path: "/", want: 403},
+		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123@evil", path: "/", want: 403},
+		{host: "127.0.0.1:8123", origin: "null", path: "/", want: 403},
+		{host: "127.0.0.1:8123", path: "/ws", ws: true, want: 403}, // a socket needs an Origin
+		{host: "127.0.0.1:8123", origin: "http://evil.example", path: "/ws", ws: true, want: 403},
+		{host: "evil.example:8123", origin: "http://evil.example:8123", path: "/ws", ws: true, want: 403},
+		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", want: 400}, // not an upgrade
+	}
+	for _, tc := range tests {
+		r := httptest.NewRequest("GET", "http://"+tc.host+tc.path, nil)
+		r.Host = tc.host
+		if tc.origin != "" {
+			r.Header.Set("Origin", tc.origin)
+		}
+		if tc.ws {
+			r.Header.Set("Connection", "Upgrade")
+			r.Header.Set("Upgrade", "websocket")
+			r.Header.Set("Sec-WebSocket-Version", "13")
+			r.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+		}
+		w := httptest.NewRecorder()
+		s.ServeHTTP(w, r)
+		if w.Code != tc.want {
+			t.Errorf("%s%s origin %q: status %d, want %d", tc.host, tc.path, tc.origin, w.Code, tc.want)
+		}
+	}
+}
+
+func TestNewChecksEngines(t *testing.T) {
+	for _, es := range [][]Engine{nil, {{Name: "human", Command: []string{"x"}}}, {{Name: "a b", Command: []string{"x"}}},
+		{{Name: "a", Command: nil}}, {{Name: "a", Command: []string{"x"}}, {Name: "a", Command: []string{"y"}}}} {
+		if _, err := New(Config{Engines: es}); err == nil {
+			t.Errorf("New accepts engines %v", es)
+		}
+	}
+}
+
+// wsClient is the page's side of a WebSocket, for the tests.
+type wsClient struct {
+	t    testing.TB
+	conn net.Conn
+	r    *bufio.Reader
+}
+
+// writeFrame sends a masked frame.
+func (c *wsClient) writeFrame(fin bool, op byte, payload []byte, masked bool) {
+	b0 := op
+	if fin {
+		b0 |= 0x80
+	}
+	hdr := []byte{b0, 0}
+	n := len(payload)
+	switch {
+	case n < 126:
+		hdr[1] = byte(n)
+	case n <= 0xffff:
+		hdr[1] = 126
+		hdr = binary.BigEndian.AppendUint16(hdr, uint16(n))
+	default:
+		hdr[1] = 127
+		hdr = binary.BigEndian.AppendUint64(hdr, uint64(n))
+	}
+	p := append([]byte(nil), payload...)
+	if masked {
+		hdr[1] |= 0x80
+		var mask [4]byte
+		rand.Read(mask[:])
+		hdr = append(hdr, mask[:]...)
+		for i := range p {
+			p[i] ^= mask[i&3]
+		}
+	}
+	if _, err := c.conn.Write(append(hdr, p...)); err != nil {
+		c.t.Fatalf("write: %v", err)
+	}
+}
+
+// readFrame reads one unmasked frame from the server.
+func (c *wsClient) readFrame() (byte, []byte, error) {
+	c.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+	var h [2]byte
+	if _, err := io.ReadFull(c.r, h[:]); err != nil {
+		return 0, nil, err
+	}
+	if h[1]&0x80 != 0 {
+		c.t.Fatal("the server masked a frame")
+	}
+	n := uint64(h[1] & 0x7f)
+	switch n {
+	case 126:
+		var b [2]byte
+		io.ReadFull(c.r, b[:])
+		n = uint64(binary.BigEndian.Uint16(b[:]))
+	case 127:
+		var b [8]byte
+		io.ReadFull(c.r, b[:])
+		n = binary.BigEndian.Uint64(b[:])
+	}
+	p := make([]byte, n)
+	_, err := io.ReadFull(c.r, p)
+	return h[0] & 0x0f, p, err
+}
+
+// expectClose reads until a close frame and checks its code.
+func (c *wsClient) expectClose(code int) {
+	c.t.Helper()
+	for {
+		op, p, err := c.readFrame()
+		if err != nil {
+			c.t.Fatalf("no close frame: %v", err)
+		}
+		if op == opClose {
+			if len(p) < 2 || int(binary.BigEndian.Uint16(p)) != code {
+				c.t.Fatalf("close %v, want code %d", p, code)
+			}
+			return
+		}
+	}
+}
+
+// pipeConn returns a server connection and a client on a pipe.
+func pipeConn(t *testing.T, max int) (*wsConn, *wsClient) {
+	a, b := net.Pipe()
+	t.Cleanup(func() { a.Close(); b.Close() })
+	return &wsConn{conn: a, r: bufio.NewReader(a), max: max}, &wsClient{t: t, conn: b, r: bufio.NewReader(b)}
+}
+
+func TestFraming(t *testing.T) {
+	t.Run("text, fragments, ping", func(t *testing.T) {
+		srv, c := pipeConn(t, 1<<16)
+		got := make(chan string, 3)
+		go func() {
+			for {
+				m, err := srv.ReadMessage()
+				if err != nil {
+					close(got)
+					return
+				}
+				got <- string(m)
+			}
+		}()
+		c.writeFrame(true, opText, []byte("hello"), true)
+		if m := <-got; m != "hello" {
+			t.Errorf("got %q", m)
+		}
+		long := strings.Repeat("x", 70000)
+		_ = long
+		c.writeFrame(false, opText, []byte("frag"), true)
+		c.writeFrame(true, opPing, []byte("p1"), true) // a control frame between fragments
+		if op, p, _ := c.readFrame(); op != opPong || string(p) != "p1" {
+			t.Errorf("answer to ping: op %d %q", op, p)
+		}
+		c.writeFrame(false, opContinuation, []byte("men"), true)
+		c.writeFrame(true, opContinuation, []byte("ted"), true)
+		if m := <-got; m != "fragmented" {
+			t.Errorf("got %q", m)
+		}
+		mid := strings.Repeat("é", 300) // a 16-bit length
+		c.writeFrame(true, opText, []byte(mid), true)
+		if m := <-got; m != mid {
+			t.Errorf("got %d bytes", len(m))
+		}
+		go srv.WriteText([]byte(strings.Repeat("y", 70000))) // a 64-bit length
+		if op, p, _ := c.readFrame(); op != opText || len(p) != 70000 {
+			t.Errorf("server's long frame: op %d, %d bytes", op, len(p))
+		}
+		c.writeFrame(true, opClose, binary.BigEndian.AppendUint16(nil, closeNormal), true)
+		c.expectClose(closeNormal)
+		if _, ok := <-got; ok {
+			t.Error("message after close")
+		}
+	})
+	bad := []struct {
+		name string
+		send func(c *wsClient)
+		code int
+	}{
+		{"unmasked", func(c *wsClient) { c.writeFrame(true, opText, []byte("x"), false) }, closeProtocol},
+		{"too big", func(c *wsClient) { c.writeFrame(true, opText, make([]byte, 2000), true) }, closeTooBig},
+		{"too big in fragments", func(c *wsClient) {
+			c.writeFrame(false, opText, make([]byte, 600), true)
+			c.writeFrame(true, opContinuation, make([]byte, 600), true)
+		}, closeTooBig},
+		{"bad utf-8", func(c *wsClient) { c.writeFrame(true, opText, []byte{0xff, 0xfe}, true) }, closeBadData},
+		{"binary", func(c *wsClient) { c.writeFrame(true, opBinary, []byte{1}, true) }, closeBadData},
+		{"continuation first", func(c *wsClient) { c.writeFrame(true, opContinuation, []byte("x"), true) }, closeProtocol},
+		{"long ping", func(c *wsClient) { c.writeFrame(true, opPing, make([]byte, 126), true) }, closeProtocol},
+		{"reserved bits", func(c *wsClient) { c.writeFrame(true, opText|0x40, []byte("x"), true) }, closeProtocol},
+		{"unknown opcode", func(c *wsClient) { c.writeFrame(true, 0x3, []byte("x"), true) }, closeProtocol},
+	}
+	for _, tc := range bad {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, c := pipeConn(t, 1024)
+			errc := make(chan error, 1)
+			go func() {
+				_, err := srv.ReadMessage()
+				errc <- err
+			}()
+			tc.send(c)
+			c.expectClose(tc.code)
+			if err := <-errc; err == nil {
+				t.Error("ReadMessage accepted it")
+			}
+		})
+	}
+}
+
+// page is a test's connection to a running server, speaking JSON.
+type page struct {
+	*wsClient
+	last stateMsg
+	msg  string
+}
+
+// startServer runs a server with the engines on a loopback port and
+// returns its address; the cleanup stops it.
+func startServer(t testing.TB, engines ...Engine) (string, *Server) {
+	t.Helper()
+	s := newTestServer(t, engines...)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(ctx, ln, "127.0.0.1:0") }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+	return ln.Addr().String(), s
+}
+
+// open connects a page to the server's socket.
+func open(t testing.TB, addr string) *page {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close() })
+	key := make([]byte, 16)
+	rand.Read(key)
+	k := base64.StdEncoding.EncodeToString(key)
+	fmt.Fprintf(conn, "GET /ws HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n\r\n", addr, addr, k)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Sec-WebSocket-Accept") != wsAccept(k) {
+		t.Fatalf("handshake: %s %v", resp.Status, resp.Header)
+	}
+	return &page{wsClient: &wsClient{t: t, conn: conn, r: r}}
+}
+
+func (p *page) send(m map[string]any) {
+	p.t.Helper()
+	b, _ := json.Marshal(m)
+	p.writeFrame(true, opText, b, true)
+}
+
+// await reads messages until ok accepts the state (or a message),
+// failing after 15 s.
+func (p *page) await(what string, ok func(p *page) bool) {
+	p.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		op, b, err := p.readFrame()
+		if err != nil {
+			p.t.Fatalf("waiting for %s: %v", what, err)
+		}
+		if op != opText {
+			continue
+		}
+		var head struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		}
+		json.Unmarshal(b, &head)
+		switch head.Type {
+		case "state":
+			p.last = stateMsg{}
+			if err := json.Unmarshal(b, &p.last); err != nil {
+				p.t.Fatal(err)
+			}
+		case "message":
+			p.msg = head.Text
+		default:
+			continue
+		}
+		if ok(p) {
+			return
+		}
+	}
+	p.t.Fatalf("no %s in 15 s; last state %+v, message %q", what, p.last, p.msg)
+}
+
+// referee replays the page's moves with the rules.
+func replayState(t *testing.T, s stateMsg) *board.Game {
+	t.Helper()
+	v, err := board.New(s.Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := v.ParsePosition(s.Start)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(start)
+	for i, m := range s.Moves {
+		mv, err := v.ParseMove(m.Move)
+		if err == nil {
+			err = g.Play(mv)
+		}
+		if err != nil {
+			t.Fatalf("ply %d %s: %v", i+1, m.Move, err)
+		}
+	}
+	return g
+}
+
+func TestGame(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "fake", "limitKind": "movetime", "limitValue": "50"})
+	p.await("the new game", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "human" })
+	if p.last.Fen != "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S 0" || len(p.last.Legal) == 0 {
+		t.Fatalf("start: %+v", p.last)
+	}
+	// Illegal moves change nothing.
+	for _, bad := range []string{"a4", "z9", "pass", ""} {
+		p.send(map[string]any{"type": "move", "move": bad, "ply": 0})
+		p.await("a message about "+bad, func(p *page) bool { return p.msg != "" })
+		if len(p.last.Moves) != 0 {
+			t.Fatalf("%q was played", bad)
+		}
+		p.msg = ""
+	}
+	// A move, then the engine's answer; the server's game follows the rules.
+	for i := 0; i < 3 && p.last.Turn == "human"; i++ {
+		n := len(p.last.Moves)
+		p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": p.last.View})
+		p.await("the engine's answer", func(p *page) bool {
+			return len(p.last.Moves) >= n+2 && !p.last.Thinking || p.last.Turn == "over"
+		})
+		g := replayState(t, p.last)
+		pos := g.Position()
+		if p.last.Fen != pos.String() || p.last.Moves[n+1].By != "fake" {
+			t.Fatalf("state %+v, rules give %s", p.last, pos.String())
+		}
+		if p.last.Moves[n+1].Eval == nil {
+			t.Errorf("no eval for the engine's move")
+		}
+	}
+	// Take back: back to the person's turn.
+	n := len(p.last.Moves)
+	p.send(map[string]any{"type": "takeback"})
+	p.await("the take back", func(p *page) bool { return len(p.last.Moves) == n-2 })
+	// Set up: bad notation changes nothing and says why.
+	before := p.last.Fen
+	v, _ := board.New(board.NameKatro4x4)
+	_, perr := v.ParsePosition("2,2,2/2,2,2 S 0")
+	p.send(map[string]any{"type": "setup", "fen": "2,2,2/2,2,2 S 0"})
+	p.await("the message", func(p *page) bool { return p.msg != "" })
+	if !strings.Contains(p.msg, perr.Error()) || p.last.Fen != before {
+		t.Errorf("bad setup: message %q, fen %q (was %q)", p.msg, p.last.Fen, before)
+	}
+	p.send(map[string]any{"type": "setup", "fen": before})
+	p.await("the set up", func(p *page) bool { return p.last.Fen == before && p.last.Start == before && len(p.last.Moves) == 0 })
+	// Export and import round trip.
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+	p.await("the engine's answer", func(p *page) bool { return len(p.last.Moves) >= 2 || p.last.Turn == "over" })
+	played := p.last
+	p.send(map[string]any{"type": "export", "format": "pgn"})
+	var pgn string
+	for pgn == "" {
+		_, b, err := p.readFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e exportMsg
+		if json.Unmarshal(b, &e); e.Type == "export" {
+			pgn = e.Text
+		}
+	}
+	p.send(map[string]any{"type": "new", "game": "hoyito3"})
+	p.await("hoyito3", func(p *page) bool { return p.last.Game == "hoyito3" })
+	p.send(map[string]any{"type": "import", "text": pgn})
+	p.await("the import", func(p *page) bool { return p.last.Game == "katro-4x4" })
+	if p.last.Fen != played.Fen || len(p.last.Moves) != len(played.Moves) {
+		t.Errorf("imported %s with %d moves, exported %s with %d", p.last.Fen, len(p.last.Moves), played.Fen, len(played.Moves))
+	}
+	// Navigation and resuming from an earlier ply.
+	p.send(map[string]any{"type": "goto", "ply": 0})
+	p.await("ply 0", func(p *page) bool { return p.last.View == 0 && p.last.Fen == played.Start })
+	// Unknown engines and limits are refused.
+	for _, bad := range []map[string]any{
+		{"type": "new", "north": "/bin/sh"},
+		{"type": "new", "limitKind": "movetime", "limitValue": "-5"},
+		{"type": "new", "game": "chess"},
+		{"type": "analyse", "on": true, "engine": "rm -rf"},
+		{"type": "nonsense"},
+	} {
+		p.msg = ""
+		p.send(bad)
+		p.await("a refusal", func(p *page) bool { return p.msg != "" })
+	}
+}
+
+func TestEngineTrouble(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	tests := []struct {
+		name string
+		args []string
+		say  string
+	}{
+		{"crash", []string{"-mode", "crash"}, "exited"},
+		{"hang", []string{"-mode", "hang"}, "no bestmove within"},
+		{"illegal", []string{"-mode", "illegal"}, "illegal move"},
+		{"garbage", []string{"-mode", "garbage"}, "illegal move"},
+		{"no start", []string{"-mode", "nouci"}, "could not start"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			engines := []Engine{{Name: "bad", Command: append([]string{fake}, tc.args...)}}
+			addr, srv := startServer(t, engines...)
+			srv.cfg.Timeout = 300 * time.Millisecond
+			p := open(t, addr)
+			p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "bad", "north": "human", "limitKind": "movetime", "limitValue": "20"})
+			p.await("the engine's trouble", func(p *page) bool { return strings.Contains(p.msg, tc.say) })
+			if !strings.Contains(p.msg, "bad (south)") {
+				t.Errorf("message %q does not name the engine and side", p.msg)
+			}
+			p.await("play to pause", func(p *page) bool { return p.last.Paused && !p.last.Thinking })
+			if len(p.last.Moves) != 0 || p.last.Game != "katro-4x4" {
+				t.Errorf("the game changed: %+v", p.last)
+			}
+		})
+	}
+}
+
+func TestPageLeaves(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, srv := startServer(t, Engine{Name: "fake", Command: []string{fake}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro", "south": "human", "north": "human"})
+	p.await("the game", func(p *page) bool { return p.last.Game == "katro" })
+	p.send(map[string]any{"type": "analyse", "on": true, "engine": "fake"})
+	p.await("analysis on", func(p *page) bool { return p.last.Analysis.On })
+	var slot *slot
+	deadline := time.Now().Add(10 * time.Second)
+	for slot == nil && time.Now().Before(deadline) {
+		srv.mu.Lock()
+		for ss := range srv.sessions {
+			ss.post(func() {}) // the loop is alive
+		}
+		srv.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+		slot = anySlot(srv)
+	}
+	p.writeFrame(true, opClose, binary.BigEndian.AppendUint16(nil, closeGoingAway), true)
+	for time.Now().Before(deadline) {
+		srv.mu.Lock()
+		n := len(srv.sessions)
+		srv.mu.Unlock()
+		if n == 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if slot == nil {
+		t.Fatal("no engine started")
+	}
+	slot.mu.Lock()
+	defer slot.mu.Unlock()
+	if slot.e != nil {
+		t.Error("the engine still runs after the page left")
+	}
+}
+
+// anySlot returns an engine slot of a session, if any.
+func anySlot(srv *Server) *slot {
+	got := make(chan *slot, 1)
+	srv.mu.Lock()
+	var ss *session
+	for s := range srv.sessions {
+		ss = s
+	}
+	srv.mu.Unlock()
+	if ss == nil {
+		return nil
+	}
+	ss.post(func() {
+		for _, sl := range ss.slots {
+			got <- sl
+			return
+		}
+		got <- nil
+	})
+	select {
+	case sl := <-got:
+		return sl
+	case <-time.After(time.Second):
+		return nil
+	}
+}
+
+func TestAnalysis(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake, "-multipv", "3"}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "human", "moves": "a1,a4"})
+	p.await("the game", func(p *page) bool { return p.last.Game == "katro-4x4" && len(p.last.Moves) == 2 })
+	p.send(map[string]any{"type": "analyse", "on": true, "engine": "fake", "multipv": 2})
+	seen := map[int]infoMsg{}
+	deadline := time.Now().Add(15 * time.Second)
+	for len(seen) < 2 && time.Now().Before(deadline) {
+		_, b, err := p.readFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in infoMsg
+		if json.Unmarshal(b, &in); in.Type == "info" && in.Depth == 4 {
+			seen[in.MultiPV] = in
+		}
+	}
+	if len(seen) != 2 || seen[3].Type != "" {
+		t.Fatalf("lines %+v, want multipv 1 and 2", seen)
+	}
+	for k, in := range seen {
+		if in.Fen != p.last.Fen || len(in.PV) != 1 || in.Score != fmt.Sprintf("cp %d", 1-k) {
+			t.Errorf("line %d: %+v (position %s)", k, in, p.last.Fen)
+		}
+	}
+	// The state says how many lines the engine offers.
+	p.send(map[string]any{"type": "goto", "ply": 1})
+	p.await("the engine's MultiPV", func(p *page) bool { return p.last.Analysis.MaxMultiPV == 3 && p.last.View == 1 })
+	// A person moves for either side while analysing.
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 1})
+	p.await("the move", func(p *page) bool { return p.last.View == 2 && len(p.last.Moves) == 2 && p.last.Turn == "human" })
+	// Preview of a line.
+	p.send(map[string]any{"type": "preview", "fen": p.last.Fen, "moves": p.last.Legal[0]})
+	for {
+		_, b, err := p.readFrame()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var pm previewMsg
+		if json.Unmarshal(b, &pm); pm.Type == "preview" {
+			if len(pm.Counts) != 16 || pm.Fen == p.last.Fen {
+				t.Errorf("preview %+v", pm)
+			}
+			break
+		}
+	}
+	p.send(map[string]any{"type": "analyse", "on": false})
+	p.await("analysis off", func(p *page) bool { return !p.last.Analysis.On })
+}

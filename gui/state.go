@@ -1,0 +1,194 @@
+package gui
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
+)
+
+// sendState sends the state with g, the game at the shown ply.
+func (s *session) sendState(g *board.Game) {
+	v := s.v
+	p := g.Position()
+	st := g.Status()
+	m := stateMsg{
+		Type: "state", Game: v.Name(), Family: "katro", Rows: v.Rows(), Cols: v.Cols(),
+		Players: s.players, Engines: s.srv.names(),
+		Limit:  limitMsg{s.limit.kind, s.limit.value},
+		GameID: s.gameID, Start: s.start.String(), View: s.view, Fen: p.String(),
+		Side: strings.ToLower(p.Side().String()), Clock: p.Clock(),
+		Status: st.Result.String(), Reason: st.Reason.String(),
+		Thinking: s.job != nil && s.job.kind == "move", Paused: s.paused, Analysis: s.an,
+		Moves: []plyMsg{}, Legal: []string{},
+	}
+	init := v.Start()
+	m.StartIsInitial = init.String() == m.Start
+	rules := v.Rules()
+	m.Rules = rulesMsg{rules.CaptureSide.String(), rules.LastFour.String(), rules.NoCaptureLimit}
+	if v.Family() == board.Hoyito {
+		m.Family = "hoyito"
+		m.Captured = [2]int{p.Captured(board.South), p.Captured(board.North)}
+	}
+	for _, h := range v.Holes() {
+		m.Holes = append(m.Holes, h.String())
+		m.Counts = append(m.Counts, p.Count(h))
+		m.Owners = append(m.Owners, strings.ToLower(v.Owner(h).String()))
+	}
+	if !st.Over() {
+		for _, mv := range p.LegalMoves() {
+			m.Legal = append(m.Legal, mv.String())
+		}
+	}
+	switch {
+	case st.Over():
+		m.Turn = "over"
+		m.Result = resultText(st)
+	case s.an.On || s.players[p.Side()] == "human":
+		m.Turn = "human"
+	default:
+		m.Turn = "engine"
+	}
+	if s.view > 0 {
+		m.Last = s.moves[s.view-1].String()
+	}
+	replay := board.NewGame(s.start)
+	for i, mv := range s.moves {
+		q := replay.Position()
+		side := q.Side()
+		pm := plyMsg{Move: mv.String(), Side: string(side.Letter()), By: s.by[i], MS: s.replies[i].Elapsed.Milliseconds()}
+		if in := s.replies[i].Info; in.HasScore {
+			pm.Score, pm.Eval = scoreText(in, side)
+			pm.Depth = in.Depth
+		}
+		m.Moves = append(m.Moves, pm)
+		replay.Play(mv)
+	}
+	if s.limit.kind == "tc" {
+		c := [2]int64{s.clocks[0].Milliseconds(), s.clocks[1].Milliseconds()}
+		if s.running >= 0 {
+			c[s.running] = max(s.clocks[s.running]-time.Since(s.since), 0).Milliseconds()
+			m.Running = strings.ToLower(board.Side(s.running).String())
+		}
+		m.Clocks = &c
+	}
+	if s.sent.gameID == s.gameID && s.view == s.sent.view+1 && s.sent.fen != "" {
+		m.Steps = sowingSteps(s.sent.fen, v, s.moves[s.view-1])
+	}
+	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
+	s.send(m)
+}
+
+// scoreText writes an engine's score for the move list (mover's view:
+// "+0.35", "M3", "-M2") and its value from South's view for the graph.
+func scoreText(in client.Info, mover board.Side) (string, *float64) {
+	sign := 1.0
+	if mover == board.North {
+		sign = -1
+	}
+	var text string
+	var x float64
+	if in.IsMate {
+		text = fmt.Sprintf("M%d", in.Mate)
+		if in.Mate < 0 {
+			text = fmt.Sprintf("-M%d", -in.Mate)
+			x = -(100 + float64(in.Mate))
+		} else {
+			x = 100 - float64(in.Mate)
+		}
+	} else {
+		x = float64(in.CP) / 100
+		text = fmt.Sprintf("%+.2f", x)
+	}
+	x *= sign
+	return text, &x
+}
+
+// resultText writes a finished game's result with its reason.
+func resultText(st board.Status) string {
+	var who string
+	switch st.Result {
+	case board.SouthWins:
+		who = "South wins"
+	case board.NorthWins:
+		who = "North wins"
+	default:
+		who = "Draw"
+	}
+	text := who + ": " + st.Reason.String()
+	if st.Seeds != [2]int{} {
+		text += fmt.Sprintf(", %d-%d", st.Seeds[0], st.Seeds[1])
+	}
+	return text
+}
+
+// limitText is a player's limit as records write it.
+func (s *session) limitText(side board.Side) string {
+	if s.players[side] == "human" {
+		return "none"
+	}
+	return s.limit.String()
+}
+
+// export sends the game's record in a format of sower match.
+func (s *session) export(format string) error {
+	g := s.gameAt(len(s.moves))
+	rec := match.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
+	rec.Date = time.Now().Format("2006-01-02")
+	name := "sower-" + s.v.Name() + "-" + rec.Date
+	var text string
+	switch format {
+	case "jsonl":
+		b, err := json.Marshal(rec)
+		if err != nil {
+			return err
+		}
+		text, name = string(b)+"\n", name+".jsonl"
+	case "pgn":
+		text, name = rec.PGN(), name+".pgn"
+	default:
+		return fmt.Errorf("export %q: want jsonl or pgn", format)
+	}
+	s.send(exportMsg{Type: "export", Format: format, Filename: name, Text: text})
+	return nil
+}
+
+// importRecord replaces the game with the first game of a record; a
+// record that does not fit the rules changes nothing.
+func (s *session) importRecord(text string) error {
+	recs, err := match.ReadRecords([]byte(text))
+	if err != nil {
+		return fmt.Errorf("import: %v", err)
+	}
+	rec := recs[0]
+	g, err := rec.Replay()
+	if err != nil {
+		return fmt.Errorf("import: %v", err)
+	}
+	s.stopJob()
+	start := g.Start()
+	s.begin(start.Variant(), start, g.Moves())
+	for i, m := range rec.Moves {
+		r := client.Reply{Elapsed: time.Duration(m.MS) * time.Millisecond}
+		if m.Depth != nil {
+			r.Info.Depth, r.Info.HasDepth = *m.Depth, true
+		}
+		switch {
+		case m.Mate != nil:
+			r.Info.Mate, r.Info.IsMate, r.Info.HasScore = *m.Mate, true, true
+		case m.CP != nil:
+			r.Info.CP, r.Info.HasScore = *m.CP, true
+		}
+		s.replies[i] = r
+		by := map[string]string{"S": rec.South, "N": rec.North}[m.Side]
+		if by != "" {
+			s.by[i] = by
+		}
+	}
+	s.paused = true // look first; Resume plays on
+	return nil
+}
