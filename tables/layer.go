@@ -46,7 +46,7 @@ type Layer struct {
 	// from; exact counts the entries with Lo == Hi.
 	lowerSum uint64
 	exact    uint64
-	close func() error
+	close    func() error
 }
 
 // Seeds returns the seeds on the boards of the layer.
