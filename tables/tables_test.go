@@ -116,3 +116,39 @@ func randomBoard(rng *rand.Rand, n int) [Holes]uint8 {
 	c := unrank(rng.Uint64N(Positions(n)), n)
 	return c
 }
+
+// TestMovesSatisfyTheRecursion checks each entry against its moves, made
+// by the board package: Lo and Hi are the best of the moves' bounds, the
+// distances are one more than the best move's, and a move keeps the value.
+func TestMovesSatisfyTheRecursion(t *testing.T) {
+	tb, v := buildSet(t, board.DefaultRules(), 12)
+	rng := rand.New(rand.NewPCG(5, 6))
+	for i := 0; i < 3000; i++ {
+		n := 8 + 4*rng.IntN(2)
+		c := randomBoard(rng, n)
+		p := position(t, v, &c, board.Side(rng.IntN(2)))
+		e, ms, err := tb.Moves(&p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		lo, hi, keeps := -n, -n, 0
+		dlo := 1000
+		for _, m := range ms {
+			lo, hi = max(lo, m.Entry.Lo), max(hi, m.Entry.Hi)
+			if m.Keeps {
+				keeps++
+			}
+		}
+		for _, m := range ms {
+			if m.Entry.Lo == lo && lo > -n {
+				dlo = min(dlo, m.Entry.DistLo)
+			}
+		}
+		if lo == -n {
+			dlo = 0
+		}
+		if lo != e.Lo || hi != e.Hi || dlo != e.DistLo || keeps == 0 {
+			t.Fatalf("%s: entry %+v; moves give lo %d hi %d distance %d, %d keep it: %+v", p, e, lo, hi, dlo, keeps, ms)
+		}
+	}
+}
