@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"time"
 )
 
 // maxRounds is the most rounds a distance byte can count.
@@ -52,6 +53,7 @@ func (b *builder) iterate(ctx context.Context) (int, error) {
 	}
 	var ups []hiUpdate
 	round := 1
+	lastReport := time.Now()
 	for k := 2; ; k++ {
 		if err := ctx.Err(); err != nil {
 			return round, err
@@ -134,7 +136,10 @@ func (b *builder) iterate(ctx context.Context) (int, error) {
 			return round, nil
 		}
 		round = k
-		b.report("rounds", uint64(k), uint64(len(nclX)+len(nch)))
+		if time.Since(lastReport) >= time.Second {
+			lastReport = time.Now()
+			b.report("rounds", uint64(k), uint64(len(nclX)+len(nch)))
+		}
 		clX, nclX = nclX, clX
 		clOld, nclOld = nclOld, clOld
 		ch, nch = nch, ch

@@ -48,6 +48,7 @@ func commands() []command {
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
+		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
 	}
 }
 
