@@ -101,6 +101,7 @@ type server struct {
 	hashMiB  int
 	overhead time.Duration
 	eng      *search.Engine // made on first use
+	tb       tableState     // Hoyito III endgame tables (TablePath)
 
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
@@ -190,6 +191,7 @@ func (s *server) engine() (*search.Engine, error) {
 		}
 		s.eng = e
 	}
+	s.syncTables()
 	return s.eng, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/tables"
 )
 
 // Info is a progress report: one per completed iteration, and one when the
@@ -24,6 +25,7 @@ type Info struct {
 	Time     time.Duration
 	NPS      uint64
 	Hashfull int          // per mille
+	TBHits   uint64       // endgame table probes that found the position
 	PV       []board.Move // principal variation, from the root
 }
 
@@ -45,8 +47,9 @@ type Result struct {
 // must not be called concurrently, and SetHash and ClearHash only between
 // searches.
 type Engine struct {
-	tt *Table
-	s  *searcher // reused between searches; allocated once
+	tt     *Table
+	s      *searcher // reused between searches; allocated once
+	tables *tables.Tables
 }
 
 // NewEngine returns an engine with a transposition table of hashMiB MiB.
@@ -90,6 +93,7 @@ func (e *Engine) Search(ctx context.Context, root board.Position, history []uint
 	}
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, report)
+	s.tb, s.tbHits = e.tablesFor(root.Variant()), 0
 	return s.run(), nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/tables"
 )
 
 // frame is one ply's move list: the children are made once, when the moves
@@ -71,6 +72,9 @@ type searcher struct {
 
 	bestPV []board.Move
 	last   Info
+
+	tb     *tables.Tables // endgame tables for this game, or nil
+	tbHits uint64
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {
@@ -120,6 +124,11 @@ func (s *searcher) run() Result {
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
+	if s.tb != nil {
+		if res, ok := s.rootTables(); ok {
+			return s.finish(res)
+		}
+	}
 	maxDepth := MaxPly - 1
 	if s.lim.Depth > 0 {
 		maxDepth = min(s.lim.Depth, maxDepth)
@@ -159,7 +168,11 @@ func (s *searcher) run() Result {
 		// it, so that the last report names the move returned.
 		s.emit(s.partial.depth, s.partial.score, s.partial.bound)
 	}
-	res := Result{Move: best, Info: s.last}
+	return s.finish(Result{Move: best, Info: s.last})
+}
+
+// finish completes a result: final node count, time and ponder move.
+func (s *searcher) finish(res Result) Result {
 	res.Info.Nodes, res.Info.Time = s.nodes, time.Since(s.start)
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
@@ -419,6 +432,7 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		Time:     el,
 		NPS:      nps(s.nodes, el),
 		Hashfull: s.tt.Hashfull(),
+		TBHits:   s.tbHits,
 		PV:       append([]board.Move(nil), pv...),
 	}
 	if s.report != nil {

@@ -104,7 +104,11 @@ func (t *Tables) Fits(v *board.Variant) bool {
 	if v.Family() != board.Hoyito {
 		return false
 	}
-	r := v.Rules()
+	return t.For(v.Rules())
+}
+
+// For reports whether the set serves the rule options r.
+func (t *Tables) For(r board.Rules) bool {
 	if OptionsFor(r) != t.opts {
 		return false
 	}
