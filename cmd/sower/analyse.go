@@ -10,6 +10,7 @@ import (
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/tables"
 )
 
 // defaultAnalyseTime is how long analyse searches when given no limit.
@@ -19,12 +20,14 @@ func (c *cli) analyse(args []string) error {
 	var g gameFlags
 	var depth, movetime, hash int
 	var nodes uint64
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB]`)
+	var tdir string
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--tables DIR]`)
 	g.add(fs, true)
 	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
 	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
 	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
+	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -53,6 +56,15 @@ func (c *cli) analyse(args []string) error {
 	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond}
 	if set == 0 {
 		lim.MoveTime = defaultAnalyseTime
+	}
+	if tdir != "" {
+		p := game.Position()
+		tb, err := tables.Open(tdir, p.Variant().Rules())
+		if err != nil {
+			return err
+		}
+		defer tb.Close()
+		eng.SetTables(tb)
 	}
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err

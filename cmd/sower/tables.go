@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"runtime"
@@ -207,4 +208,53 @@ func (c *cli) tablesProbe(args []string) error {
 		fmt.Fprintf(w, "  %-4s  lo %3d hi %3d  distances %d/%d%s\n", ch.Move, ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi, mark)
 	}
 	return nil
+}
+
+// tableView is what show prints about a position from the tables.
+type tableView struct {
+	Lo       int      `json:"lo"`
+	Hi       int      `json:"hi"`
+	Exact    bool     `json:"exact"`
+	Distance int      `json:"distance"`
+	Moves    []string `json:"moves"`
+	// Note says why there is no entry (above the tables, Katro, over).
+	Note string `json:"note,omitempty"`
+}
+
+// viewTables opens the tables in dir for p's rules and looks p up.
+func viewTables(dir string, p *board.Position) (*tableView, error) {
+	if p.Variant().Family() != board.Hoyito {
+		return nil, usagef("--tables: tables exist for hoyito3 only")
+	}
+	tb, err := tables.Open(dir, p.Variant().Rules())
+	if err != nil {
+		return nil, err
+	}
+	defer tb.Close()
+	e, ms, err := tb.Moves(p)
+	if err != nil {
+		return &tableView{Note: fmt.Sprintf("not in the tables (%d seeds on the board; the tables hold 8 to %d)", p.OnBoard(), tb.Top())}, nil
+	}
+	v := &tableView{Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), Moves: []string{}}
+	for _, m := range ms {
+		if m.Keeps {
+			v.Moves = append(v.Moves, m.Move.String())
+		}
+	}
+	return v, nil
+}
+
+// write prints the view under a diagram; nothing for a nil view.
+func (v *tableView) write(w io.Writer) {
+	switch {
+	case v == nil:
+	case v.Note != "":
+		fmt.Fprintf(w, "Tables: %s\n", v.Note)
+	case v.Exact:
+		fmt.Fprintf(w, "Tables: exact %+d for the side to move (seeds on the board), secured within %d plies; keeping the value: %s\n",
+			v.Lo, v.Distance, strings.Join(v.Moves, " "))
+	default:
+		fmt.Fprintf(w, "Tables: between %+d and %+d for the side to move (the rest depends on the repetition and no-capture rules); %s keep %+d\n",
+			v.Lo, v.Hi, strings.Join(v.Moves, " "), v.Lo)
+	}
 }
