@@ -12,9 +12,6 @@ import (
 // searches only.
 func (e *Engine) SetTables(t *tables.Tables) { e.tables = t }
 
-// Tables returns the engine's tables, or nil.
-func (e *Engine) Tables() *tables.Tables { return e.tables }
-
 // tablesFor returns the tables to use for a root of variant v.
 func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
 	if e.tables == nil || !e.tables.Fits(v) {

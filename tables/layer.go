@@ -49,18 +49,6 @@ type Layer struct {
 	close    func() error
 }
 
-// Seeds returns the seeds on the boards of the layer.
-func (l *Layer) Seeds() int { return l.seeds }
-
-// Options returns the rule options the layer was built for.
-func (l *Layer) Options() Options { return l.opts }
-
-// Checksum returns the checksum of the layer's entries (xxhash64).
-func (l *Layer) Checksum() uint64 { return l.sum }
-
-// Exact returns how many entries have Lo == Hi.
-func (l *Layer) Exact() uint64 { return l.exact }
-
 // Entries returns the number of entries (both halves of a fixed set).
 func (l *Layer) Entries() uint64 { return uint64(len(l.data) / EntrySize) }
 
