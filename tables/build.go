@@ -109,10 +109,13 @@ func (b *builder) report(phase string, done, total uint64) {
 func (b *builder) parallel(ctx context.Context, phase string, f func(x0, x1 uint64)) error {
 	var nextChunk, done atomic.Uint64
 	var wg sync.WaitGroup
-	stop := make(chan struct{})
+	stop, stopped := make(chan struct{}), make(chan struct{})
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()
+	// Progress is reported from this goroutine only while the workers run,
+	// then from the caller's: never from two at once.
 	go func() {
+		defer close(stopped)
 		for {
 			select {
 			case <-stop:
@@ -146,6 +149,7 @@ func (b *builder) parallel(ctx context.Context, phase string, f func(x0, x1 uint
 	}
 	wg.Wait()
 	close(stop)
+	<-stopped
 	b.report(phase, done.Load(), b.total)
 	return ctx.Err()
 }
