@@ -137,6 +137,10 @@ func writeLayer(path string, h header, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil {
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(h.encode()); err != nil {
 		tmp.Close()
 		return err
