@@ -18,6 +18,7 @@ type Progress struct {
 	// whose bounds changed in it.
 	Done, Total uint64
 	Elapsed     time.Duration // since the layer started
+	PhaseTime   time.Duration // since the phase started
 }
 
 // BuildStats describes a built layer.
@@ -50,6 +51,7 @@ type builder struct {
 	workers  int
 	progress func(Progress)
 	start    time.Time
+	phase    time.Time // when the current phase started
 }
 
 // buildLayer computes the n-seed layer's entries; lower is the (n-4)-seed
@@ -99,7 +101,8 @@ func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers 
 // report sends a progress report if anyone listens.
 func (b *builder) report(phase string, done, total uint64) {
 	if b.progress != nil {
-		b.progress(Progress{Seeds: b.seeds, Phase: phase, Done: done, Total: total, Elapsed: time.Since(b.start)})
+		b.progress(Progress{Seeds: b.seeds, Phase: phase, Done: done, Total: total,
+			Elapsed: time.Since(b.start), PhaseTime: time.Since(b.phase)})
 	}
 }
 
@@ -109,6 +112,7 @@ func (b *builder) report(phase string, done, total uint64) {
 func (b *builder) parallel(ctx context.Context, phase string, f func(x0, x1 uint64)) error {
 	var nextChunk, done atomic.Uint64
 	var wg sync.WaitGroup
+	b.phase = time.Now()
 	stop, stopped := make(chan struct{}), make(chan struct{})
 	ticker := time.NewTicker(time.Second)
 	defer ticker.Stop()

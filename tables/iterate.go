@@ -25,6 +25,7 @@ const maxRounds = 255
 // are made again (by sowing) when the count reaches zero.
 func (b *builder) iterate(ctx context.Context) (int, error) {
 	t, n := b.total, int8(b.seeds)
+	b.phase = time.Now()
 	b.lo, b.hi = make([]int8, t), make([]int8, t)
 	b.dlo, b.dhi = make([]uint8, t), make([]uint8, t)
 	var clX []uint32 // positions whose lo changed in the last round

@@ -95,7 +95,7 @@ func (c *cli) buildProgress(p tables.Progress) {
 		fmt.Fprintf(c.stderr, "layer %d: round %d, %d bounds changed, %s\n", p.Seeds, p.Done, p.Total, el)
 		return
 	}
-	rate := float64(p.Done) / max(p.Elapsed.Seconds(), 1e-3)
+	rate := float64(p.Done) / max(p.PhaseTime.Seconds(), 1e-3)
 	left := "?"
 	if rate > 0 {
 		left = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
