@@ -108,6 +108,7 @@ func TestIdentify(t *testing.T) {
 				"option name CaptureSide type combo default any var any var opponent",
 				"option name LastFour type combo default capturer var capturer var south var north",
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",
+				"option name TablePath type string default <empty>",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {

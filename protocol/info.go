@@ -13,7 +13,9 @@ import (
 //	info depth 12 seldepth 15 score cp 34 nodes 81234 nps 2712345 time 30 hashfull 12 pv a1 f6 c1
 //
 // With several lines (MultiPV) each carries its rank after the depths:
-// "info depth 12 seldepth 15 multipv 2 score cp 20 …".
+// "info depth 12 seldepth 15 multipv 2 score cp 20 …". tbhits (endgame
+// table probes that found their position) follows hashfull when the search
+// used tables.
 //
 // The score is "cp <x>" or "mate <n>" (see search.Score.UCI), followed by
 // "lowerbound" or "upperbound" when the iteration's window failed. time is
@@ -46,6 +48,10 @@ func FormatInfo(i search.Info) string {
 	b.WriteString(strconv.FormatInt(i.Time.Milliseconds(), 10))
 	b.WriteString(" hashfull ")
 	b.WriteString(strconv.Itoa(i.Hashfull))
+	if i.TBHits > 0 {
+		b.WriteString(" tbhits ")
+		b.WriteString(strconv.FormatUint(i.TBHits, 10))
+	}
 	if len(i.PV) > 0 {
 		b.WriteString(" pv ")
 		b.WriteString(board.FormatMoves(i.PV))

@@ -56,6 +56,7 @@ func (s *server) options() []option {
 			apply: (*server).setLastFour},
 		{name: "NoCaptureLimit", kind: typeSpin, def: strconv.Itoa(board.DefaultNoCaptureLimit),
 			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
+		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
 	}
 }
 
@@ -70,7 +71,7 @@ func (o *option) line() string {
 		}
 	case typeSpin:
 		s += fmt.Sprintf(" default %s min %d max %d", o.def, o.min, o.max)
-	case typeCheck:
+	case typeCheck, typeString:
 		s += " default " + o.def
 	}
 	return s

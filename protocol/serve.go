@@ -115,6 +115,7 @@ type server struct {
 	limitStrength bool
 	elo           int
 	seed          uint64
+	tb            tableState // Hoyito III endgame tables (TablePath)
 
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
@@ -210,6 +211,7 @@ func (s *server) engine() (*search.Engine, error) {
 		}
 		s.eng = e
 	}
+	s.syncTables()
 	return s.eng, nil
 }
 

@@ -38,8 +38,25 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	if (s.limit > 0 && pos.Clock() >= s.limit) || s.repeated(pos.Key()) {
 		return s.conventionEnd(pos, ply)
 	}
+	lb, ub := -Infinity, Infinity
+	if s.tb != nil {
+		sc, a, b, done := s.probeNode(pos, ply, alpha, beta)
+		if done {
+			return sc
+		}
+		if a >= b {
+			return a
+		}
+		if a > alpha {
+			lb = a
+		}
+		if b < beta {
+			ub = b
+		}
+		alpha, beta = a, b
+	}
 	if depth <= 0 || ply >= MaxPly {
-		return s.quiesce(pos, ply, maxQPly, alpha, beta)
+		return min(max(s.quiesce(pos, ply, maxQPly, alpha, beta), lb), ub)
 	}
 
 	// Transposition table (not at the frontier, where a probe costs a
@@ -100,6 +117,7 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 		}
 	}
 	s.pop()
+	best = min(max(best, lb), ub) // the tables' bounds, if any
 
 	bound := BoundExact
 	switch {

@@ -31,6 +31,14 @@
 //     game's history before the root counted (a small counting filter makes
 //     most repetition checks free). Katro wins score by distance; proven
 //     Hoyito III results score by their exact margin (see Score).
+//   - Hoyito III endgame tables (Engine.SetTables, package tables): a node
+//     with few enough seeds takes the tables' exact value when the
+//     no-capture clock leaves time for its distance, or has its window cut
+//     or narrowed by the tables' bounds; an exact root is answered at once
+//     with a move that keeps the value. Info.TBHits counts the probes.
+//   - Solve proves bounds on a position's value: iterative deepening with
+//     MTD(f) null-window searches, unresolved leaves scored worst and best
+//     for the root's side, the tables as bounded leaves.
 //   - Limits: depth, nodes, move time, clock with increment and moves to go,
 //     infinite, and root move restriction; a stop request (cancelling the
 //     context) is seen within about a thousand nodes. Node and time limits

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/tables"
 )
 
 // Info is a progress report: one per completed iteration, and one when the
@@ -24,6 +25,7 @@ type Info struct {
 	Time     time.Duration
 	NPS      uint64
 	Hashfull int          // per mille
+	TBHits   uint64       // endgame table probes that found the position
 	PV       []board.Move // principal variation, from the root
 	// MultiPV is the line's rank, 1 for the best, when the search looks
 	// for several lines (Limits.MultiPV above 1); 0 otherwise.
@@ -49,8 +51,9 @@ type Result struct {
 // concurrently, and SetHash, SetThreads and ClearHash only between
 // searches.
 type Engine struct {
-	tt *Table
-	s  *searcher // reused between searches; allocated once
+	tt     *Table
+	s      *searcher      // reused between searches; allocated once
+	tables *tables.Tables // Hoyito III endgame tables, or nil (SetTables)
 
 	threads int         // see SetThreads
 	helpers []*searcher // the helper threads' searchers, reused
@@ -105,6 +108,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	}
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
+	s.tb, s.tbHits = e.tablesFor(root.Variant()), 0
 	s.currMovePeriod = e.currMovePeriod
 	e.tt.NewSearch()
 	stopHelpers := e.startHelpers(ctx, s, lim)

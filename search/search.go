@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/tables"
 )
 
 // frame is one ply's move list: the children are made once, when the moves
@@ -97,6 +98,9 @@ type searcher struct {
 	helper    bool
 	published atomic.Uint64
 	team      []*searcher
+
+	tb     *tables.Tables // endgame tables for this game, or nil
+	tbHits uint64
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {
@@ -147,6 +151,15 @@ func (s *searcher) run() Result {
 	s.multiPV = max(1, min(s.lim.MultiPV, s.nRoot))
 	if s.lim.Skill.weak() {
 		s.multiPV = min(max(s.multiPV, SkillLines), s.nRoot)
+	}
+	// A root whose exact value the tables give is answered at once with a
+	// move that keeps it: its score is the position's real, proven score.
+	// Several lines (MultiPV, a weakened search) are searched as usual.
+	if s.tb != nil && s.multiPV == 1 {
+		if res, ok := s.rootTables(); ok {
+			s.waitPonder()
+			return s.finish(res)
+		}
 	}
 	s.skill.n = 0
 	s.pvIdx = 0
@@ -204,7 +217,11 @@ func (s *searcher) run() Result {
 		// it, so that the last report names the move returned.
 		s.emit(s.partial.depth, s.partial.score, s.partial.bound)
 	}
-	res := Result{Move: best, Info: s.last}
+	return s.finish(Result{Move: best, Info: s.last})
+}
+
+// finish completes a result: final node count, time and ponder move.
+func (s *searcher) finish(res Result) Result {
 	res.Info.Nodes, res.Info.Time = s.totalNodes(), time.Since(s.start)
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
@@ -482,6 +499,7 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		Time:     el,
 		NPS:      nps(nodes, el),
 		Hashfull: s.tt.Hashfull(),
+		TBHits:   s.tbHits,
 		PV:       append([]board.Move(nil), pv...),
 	}
 	if s.multiPV > 1 {

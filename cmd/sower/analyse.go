@@ -11,6 +11,7 @@ import (
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/tables"
 )
 
 // defaultAnalyseTime is how long analyse searches when given no limit.
@@ -20,7 +21,8 @@ func (c *cli) analyse(args []string) error {
 	var g gameFlags
 	var depth, movetime, hash, multiPV, threads int
 	var nodes uint64
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N]`)
+	var tdir string
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR]`)
 	g.add(fs, true)
 	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
 	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
@@ -28,6 +30,7 @@ func (c *cli) analyse(args []string) error {
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
+	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -61,6 +64,15 @@ func (c *cli) analyse(args []string) error {
 	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}
 	if set == 0 {
 		lim.MoveTime = defaultAnalyseTime
+	}
+	if tdir != "" {
+		p := game.Position()
+		tb, err := tables.Open(tdir, p.Variant().Rules())
+		if err != nil {
+			return err
+		}
+		defer tb.Close()
+		eng.SetTables(tb)
 	}
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err

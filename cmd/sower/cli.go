@@ -51,6 +51,8 @@ func commands() []command {
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
 		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
+		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
+		{"solve", "prove the value of a position (MTD(f), endgame tables)", (*cli).solve},
 	}
 }
 

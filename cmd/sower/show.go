@@ -17,14 +17,18 @@ type showJSON struct {
 	Reason   string   `json:"reason"`
 	Captured [2]int   `json:"captured"`
 	Ply      int      `json:"ply"`
+	// Tables is what the endgame tables say (with --tables), or absent.
+	Tables *tableView `json:"tables,omitempty"`
 }
 
 func (c *cli) show(args []string) error {
 	var g gameFlags
 	var asJSON bool
-	fs := c.flags("show", `--game G [--fen F] [--moves "m1 m2 …"] [--json]`)
+	var tdir string
+	fs := c.flags("show", `--game G [--fen F] [--moves "m1 m2 …"] [--json] [--tables DIR]`)
 	g.add(fs, true)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object instead of the diagram")
+	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables: show their bounds for the position")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -35,6 +39,12 @@ func (c *cli) show(args []string) error {
 	p := game.Position()
 	st := game.Status()
 	legal := protocol.LegalMoves(game)
+	var tv *tableView
+	if tdir != "" {
+		if tv, err = viewTables(tdir, &p); err != nil {
+			return err
+		}
+	}
 	if asJSON {
 		out := showJSON{
 			Game:     p.Variant().Name(),
@@ -49,8 +59,13 @@ func (c *cli) show(args []string) error {
 		for _, m := range legal {
 			out.Legal = append(out.Legal, m.String())
 		}
+		out.Tables = tv
 		enc := json.NewEncoder(c.stdout)
 		return enc.Encode(out)
 	}
-	return protocol.WriteBoard(c.stdout, game)
+	if err := protocol.WriteBoard(c.stdout, game); err != nil {
+		return err
+	}
+	tv.write(c.stdout)
+	return nil
 }

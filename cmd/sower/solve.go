@@ -1,0 +1,92 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/tables"
+)
+
+func (c *cli) solve(args []string) error {
+	var g gameFlags
+	var tdir string
+	var hash, depth int
+	fs := c.flags("solve", `[--game G] [--fen F | --moves "…"] [--tables DIR] [--hash MB] [--depth N]`)
+	g.add(fs, true)
+	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to use")
+	fs.IntVar(&hash, "hash", 64, "transposition table size in MiB")
+	fs.IntVar(&depth, "depth", 0, "give up after this depth (0: until solved or interrupted)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if hash < search.MinHashMiB || hash > search.MaxHashMiB {
+		return usagef("--hash %d: want %d to %d", hash, search.MinHashMiB, search.MaxHashMiB)
+	}
+	if depth < 0 || depth >= search.MaxPly {
+		return usagef("--depth %d: want 0 to %d", depth, search.MaxPly-1)
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	p := game.Position()
+	cfg := search.SolveConfig{History: game.History(), HashMiB: hash, MaxDepth: depth}
+	if tdir != "" {
+		if p.Variant().Family() != board.Hoyito {
+			return usagef("--tables: tables exist for hoyito3 only")
+		}
+		tb, err := tables.Open(tdir, p.Variant().Rules())
+		if err != nil {
+			return err
+		}
+		defer tb.Close()
+		cfg.Tables = tb
+		fmt.Fprintf(c.stdout, "tables %s: %s, up to %d seeds\n", tdir, tb.Options(), tb.Top())
+	}
+	fmt.Fprintf(c.stdout, "solving %s (%s to move; values from its view: %s)\n", p.String(), p.Side(), valueUnit(p.Variant()))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := search.Solve(ctx, p, cfg, func(i search.SolveInfo) {
+		fmt.Fprintf(c.stdout, "bounds %d %d depth %d nodes %d time %d\n", i.Lo, i.Hi, i.Depth, i.Nodes, i.Time.Milliseconds())
+	})
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "pv %s\n", board.FormatMoves(res.PV))
+	switch {
+	case res.Lo == res.Hi:
+		fmt.Fprintf(c.stdout, "solved: %s, depth %d, %d nodes, %d ms\n", verdict(p.Variant(), res.Lo), res.Depth, res.Nodes, res.Time.Milliseconds())
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintf(c.stdout, "interrupted: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
+	default:
+		fmt.Fprintf(c.stdout, "not solved: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
+	}
+	return nil
+}
+
+// valueUnit says what a solver value means in the variant.
+func valueUnit(v *board.Variant) string {
+	if v.Family() == board.Hoyito {
+		return "the final seed margin"
+	}
+	return "1 a win, 0 a draw, -1 a loss"
+}
+
+// verdict words an exact value.
+func verdict(v *board.Variant, val int) string {
+	if v.Family() == board.Hoyito {
+		return fmt.Sprintf("value %+d (final seed margin for the side to move)", val)
+	}
+	switch val {
+	case 1:
+		return "a win for the side to move"
+	case -1:
+		return "a loss for the side to move"
+	}
+	return "a draw"
+}

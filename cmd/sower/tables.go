@@ -1,0 +1,260 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/tables"
+)
+
+// defaultTableDir is where tables are built and looked for by default.
+const defaultTableDir = "tables"
+
+func (c *cli) tables(args []string) error {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintln(c.stdout, "usage: sower tables build|probe [flags]")
+		fmt.Fprintln(c.stdout, "\n  build  build Hoyito III endgame tables, layer by layer")
+		fmt.Fprintln(c.stdout, "  probe  show what the tables say about a position")
+		fmt.Fprintln(c.stdout, "\nRun sower tables <command> --help for its flags.")
+		if len(args) == 0 {
+			return usagef("tables: want build or probe")
+		}
+		return nil
+	}
+	switch args[0] {
+	case "build":
+		return c.tablesBuild(args[1:])
+	case "probe":
+		return c.tablesProbe(args[1:])
+	}
+	return usagef("tables %q: want build or probe", args[0])
+}
+
+func (c *cli) tablesBuild(args []string) error {
+	var g gameFlags
+	var dir string
+	var seeds, threads int
+	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--threads N]")
+	g.add(fs, false)
+	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
+	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
+	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "worker goroutines")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	v, err := tableVariant(fs.Changed("game"), &g)
+	if err != nil {
+		return err
+	}
+	if seeds < 8 || seeds > tables.MaxSeeds || seeds%4 != 0 {
+		return usagef("--seeds %d: want a multiple of 4 from 8 to %d", seeds, tables.MaxSeeds)
+	}
+	if threads < 1 {
+		return usagef("--threads %d: want 1 or more", threads)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	opts := tables.OptionsFor(v.Rules())
+	fmt.Fprintf(c.stdout, "building %s tables up to %d seeds in %s\n", opts, seeds, dir)
+	last := 0
+	err = tables.Build(ctx, tables.BuildConfig{
+		Dir: dir, Options: opts, Seeds: seeds, Workers: threads,
+		Progress: func(p tables.Progress) { c.buildProgress(p) },
+		Layer: func(st tables.BuildStats, resumed bool) {
+			last = st.Seeds
+			pct := 100 * float64(st.Exact) / float64(st.Positions)
+			if resumed {
+				fmt.Fprintf(c.stdout, "layer %2d: present and checked: %d positions, %d exact (%.1f%%), %s\n",
+					st.Seeds, st.Positions, st.Exact, pct, mib(st.Bytes))
+				return
+			}
+			fmt.Fprintf(c.stdout, "layer %2d: %d positions, %d exact (%.1f%%), %d moves, %d rounds, max distance %d, file %s, working memory %s, %s\n",
+				st.Seeds, st.Positions, st.Exact, pct, st.Edges, st.Rounds, st.MaxDist,
+				mib(st.Positions*tables.EntrySize), mib(st.Bytes), st.Time.Round(time.Millisecond))
+		},
+	})
+	if errors.Is(err, context.Canceled) {
+		return fmt.Errorf("interrupted while building layer %d; layers up to %d are complete: run the same command to resume", last+4, last)
+	}
+	return err
+}
+
+// buildProgress prints a progress report on stderr.
+func (c *cli) buildProgress(p tables.Progress) {
+	el := p.Elapsed.Round(time.Second)
+	if p.Phase == "rounds" {
+		fmt.Fprintf(c.stderr, "layer %d: round %d, %d bounds changed, %s\n", p.Seeds, p.Done, p.Total, el)
+		return
+	}
+	rate := float64(p.Done) / max(p.PhaseTime.Seconds(), 1e-3)
+	left := "?"
+	if rate > 0 {
+		left = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
+	}
+	fmt.Fprintf(c.stderr, "layer %d: %s %d/%d positions (%.0f%%), %.2fM/s, phase time left %s, %s\n",
+		p.Seeds, p.Phase, p.Done, p.Total, 100*float64(p.Done)/float64(max(p.Total, 1)), rate/1e6, left, el)
+}
+
+// mib formats a byte count.
+func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// tableVariant returns the Hoyito III variant of the flags: the tables
+// commands default to hoyito3 and accept nothing else.
+func tableVariant(gameSet bool, g *gameFlags) (*board.Variant, error) {
+	if !gameSet {
+		g.game = board.NameHoyito3
+	}
+	v, err := g.variant()
+	if err != nil {
+		return nil, err
+	}
+	if v.Family() != board.Hoyito {
+		return nil, usagef("--game %s: tables exist for hoyito3 only", g.game)
+	}
+	return v, nil
+}
+
+// probeJSON is the object sower tables probe --json prints.
+type probeJSON struct {
+	FEN        string      `json:"fen"`
+	Side       string      `json:"side"`
+	Seeds      int         `json:"seeds"`
+	Lo         int         `json:"lo"`
+	Hi         int         `json:"hi"`
+	Exact      bool        `json:"exact"`
+	Distance   int         `json:"distance"`
+	DistanceLo int         `json:"distance_lo"`
+	DistanceHi int         `json:"distance_hi"`
+	Moves      []string    `json:"moves"`
+	Children   []childJSON `json:"children"`
+}
+
+type childJSON struct {
+	Move       string `json:"move"`
+	Lo         int    `json:"lo"`
+	Hi         int    `json:"hi"`
+	DistanceLo int    `json:"distance_lo"`
+	DistanceHi int    `json:"distance_hi"`
+	Keeps      bool   `json:"keeps"`
+}
+
+func (c *cli) tablesProbe(args []string) error {
+	var g gameFlags
+	var dir string
+	var asJSON bool
+	fs := c.flags("tables probe", `--fen F [--moves "…"] [--dir DIR] [--json]`)
+	g.add(fs, true)
+	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
+	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if _, err := tableVariant(fs.Changed("game"), &g); err != nil {
+		return err
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	p := game.Position()
+	tb, err := tables.Open(dir, p.Variant().Rules())
+	if err != nil {
+		return err
+	}
+	defer tb.Close()
+	if p.OnBoard() > tb.Top() || p.OnBoard() == 0 {
+		return fmt.Errorf("%s: %d seeds on the board; the tables in %s hold 8 to %d", p.String(), p.OnBoard(), dir, tb.Top())
+	}
+	e, ms, err := tb.Moves(&p)
+	if err != nil {
+		return err
+	}
+	out := probeJSON{FEN: p.String(), Side: string(p.Side().Letter()), Seeds: p.OnBoard(),
+		Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), DistanceLo: e.DistLo, DistanceHi: e.DistHi,
+		Moves: []string{}}
+	for _, m := range ms {
+		if m.Keeps {
+			out.Moves = append(out.Moves, m.Move.String())
+		}
+		out.Children = append(out.Children, childJSON{Move: m.Move.String(), Lo: m.Entry.Lo, Hi: m.Entry.Hi,
+			DistanceLo: m.Entry.DistLo, DistanceHi: m.Entry.DistHi, Keeps: m.Keeps})
+	}
+	if asJSON {
+		return json.NewEncoder(c.stdout).Encode(out)
+	}
+	w := c.stdout
+	fmt.Fprintf(w, "position  %s\n", out.FEN)
+	kind := "exact"
+	if !e.Exact() {
+		kind = "not exact: the value depends on the repetition and no-capture rules"
+	}
+	fmt.Fprintf(w, "bounds    lo %d hi %d (%s; margin of the %d seeds on the board, %s's view)\n", e.Lo, e.Hi, kind, out.Seeds, p.Side())
+	fmt.Fprintf(w, "distance  %d plies (lo secured in %d, hi in %d)\n", e.Distance(), e.DistLo, e.DistHi)
+	fmt.Fprintf(w, "moves     %s\n", strings.Join(out.Moves, " "))
+	for _, ch := range out.Children {
+		mark := ""
+		if ch.Keeps {
+			mark = "  keeps the value"
+		}
+		fmt.Fprintf(w, "  %-4s  lo %3d hi %3d  distances %d/%d%s\n", ch.Move, ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi, mark)
+	}
+	return nil
+}
+
+// tableView is what show prints about a position from the tables.
+type tableView struct {
+	Lo       int      `json:"lo"`
+	Hi       int      `json:"hi"`
+	Exact    bool     `json:"exact"`
+	Distance int      `json:"distance"`
+	Moves    []string `json:"moves"`
+	// Note says why there is no entry (above the tables, Katro, over).
+	Note string `json:"note,omitempty"`
+}
+
+// viewTables opens the tables in dir for p's rules and looks p up.
+func viewTables(dir string, p *board.Position) (*tableView, error) {
+	if p.Variant().Family() != board.Hoyito {
+		return nil, usagef("--tables: tables exist for hoyito3 only")
+	}
+	tb, err := tables.Open(dir, p.Variant().Rules())
+	if err != nil {
+		return nil, err
+	}
+	defer tb.Close()
+	e, ms, err := tb.Moves(p)
+	if err != nil {
+		return &tableView{Note: fmt.Sprintf("not in the tables (%d seeds on the board; the tables hold 8 to %d)", p.OnBoard(), tb.Top())}, nil
+	}
+	v := &tableView{Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), Moves: []string{}}
+	for _, m := range ms {
+		if m.Keeps {
+			v.Moves = append(v.Moves, m.Move.String())
+		}
+	}
+	return v, nil
+}
+
+// write prints the view under a diagram; nothing for a nil view.
+func (v *tableView) write(w io.Writer) {
+	switch {
+	case v == nil:
+	case v.Note != "":
+		fmt.Fprintf(w, "Tables: %s\n", v.Note)
+	case v.Exact:
+		fmt.Fprintf(w, "Tables: exact %+d for the side to move (seeds on the board), secured within %d plies; keeping the value: %s\n",
+			v.Lo, v.Distance, strings.Join(v.Moves, " "))
+	default:
+		fmt.Fprintf(w, "Tables: between %+d and %+d for the side to move (the rest depends on the repetition and no-capture rules); %s keep %+d\n",
+			v.Lo, v.Hi, strings.Join(v.Moves, " "), v.Lo)
+	}
+}

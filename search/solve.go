@@ -1,0 +1,379 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/tables"
+)
+
+// SolveInfo is a solver report: proven bounds on the root's value from the
+// side to move's view (Hoyito III: the final seed margin; Katro: 1 a win,
+// 0 a draw, -1 a loss), with the depth and effort that proved them.
+type SolveInfo struct {
+	Lo, Hi int
+	Depth  int
+	Nodes  uint64
+	Time   time.Duration
+	// PV is the proof's principal line when Lo == Hi (a line that keeps
+	// the value), else the best line of the last lower-bound search.
+	PV []board.Move
+}
+
+// SolveConfig are the solver's inputs besides the position.
+type SolveConfig struct {
+	History  []uint64       // the game's keys before the root (repetition)
+	Tables   *tables.Tables // Hoyito III tables, or nil
+	HashMiB  int            // transposition table size; 0 means DefaultHashMiB
+	MaxDepth int            // give up after this depth; 0 means MaxPly-1
+}
+
+// Solve proves bounds on the value of root by iterative deepening: at
+// each depth, an MTD(f) sequence of null-window alpha-beta searches finds
+// the value of the tree cut at that depth with every unresolved leaf
+// scored as the worst for the root's side to move (a proven lower bound),
+// and another with the best (a proven upper bound). Game ends follow the
+// rules, the no-capture limit and repetition included; positions in the
+// tables are leaves with the tables' bounds, used only when the no-capture
+// clock leaves time for their distances. report (if not nil) is called
+// whenever the bounds tighten. Solve stops when the bounds meet, at
+// MaxDepth, or when ctx is cancelled, and returns the last bounds.
+func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report func(SolveInfo)) (SolveInfo, error) {
+	if root.Variant() == nil {
+		return SolveInfo{}, ErrNoPosition
+	}
+	mib := cfg.HashMiB
+	if mib == 0 {
+		mib = DefaultHashMiB
+	}
+	if mib < MinHashMiB || mib > MaxHashMiB {
+		return SolveInfo{}, errors.New("solve: hash size out of range")
+	}
+	v := root.Variant()
+	s := &solver{ctx: ctx, root: root, start: time.Now(), limit: v.Rules().NoCaptureLimit}
+	s.family = v.Family()
+	if cfg.Tables != nil && cfg.Tables.Fits(v) {
+		s.tb = cfg.Tables
+	}
+	s.tt = make([]solveEntry, mib<<20/24)
+	s.keys = append(s.keys, cfg.History...)
+	s.vmax = 1
+	if s.family == board.Hoyito {
+		s.vmax = v.Total()
+	}
+	maxDepth := cfg.MaxDepth
+	if maxDepth <= 0 || maxDepth >= MaxPly {
+		maxDepth = MaxPly - 1
+	}
+	info := SolveInfo{Lo: -s.vmax, Hi: s.vmax}
+	if st := root.Status(cfg.History); st.Over() {
+		val := s.endValue(&root, st)
+		info.Lo, info.Hi = val, val
+		s.finishInfo(&info)
+		return info, nil
+	}
+	for d := 1; d <= maxDepth && info.Lo < info.Hi; d++ {
+		s.depth = d
+		lo := s.mtdf(d, lowerMode, info.Lo, info.Lo, info.Hi)
+		if s.stopped {
+			break
+		}
+		hi := s.mtdf(d, upperMode, info.Hi, info.Lo, info.Hi)
+		if s.stopped {
+			break
+		}
+		changed := lo > info.Lo || hi < info.Hi
+		info.Lo, info.Hi, info.Depth = max(info.Lo, lo), min(info.Hi, hi), d
+		if changed || info.Lo == info.Hi {
+			s.finishInfo(&info)
+			if report != nil {
+				report(info)
+			}
+		}
+	}
+	s.finishInfo(&info)
+	return info, ctx.Err()
+}
+
+// The two modes: unresolved leaves score the worst, or the best, for the
+// root's side to move.
+const (
+	lowerMode = 0
+	upperMode = 1
+)
+
+// solveEntry is a solver transposition-table entry: bounds on the value
+// of the tree below a node, searched to depth, in one mode.
+type solveEntry struct {
+	key    uint64
+	depth  int16
+	lo, hi int8
+	move   board.Move
+}
+
+// solver is the state of one Solve.
+type solver struct {
+	ctx     context.Context
+	root    board.Position
+	family  board.Family
+	tb      *tables.Tables
+	tt      []solveEntry
+	keys    []uint64
+	limit   int
+	vmax    int
+	depth   int
+	mode    int
+	nodes   uint64
+	stopped bool
+	start   time.Time
+	frames  [MaxPly + 1]solveFrame
+}
+
+// solveFrame holds one ply's children.
+type solveFrame struct {
+	kids  [board.MaxMoves]board.Position
+	moves [board.MaxMoves]board.Move
+	n     int
+}
+
+// mtdf finds the value of the depth-d tree in mode by null-window searches
+// from guess, within [lo, hi] (values outside are already excluded).
+func (s *solver) mtdf(d, mode, guess, lo, hi int) int {
+	s.mode = mode
+	g := guess
+	l, u := -s.vmax-1, s.vmax+1
+	if mode == lowerMode {
+		l = lo - 1 // the value is at least lo
+	} else {
+		u = hi + 1 // and at most hi
+	}
+	for l < u && !s.stopped {
+		beta := g
+		if g == l {
+			beta = g + 1
+		}
+		g = s.ab(&s.root, 0, d, beta-1, beta)
+		if g < beta {
+			u = g
+		} else {
+			l = g
+		}
+	}
+	return g
+}
+
+// key returns the node's table key: position, mode, a pass before it,
+// and the clock when the no-capture limit could matter below the node.
+func (s *solver) key(p *board.Position, depth int) uint64 {
+	k := p.Key() ^ uint64(s.mode+1)*0x9e3779b97f4a7c15
+	if p.AfterPass() {
+		k ^= passSalt
+	}
+	if s.limit > 0 && p.Clock()+depth+256 >= s.limit {
+		k ^= uint64(p.Clock()+1) * 0xbf58476d1ce4e5b9
+	}
+	return k
+}
+
+// endValue scores a finished game for the side to move.
+func (s *solver) endValue(p *board.Position, st board.Status) int {
+	me := p.Side()
+	if s.family == board.Hoyito {
+		return st.Seeds[me] - st.Seeds[me.Other()]
+	}
+	switch w, ok := st.Result.Winner(); {
+	case !ok:
+		return 0
+	case w == me:
+		return 1
+	}
+	return -1
+}
+
+// leaf returns the bounds on p's value known without searching: the
+// whole range, narrowed by the seeds already captured (Hoyito III) and by
+// the tables.
+func (s *solver) leaf(p *board.Position) (lo, hi int) {
+	if s.family != board.Hoyito {
+		return -1, 1
+	}
+	me := p.Side()
+	cur := p.Captured(me) - p.Captured(me.Other())
+	n := p.OnBoard()
+	lo, hi = cur-n, cur+n
+	if s.tb != nil && n <= s.tb.Top() {
+		if e, ok := s.tb.Probe(p); ok {
+			left := 1 << 30
+			if s.limit > 0 {
+				left = s.limit - p.Clock()
+			}
+			if e.DistLo <= left {
+				lo = cur + e.Lo
+			}
+			if e.DistHi <= left {
+				hi = cur + e.Hi
+			}
+		}
+	}
+	return lo, hi
+}
+
+// ab is fail-soft alpha-beta on exact values.
+func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
+	if s.nodes&4095 == 0 && s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	if s.stopped {
+		return 0
+	}
+	// Rule ends.
+	if s.family == board.Hoyito && p.OnBoard() == 0 {
+		me := p.Side()
+		return p.Captured(me) - p.Captured(me.Other())
+	}
+	if (s.limit > 0 && p.Clock() >= s.limit) || board.Repeats(p.Key(), s.keys, 2) {
+		if s.family == board.Katro {
+			if !p.HasLegalMove() {
+				return -1 // no legal move loses even so
+			}
+			return 0
+		}
+		me := p.Side()
+		return p.Captured(me) + p.SeedsOf(me) - p.Captured(me.Other()) - p.SeedsOf(me.Other())
+	}
+	lo, hi := s.leaf(p)
+	if lo == hi {
+		return lo
+	}
+	rootSide := s.root.Side()
+	if depth <= 0 || ply >= MaxPly {
+		if (p.Side() == rootSide) == (s.mode == lowerMode) {
+			return lo
+		}
+		return hi
+	}
+	if lo >= beta {
+		return lo
+	}
+	if hi <= alpha {
+		return hi
+	}
+	key := s.key(p, depth)
+	e := &s.tt[key%uint64(len(s.tt))]
+	ttMove := board.NoMove
+	if e.key == key {
+		ttMove = e.move
+		if int(e.depth) >= depth {
+			if int(e.lo) >= beta {
+				return int(e.lo)
+			}
+			if int(e.hi) <= alpha {
+				return int(e.hi)
+			}
+			alpha, beta = max(alpha, int(e.lo)), min(beta, int(e.hi))
+			if alpha >= beta {
+				return alpha
+			}
+		}
+	}
+	a0, b0 := alpha, beta
+	f := &s.frames[ply]
+	s.makeAll(f, p, ttMove)
+	if f.n == 0 {
+		return -1 // a Katro player without a legal move has lost
+	}
+	me := p.Side()
+	best, bestMove := -s.vmax-1, board.NoMove
+	s.keys = append(s.keys, p.Key())
+	for i := 0; i < f.n; i++ {
+		kid := &f.kids[i]
+		var v int
+		if kid.Side() == me {
+			v = s.ab(kid, ply+1, depth-1, alpha, beta)
+		} else {
+			v = -s.ab(kid, ply+1, depth-1, -beta, -alpha)
+		}
+		if v > best {
+			best, bestMove = v, f.moves[i]
+			alpha = max(alpha, v)
+			if alpha >= beta {
+				break
+			}
+		}
+	}
+	s.keys = s.keys[:len(s.keys)-1]
+	if s.stopped {
+		return 0
+	}
+	best = min(max(best, lo), hi)
+	ne := solveEntry{key: key, depth: int16(depth), lo: int8(-s.vmax), hi: int8(s.vmax), move: bestMove}
+	switch {
+	case best <= a0:
+		ne.hi = int8(best)
+	case best >= b0:
+		ne.lo = int8(best)
+	default:
+		ne.lo, ne.hi = int8(best), int8(best)
+	}
+	*e = ne
+	return best
+}
+
+// makeAll makes the legal moves of p into f, the table's move first,
+// captures next; a Hoyito III player without a move passes.
+func (s *solver) makeAll(f *solveFrame, p *board.Position, ttMove board.Move) {
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	f.n = 0
+	me := p.Side()
+	for _, m := range l.Slice() {
+		j := f.n
+		f.kids[j] = *p
+		if !f.kids[j].Play(m) {
+			continue
+		}
+		s.nodes++
+		f.moves[j] = m
+		f.n++
+		if m == ttMove || (f.kids[j].Side() == me && s.family == board.Hoyito) {
+			// to the front (the table's move ends up first)
+			for ; j > 0 && f.moves[j-1] != ttMove; j-- {
+				f.moves[j], f.moves[j-1] = f.moves[j-1], f.moves[j]
+				f.kids[j], f.kids[j-1] = f.kids[j-1], f.kids[j]
+			}
+		}
+	}
+	if f.n == 0 && s.family == board.Hoyito {
+		f.kids[0] = *p
+		f.kids[0].Play(board.Pass)
+		s.nodes++
+		f.moves[0], f.n = board.Pass, 1
+	}
+}
+
+// finishInfo fills the effort and the principal line from the table.
+func (s *solver) finishInfo(info *SolveInfo) {
+	info.Nodes, info.Time = s.nodes, time.Since(s.start)
+	info.PV = info.PV[:0]
+	s.mode = lowerMode
+	p := s.root
+	seen := map[uint64]bool{}
+	for len(info.PV) < MaxPly {
+		k := s.key(&p, info.Depth-len(info.PV))
+		if seen[p.Key()] {
+			break
+		}
+		seen[p.Key()] = true
+		e := &s.tt[k%uint64(len(s.tt))]
+		if e.key != k || e.move == board.NoMove {
+			break
+		}
+		if err := p.CheckMove(e.move); err != nil {
+			break
+		}
+		info.PV = append(info.PV, e.move)
+		p.Play(e.move)
+	}
+}

@@ -1,0 +1,124 @@
+package search
+
+import (
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/tables"
+)
+
+// SetTables gives the engine Hoyito III endgame tables (nil removes them).
+// A search uses them when they fit its game's rules: it probes every node
+// with few enough seeds on the board, and at the root it plays a move that
+// keeps the value at once when the root's value is exact. Call it between
+// searches only.
+func (e *Engine) SetTables(t *tables.Tables) { e.tables = t }
+
+// tablesFor returns the tables to use for a root of variant v.
+func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
+	if e.tables == nil || !e.tables.Fits(v) {
+		return nil
+	}
+	return e.tables
+}
+
+// tbBounds returns the proven bounds the tables give for pos, as scores
+// for its side to move: a bound is used only when the no-capture clock
+// leaves time for its distance. ok is false when pos is not in the tables.
+func (s *searcher) tbBounds(pos *board.Position, ply int) (lb, ub Score, exact, ok bool) {
+	if pos.OnBoard() > s.tb.Top() {
+		return 0, 0, false, false
+	}
+	e, in := s.tb.Probe(pos)
+	if !in {
+		return 0, 0, false, false
+	}
+	s.tbHits++
+	left := 1 << 30
+	if s.limit > 0 {
+		left = s.limit - pos.Clock()
+	}
+	me := pos.Side()
+	cur := pos.Captured(me) - pos.Captured(me.Other())
+	n := pos.OnBoard()
+	lb, ub = -Infinity, Infinity
+	// A bound of -n or +n needs no forcing and always holds.
+	loOK := e.DistLo <= left || e.Lo == -n
+	hiOK := e.DistHi <= left || e.Hi == n
+	if loOK && hiOK && e.Lo == e.Hi {
+		return HoyitoEnd(cur+e.Lo, ply), HoyitoEnd(cur+e.Lo, ply), true, true
+	}
+	if loOK {
+		lb = lowScore(cur + e.Lo)
+	}
+	if hiOK {
+		ub = highScore(cur + e.Hi)
+	}
+	return lb, ub, false, loOK || hiOK
+}
+
+// lowScore is the least score of a game end with a margin of at least m
+// at any ply of the search; highScore the greatest with at most m.
+func lowScore(m int) Score {
+	if m > 0 {
+		return HoyitoEnd(m, MaxPly)
+	}
+	return HoyitoEnd(m, 0)
+}
+
+func highScore(m int) Score {
+	if m < 0 {
+		return HoyitoEnd(m, MaxPly)
+	}
+	return HoyitoEnd(m, 0)
+}
+
+// probeNode applies the tables to a node of the search: it returns the
+// node's score and true when the tables settle it (an exact value, or a
+// bound outside the window), or else the window narrowed to the bounds.
+func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (Score, Score, Score, bool) {
+	lb, ub, exact, ok := s.tbBounds(pos, ply)
+	if !ok {
+		return 0, alpha, beta, false
+	}
+	switch {
+	case exact:
+		return lb, alpha, beta, true
+	case lb >= beta:
+		return lb, alpha, beta, true
+	case ub <= alpha:
+		return ub, alpha, beta, true
+	}
+	return 0, max(alpha, lb), min(beta, ub), false
+}
+
+// rootTables plays a value-keeping move at once when the root is in the
+// tables with an exact value that the no-capture clock leaves time for,
+// among the root moves the limits allow. It reports the move and the
+// value.
+func (s *searcher) rootTables() (Result, bool) {
+	root := &s.root
+	lb, _, exact, ok := s.tbBounds(root, 0)
+	if !ok || !exact {
+		return Result{}, false
+	}
+	_, ms, err := s.tb.Moves(root)
+	if err != nil {
+		return Result{}, false
+	}
+	best := -1
+	for i := 0; i < s.nRoot && best < 0; i++ {
+		for _, m := range ms {
+			if m.Keeps && m.Move == s.rootMoves[i].move {
+				best = i
+				break
+			}
+		}
+	}
+	if best < 0 {
+		return Result{}, false
+	}
+	s.toFront(best)
+	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
+	s.iterated = true
+	s.emit(1, lb, BoundExact)
+	return Result{Move: s.rootMoves[0].move, Info: s.last}, true
+}

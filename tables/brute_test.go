@@ -1,0 +1,197 @@
+package tables
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// This file is an independent solver for the tests: it keeps absolute
+// positions (both sides to move, and whether the last ply was a pass) in a
+// map, makes moves with the board package, and runs plain value iteration
+// over every position at once (Jacobi sweeps from the worst value for
+// whoever forces) until nothing changes. It shares nothing with the
+// builder but the definition of the values.
+
+// bkey is a brute-force state: the board along the circuit from a1, the
+// side to move and whether the last ply was a pass.
+type bkey struct {
+	c      [Holes]uint8
+	side   board.Side
+	passed bool
+}
+
+func keyOf(p *board.Position) bkey {
+	circ, _ := p.Circuit(board.South)
+	var k bkey
+	copy(k.c[:], circ[:Holes])
+	k.side, k.passed = p.Side(), p.AfterPass()
+	return k
+}
+
+// bopt is one move's outcome: a same-layer child, or a known value.
+type bopt struct {
+	kid    int // index of the child, or -1
+	lo, hi int // the mover's value when kid < 0
+}
+
+// bval is the solver's answer for a state.
+type bval struct{ lo, hi, dlo, dhi int }
+
+// brute solves the states reachable by quiet moves from starts (all with
+// the same seeds on the board); lower holds the solved layer below.
+func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]bval {
+	t.Helper()
+	idx := map[bkey]int{}
+	var pos []board.Position
+	add := func(p board.Position) int {
+		k := keyOf(&p)
+		if i, ok := idx[k]; ok {
+			return i
+		}
+		idx[k] = len(pos)
+		pos = append(pos, p)
+		return len(pos) - 1
+	}
+	for _, p := range starts {
+		add(p)
+	}
+	n := starts[0].OnBoard()
+	var opts [][]bopt
+	for i := 0; i < len(pos); i++ {
+		p := pos[i]
+		me := p.Side()
+		var os []bopt
+		for _, m := range p.LegalMoves() {
+			c := p
+			if !c.Play(m) {
+				t.Fatalf("%s: legal move %s does not play", p, m)
+			}
+			gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
+			switch {
+			case c.OnBoard() == 0: // the game ended
+				os = append(os, bopt{kid: -1, lo: gain, hi: gain})
+			case c.OnBoard() < n: // a capture: the mover again, in the layer below
+				if c.Side() != me {
+					t.Fatalf("%s: capture %s hands the move over", p, m)
+				}
+				v, ok := lower[keyOf(&c)]
+				if !ok {
+					t.Fatalf("%s: capture %s leads to %s, not in the layer below", p, m, c)
+				}
+				os = append(os, bopt{kid: -1, lo: gain + v.lo, hi: gain + v.hi})
+			default:
+				os = append(os, bopt{kid: add(c)})
+			}
+		}
+		opts = append(opts, os)
+	}
+	lo, hi := make([]int, len(pos)), make([]int, len(pos))
+	dlo, dhi := make([]int, len(pos)), make([]int, len(pos))
+	for i := range pos {
+		lo[i], hi[i] = -n, n
+	}
+	nlo, nhi := make([]int, len(pos)), make([]int, len(pos))
+	for k := 1; ; k++ {
+		changed := false
+		for i, os := range opts {
+			l, h := -1000, -1000
+			for _, o := range os {
+				if o.kid < 0 {
+					l, h = max(l, o.lo), max(h, o.hi)
+				} else {
+					l, h = max(l, -hi[o.kid]), max(h, -lo[o.kid])
+				}
+			}
+			nlo[i], nhi[i] = l, h
+			if l != lo[i] {
+				dlo[i], changed = k, true
+			}
+			if h != hi[i] {
+				dhi[i], changed = k, true
+			}
+		}
+		lo, nlo = nlo, lo
+		hi, nhi = nhi, hi
+		if !changed {
+			break
+		}
+		if k > 1000 {
+			t.Fatal("value iteration does not converge")
+		}
+	}
+	out := make(map[bkey]bval, len(pos))
+	for k, i := range idx {
+		out[k] = bval{lo[i], hi[i], dlo[i], dhi[i]}
+	}
+	return out
+}
+
+// fen returns the notation of a board given along the circuit from a1,
+// with the seeds off the board given to South.
+func fen(c *[Holes]uint8, side board.Side) string {
+	var b strings.Builder
+	for col := 0; col < Row; col++ {
+		if col > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, c[Holes-1-col])
+	}
+	b.WriteByte('/')
+	n := 0
+	for col := 0; col < Row; col++ {
+		if col > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprint(&b, c[col])
+	}
+	for _, k := range c {
+		n += int(k)
+	}
+	fmt.Fprintf(&b, " %c %d 0 0", side.Letter(), 48-n)
+	return b.String()
+}
+
+// position returns the board position of board c (along the circuit from
+// a1) with side to move.
+func position(t testing.TB, v *board.Variant, c *[Holes]uint8, side board.Side) board.Position {
+	t.Helper()
+	p, err := v.ParsePosition(fen(c, side))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// allBoards lists every board with n seeds, by recursion (not by rank).
+func allBoards(n int) [][Holes]uint8 {
+	var out [][Holes]uint8
+	var c [Holes]uint8
+	var rec func(i, left int)
+	rec = func(i, left int) {
+		if i == Holes-1 {
+			c[i] = uint8(left)
+			out = append(out, c)
+			return
+		}
+		for k := 0; k <= left; k++ {
+			c[i] = uint8(k)
+			rec(i+1, left-k)
+		}
+	}
+	rec(0, n)
+	return out
+}
+
+// bruteLayer solves every position of the n-seed layer, both sides to move.
+func bruteLayer(t testing.TB, v *board.Variant, n int, lower map[bkey]bval) map[bkey]bval {
+	var starts []board.Position
+	for _, c := range allBoards(n) {
+		for _, s := range []board.Side{board.South, board.North} {
+			starts = append(starts, position(t, v, &c, s))
+		}
+	}
+	return brute(t, starts, lower)
+}

@@ -1,0 +1,221 @@
+package tables
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Progress is a report of a build: the layer, the phase and how far it is.
+type Progress struct {
+	Seeds int    // the layer being built
+	Phase string // "moves", "parents", "rounds" or "write"
+	// Done and Total count positions for the moves and parents phases; for
+	// the rounds phase Done is the round number and Total the positions
+	// whose bounds changed in it.
+	Done, Total uint64
+	Elapsed     time.Duration // since the layer started
+	PhaseTime   time.Duration // since the phase started
+}
+
+// BuildStats describes a built layer.
+type BuildStats struct {
+	Seeds     int
+	Positions uint64 // entries (both halves of a fixed set)
+	Edges     uint64 // same-layer moves
+	Rounds    int
+	Exact     uint64 // positions with Lo == Hi
+	MaxDist   int
+	Time      time.Duration
+	Bytes     uint64 // peak working memory of the arrays, approximate
+}
+
+// chunk is how many consecutive positions a worker expands at a time.
+const chunk = 1 << 14
+
+// builder holds the working arrays of one layer's build.
+type builder struct {
+	expander
+	total    uint64 // entries: halves × n
+	lo, hi   []int8
+	dlo, dhi []uint8
+	capLo    []int8
+	capHi    []int8
+	cnt      []uint8  // kids whose bound supports hi
+	term     []int8   // double-pass margin, noCap if none
+	off      []uint32 // parents of x are par[off[x]:off[x+1]]
+	par      []uint32
+	workers  int
+	progress func(Progress)
+	start    time.Time
+	phase    time.Time // when the current phase started
+}
+
+// buildLayer computes the n-seed layer's entries; lower is the (n-4)-seed
+// layer (nil for 8 seeds). It returns the entries in file order.
+func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers int, progress func(Progress)) ([]byte, BuildStats, error) {
+	if workers < 1 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	b := &builder{
+		expander: expander{seeds: n, anySide: opts.CaptureSide == 0, fixed: opts.Fixed, n: Positions(n), lower: lower},
+		workers:  workers,
+		progress: progress,
+		start:    time.Now(),
+	}
+	b.total = b.n * uint64(opts.halves())
+	if b.total >= 1<<32 {
+		return nil, BuildStats{}, fmt.Errorf("layer %d has %d positions: more than this builder indexes", n, b.total)
+	}
+	st := BuildStats{Seeds: n, Positions: b.total}
+	if err := b.moves(ctx); err != nil {
+		return nil, st, err
+	}
+	edges, err := b.parents(ctx)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Edges = edges
+	st.Bytes = b.total*11 + edges*4
+	rounds, err := b.iterate(ctx)
+	if err != nil {
+		return nil, st, err
+	}
+	st.Rounds = rounds
+	out := make([]byte, b.total*EntrySize)
+	for x := uint64(0); x < b.total; x++ {
+		st.MaxDist = max(st.MaxDist, int(b.dlo[x]), int(b.dhi[x]))
+		if b.lo[x] == b.hi[x] {
+			st.Exact++
+		}
+		o := out[x*EntrySize:]
+		o[0], o[1], o[2], o[3] = byte(b.lo[x]), byte(b.hi[x]), b.dlo[x], b.dhi[x]
+	}
+	st.Time = time.Since(b.start)
+	return out, st, nil
+}
+
+// report sends a progress report if anyone listens.
+func (b *builder) report(phase string, done, total uint64) {
+	if b.progress != nil {
+		b.progress(Progress{Seeds: b.seeds, Phase: phase, Done: done, Total: total,
+			Elapsed: time.Since(b.start), PhaseTime: time.Since(b.phase)})
+	}
+}
+
+// parallel runs f over the chunks of [0, b.total) on the workers, in
+// order of chunks, reporting progress under phase; it stops early when ctx
+// is cancelled. f gets the first state and the board of that state.
+func (b *builder) parallel(ctx context.Context, phase string, f func(x0, x1 uint64)) error {
+	var nextChunk, done atomic.Uint64
+	var wg sync.WaitGroup
+	b.phase = time.Now()
+	stop, stopped := make(chan struct{}), make(chan struct{})
+	ticker := time.NewTicker(time.Second)
+	defer ticker.Stop()
+	// Progress is reported from this goroutine only while the workers run,
+	// then from the caller's: never from two at once.
+	go func() {
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			case <-ticker.C:
+				b.report(phase, done.Load(), b.total)
+			}
+		}
+	}()
+	for w := 0; w < b.workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				x0 := nextChunk.Add(chunk) - chunk
+				if x0 >= b.total {
+					return
+				}
+				x1 := min(x0+chunk, b.total)
+				// A chunk never straddles the halves: n is not a
+				// multiple of chunk in general, so split there.
+				if h := x0 / b.n; x1 > (h+1)*b.n {
+					f(x0, (h+1)*b.n)
+					f((h+1)*b.n, x1)
+				} else {
+					f(x0, x1)
+				}
+				done.Add(x1 - x0)
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-stopped
+	b.report(phase, done.Load(), b.total)
+	return ctx.Err()
+}
+
+// each calls g for every state in [x0, x1) (one half) with its board.
+func (b *builder) each(x0, x1 uint64, g func(x uint64, half int, c *cells)) {
+	half := int(x0 / b.n)
+	c := unrank(x0-uint64(half)*b.n, b.seeds)
+	for x := x0; x < x1; x++ {
+		g(x, half, &c)
+		next(&c)
+	}
+}
+
+// moves expands every position once: the capture bounds, the double-pass
+// ends and the number of parents of each position.
+func (b *builder) moves(ctx context.Context) error {
+	t := b.total
+	b.capLo, b.capHi = make([]int8, t), make([]int8, t)
+	b.cnt, b.term = make([]uint8, t), make([]int8, t)
+	b.off = make([]uint32, t+1)
+	return b.parallel(ctx, "moves", func(x0, x1 uint64) {
+		var e expansion
+		b.each(x0, x1, func(x uint64, half int, c *cells) {
+			b.expand(half, c, &e)
+			b.capLo[x], b.capHi[x] = e.capLo, e.capHi
+			b.cnt[x] = uint8(e.nk)
+			b.term[x] = noCap
+			if e.term {
+				b.term[x] = e.termVal
+			}
+			for _, k := range e.kids[:e.nk] {
+				atomic.AddUint32(&b.off[k+1], 1)
+			}
+		})
+	})
+}
+
+// parents stores every position's parents (with one entry per move, so a
+// parent that reaches a child by two moves is listed twice).
+func (b *builder) parents(ctx context.Context) (uint64, error) {
+	var e uint64
+	for x := uint64(1); x <= b.total; x++ {
+		e += uint64(b.off[x])
+		if e >= 1<<32 {
+			return 0, fmt.Errorf("layer %d has more than 2^32 moves: more than this builder indexes", b.seeds)
+		}
+		b.off[x] = uint32(e)
+	}
+	b.par = make([]uint32, e)
+	// fill[x] counts down from off[x+1] as parents arrive; it ends at off[x].
+	fill := make([]uint32, b.total)
+	copy(fill, b.off[1:])
+	err := b.parallel(ctx, "parents", func(x0, x1 uint64) {
+		var ex expansion
+		b.each(x0, x1, func(x uint64, half int, c *cells) {
+			b.expand(half, c, &ex)
+			for _, k := range ex.kids[:ex.nk] {
+				i := atomic.AddUint32(&fill[k], ^uint32(0))
+				b.par[i] = uint32(x)
+			}
+		})
+	})
+	return e, err
+}

@@ -1,0 +1,75 @@
+package tables
+
+import (
+	"errors"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// MoveValue is a legal move and the bounds it leads to, from the mover's
+// view, with the distances counted from before the move.
+type MoveValue struct {
+	Move  board.Move
+	Entry Entry
+	// Keeps is true for the moves that keep the position's value: they
+	// secure Lo at its distance (so repeating them cannot cycle), and
+	// when the position is exact they are exactly its best moves.
+	Keeps bool
+}
+
+// ErrNotInTables is returned for a position the tables do not hold.
+var ErrNotInTables = errors.New("position is not in the tables")
+
+// Moves returns the position's entry and every legal move with the bounds
+// it leads to. It is meant for analysis and the root of a search (it
+// allocates); inside a search use Probe.
+func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
+	e, ok := t.Probe(p)
+	if !ok || !t.Fits(p.Variant()) {
+		return e, nil, ErrNotInTables
+	}
+	me, n := p.Side(), p.OnBoard()
+	var out []MoveValue
+	for _, m := range p.LegalMoves() {
+		c := *p
+		c.Play(m)
+		gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
+		var v Entry
+		switch {
+		case c.OnBoard() == 0: // the game ended with this move
+			v = Entry{Lo: gain, Hi: gain, DistLo: 1, DistHi: 1}
+		case c.Side() == me: // a capture: the layer below
+			k, ok := t.Probe(&c)
+			if !ok {
+				return e, nil, ErrNotInTables
+			}
+			v = Entry{Lo: gain + k.Lo, Hi: gain + k.Hi, DistLo: 1, DistHi: 1}
+		case m == board.Pass && mustPass(&c):
+			// The opponent must pass too: the game ends, each keeping
+			// their row.
+			v.Lo = p.SeedsOf(me) - p.SeedsOf(me.Other())
+			v = Entry{Lo: v.Lo, Hi: v.Lo, DistLo: 2, DistHi: 2}
+		default:
+			k, ok := t.Probe(&c)
+			if !ok {
+				return e, nil, ErrNotInTables
+			}
+			v = Entry{Lo: -k.Hi, Hi: -k.Lo, DistLo: k.DistHi + 1, DistHi: k.DistLo + 1}
+			if v.Lo == -n {
+				v.DistLo = 0
+			}
+			if v.Hi == n {
+				v.DistHi = 0
+			}
+		}
+		keeps := v.Lo == e.Lo && (e.DistLo == 0 || v.DistLo == e.DistLo)
+		out = append(out, MoveValue{Move: m, Entry: v, Keeps: keeps})
+	}
+	return e, out, nil
+}
+
+// mustPass reports whether the side to move has no legal move but a pass.
+func mustPass(p *board.Position) bool {
+	l := p.LegalMoves()
+	return len(l) == 1 && l[0] == board.Pass
+}
