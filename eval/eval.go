@@ -61,9 +61,10 @@ var (
 // Evaluator scores positions of one family with one table of weights. It
 // has no mutable state and is safe for concurrent use.
 type Evaluator struct {
-	family board.Family
-	w      Weights
-	geo    geometry
+	family  board.Family
+	w       Weights
+	geo     geometry
+	learned *Params // the learned evaluation's weights, or nil
 }
 
 // geometry describes each hole of a sowing circuit: its row (0 = outer) and
@@ -76,8 +77,14 @@ type geometry struct {
 	col   [2][18]uint8
 }
 
-// New returns an Evaluator with the default weights of v's family.
+// New returns the Evaluator Sower plays with for v: the hand-made
+// evaluation with its default weights, or the learned evaluation with the
+// weights built into the program when it is built with the tag "learned"
+// (go build -tags learned).
 func New(v *board.Variant) *Evaluator {
+	if playLearned {
+		return NewLearned(v, BuiltinParams(v.Family()))
+	}
 	return NewWithWeights(v, DefaultWeights(v.Family()))
 }
 
@@ -105,6 +112,11 @@ type features [2][MaxTerms]int
 // Evaluate returns the score of p for the side to move, in hundredths of a
 // seed. It allocates nothing.
 func (e *Evaluator) Evaluate(p *board.Position) int {
+	if e.learned != nil {
+		var a Active
+		e.Features(p, &a)
+		return e.learned.Score(&a)
+	}
 	var f features
 	n := e.compute(p, &f)
 	me, opp := p.Side(), p.Side().Other()
@@ -190,6 +202,9 @@ type TermValue struct {
 // weight and its contribution to Evaluate, whose result is the sum of the
 // contributions.
 func (e *Evaluator) Breakdown(p *board.Position) []TermValue {
+	if e.learned != nil {
+		return e.learnedBreakdown(p)
+	}
 	var f features
 	n := e.compute(p, &f)
 	names := katroNames[:]

@@ -1,0 +1,403 @@
+package eval
+
+import (
+	"github.com/sower-engine/sower/board"
+)
+
+// The learned evaluation is linear in a family's features, each weighted
+// twice: a middle-game weight (MG) and an end-game weight (EG), blended by
+// the game phase (tapered evaluation):
+//
+//	score = (Σ x·MG · phase + Σ x·EG · (PhaseMax − phase)) / PhaseMax
+//
+// Every feature is the side to move's value less the opponent's, except
+// tempo, which is 1. Features 0 to NumScalar-1 are scalar terms; from
+// NumScalar on come the seed-count tables: one feature per circuit hole
+// (counted from the side's own first hole, so both sides share a table)
+// and per count bucket, worth +1 for each of the side to move's holes in
+// that bucket and −1 for each of the opponent's.
+
+// Scalar features of the learned Katro evaluation. The first five are the
+// hand-made terms (see the package documentation).
+const (
+	LKSeeds Feature = iota
+	LKMobility
+	LKFront
+	LKExposed
+	LKSingles
+	// LKThreats counts the side's back-row holes whose first lap ends on an
+	// occupied hole of its front row that faces an occupied hole of the
+	// opponent's front row: a capture one sowing away.
+	LKThreats
+	// LKTempo is 1: the value of having the move.
+	LKTempo
+)
+
+// Scalar features of the learned Hoyito III evaluation. The first four are
+// the hand-made terms.
+const (
+	LHCaptured Feature = iota
+	LHRow
+	LHThrees
+	LHMoves
+	// LHThreesAcross counts the threes (see LHThrees) that lie in the
+	// opponent's row: capturing there takes the opponent's seeds.
+	LHThreesAcross
+	// LHTempo is 1: the value of having the move.
+	LHTempo
+)
+
+// Feature indexes a feature of the learned evaluation.
+type Feature int
+
+// Sizes of the learned evaluation.
+const (
+	// NumScalar is the number of feature slots before the seed-count
+	// tables; unused slots have weight 0 and value 0.
+	NumScalar = 8
+	// MaxFeatures bounds the features of a family: the scalar slots and a
+	// table of 18 circuit holes by 8 buckets.
+	MaxFeatures = NumScalar + 18*8
+	// PhaseMax is the phase of a full middle game.
+	PhaseMax = 64
+	// MaxActive bounds the features with a non-zero value in a position.
+	MaxActive = 2*18 + NumScalar
+)
+
+// Params are the weights of the learned evaluation for one family, in
+// hundredths of a seed per unit of each feature.
+type Params struct {
+	Family board.Family
+	MG, EG [MaxFeatures]int32
+	// Command is the command line that produced the weights, or a note
+	// saying how they were made.
+	Command string
+}
+
+// Entry is a feature with its value in one position.
+type Entry struct {
+	Index int16
+	Value int16
+}
+
+// Active lists the features of a position with a non-zero value (a feature
+// may appear more than once; its values add up), and the position's phase.
+type Active struct {
+	Entries [MaxActive]Entry
+	N       int
+	Phase   int // 0 (end game) to PhaseMax (middle game)
+}
+
+// bucket tables: count → bucket number from 1, 0 for an empty hole.
+var (
+	katroBuckets  = bucketTable([]int{1, 2, 3, 4, 5, 7, 10})    // 1,2,3,4,5-6,7-9,10+
+	hoyitoBuckets = bucketTable([]int{1, 2, 3, 4, 5, 6, 8, 12}) // 1,2,3,4,5,6-7,8-11,12+
+)
+
+// bucketTable maps each count to the number of thresholds it reaches.
+func bucketTable(thresholds []int) (t [128]uint8) {
+	for c := range t {
+		for _, th := range thresholds {
+			if c >= th {
+				t[c]++
+			}
+		}
+	}
+	return t
+}
+
+// Buckets returns the number of count buckets of a family's tables.
+func Buckets(f board.Family) int {
+	if f == board.Hoyito {
+		return 8
+	}
+	return 7
+}
+
+// NumFeatures returns the number of features of v's learned evaluation.
+func NumFeatures(v *board.Variant) int {
+	return NumScalar + v.CircuitLen()*Buckets(v.Family())
+}
+
+// FeatureName names feature i of v's learned evaluation, for people:
+// a scalar term's name, or "h<k>:<bucket>" for a table entry, k counting
+// the side's circuit holes from 1 and the bucket named by its counts.
+func FeatureName(v *board.Variant, i int) string {
+	names := learnedKatroNames[:]
+	if v.Family() == board.Hoyito {
+		names = learnedHoyitoNames[:]
+	}
+	if i < NumScalar {
+		if i < len(names) {
+			return names[i]
+		}
+		return "unused"
+	}
+	nb := Buckets(v.Family())
+	k, b := (i-NumScalar)/nb, (i-NumScalar)%nb
+	return "h" + itoa(k+1) + ":" + bucketName(v.Family(), b+1)
+}
+
+var (
+	learnedKatroNames  = [...]string{"seeds", "mobility", "front", "exposed", "singles", "threats", "tempo"}
+	learnedHoyitoNames = [...]string{"captured", "row", "threes", "moves", "threes-across", "tempo"}
+)
+
+// bucketName writes the counts of bucket b, such as "5-6" or "10+".
+func bucketName(f board.Family, b int) string {
+	t := &katroBuckets
+	if f == board.Hoyito {
+		t = &hoyitoBuckets
+	}
+	lo, hi := -1, -1
+	for c := range t {
+		if int(t[c]) == b {
+			if lo < 0 {
+				lo = c
+			}
+			hi = c
+		}
+	}
+	switch {
+	case hi == len(t)-1:
+		return itoa(lo) + "+"
+	case lo == hi:
+		return itoa(lo)
+	}
+	return itoa(lo) + "-" + itoa(hi)
+}
+
+func itoa(n int) string {
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return itoa(n/10) + string(rune('0'+n%10))
+}
+
+// HandParams returns learned-evaluation weights equal to the hand-made
+// evaluation: each hand term's weight in both phases and every other
+// feature at zero. The tuner starts from them.
+func HandParams(f board.Family) Params {
+	w := DefaultWeights(f)
+	p := Params{Family: f, Command: "the hand-made weights"}
+	n := int(numKatro)
+	if f == board.Hoyito {
+		n = int(numHoyito)
+	}
+	for t := 0; t < n; t++ {
+		p.MG[t], p.EG[t] = int32(w[t]), int32(w[t])
+	}
+	return p
+}
+
+// NewLearned returns an Evaluator that scores with the learned evaluation
+// and the given weights, which must be of v's family.
+func NewLearned(v *board.Variant, w *Params) *Evaluator {
+	e := NewWithWeights(v, DefaultWeights(v.Family()))
+	c := *w
+	e.learned = &c
+	return e
+}
+
+// Learned returns the evaluator's learned weights, or nil when it uses
+// the hand-made evaluation.
+func (e *Evaluator) Learned() *Params { return e.learned }
+
+// Features computes the learned evaluation's features of p into a.
+// It allocates nothing.
+func (e *Evaluator) Features(p *board.Position, a *Active) {
+	var f features
+	e.scan(p, a, &f)
+	me, opp := p.Side(), p.Side().Other()
+	for t := 0; t < NumScalar; t++ {
+		a.add(t, f[me][t]-f[opp][t])
+	}
+}
+
+// scan puts the table entries of p into a, sets its phase, and computes
+// every scalar feature for each side into f.
+func (e *Evaluator) scan(p *board.Position, a *Active, f *features) {
+	a.N = 0
+	if e.family == board.Hoyito {
+		e.hoyitoScan(p, a, f)
+	} else {
+		e.katroScan(p, a, f)
+	}
+	f[p.Side()][e.tempo()] = 1
+}
+
+// tempo returns the tempo feature of the evaluator's family.
+func (e *Evaluator) tempo() Feature {
+	if e.family == board.Hoyito {
+		return LHTempo
+	}
+	return LKTempo
+}
+
+// Weight returns feature i's weight at phase ph, blended between its
+// middle-game and end-game weights.
+func (w *Params) Weight(i, ph int) int {
+	return int((w.MG[i]*int32(ph) + w.EG[i]*int32(PhaseMax-ph)) >> 6)
+}
+
+// Score returns the learned evaluation of features a with weights w: each
+// feature's weight blended by the phase, times its value.
+func (w *Params) Score(a *Active) int {
+	ph := int32(a.Phase)
+	s := int32(0)
+	for _, x := range a.Entries[:a.N] {
+		s += (w.MG[x.Index]*ph + w.EG[x.Index]*(PhaseMax-ph)) >> 6 * int32(x.Value)
+	}
+	return int(s)
+}
+
+func (a *Active) add(i int, v int) {
+	if v != 0 {
+		a.Entries[a.N] = Entry{int16(i), int16(v)}
+		a.N++
+	}
+}
+
+// katroScan scans a Katro position. Phase follows the seed balance:
+// PhaseMax while both sides hold half the seeds, falling to 0 as the
+// weaker side's share falls to nothing.
+func (e *Evaluator) katroScan(p *board.Position, a *Active, f *features) {
+	me := p.Side()
+	e.katroFeatures(p, f)
+	const nb = 7
+	for s := board.South; s <= board.North; s++ {
+		circ, n := p.Circuit(s)
+		sign := int16(1)
+		if s != me {
+			sign = -1
+		}
+		for k := 0; k < n; k++ {
+			if c := circ[k]; c != 0 {
+				a.Entries[a.N] = Entry{int16(NumScalar + k*nb + int(katroBuckets[c&127]) - 1), sign}
+				a.N++
+			}
+		}
+		f[s][LKThreats] = e.katroThreats(p, s, &circ, n)
+	}
+	half := p.Variant().Total() / 2
+	weak := min(f[board.South][KatroSeeds], f[board.North][KatroSeeds])
+	a.Phase = min(weak*PhaseMax/half, PhaseMax)
+}
+
+// katroThreats counts s's back-row holes whose first lap (shorter than the
+// circuit) ends on an occupied hole of s's front row facing an occupied
+// hole of the opponent's front row.
+func (e *Evaluator) katroThreats(p *board.Position, s board.Side, circ *[18]uint8, n int) int {
+	fr, bd := p.FrontDepth(s), p.BackDepth(s)
+	ofr := p.FrontDepth(s.Other())
+	if fr < 0 || ofr < 0 {
+		return 0
+	}
+	theirs := p.Row(s.Other(), ofr)
+	cols := e.geo.cols
+	t := 0
+	for k := bd * cols; k < (bd+1)*cols; k++ {
+		c := int(circ[k])
+		if c == 0 || c >= n {
+			continue
+		}
+		land := k + c
+		if land >= n {
+			land -= n
+		}
+		if land/cols == fr && circ[land] != 0 && theirs[e.geo.col[s][land]] != 0 {
+			t++
+		}
+	}
+	return t
+}
+
+// hoyitoScan scans a Hoyito III position. Phase follows the seeds on the
+// board: PhaseMax at the start, 0 on an empty board.
+func (e *Evaluator) hoyitoScan(p *board.Position, a *Active, f *features) {
+	me := p.Side()
+	circ, n := p.Circuit(board.South)
+	cols := n / 2
+	const nb = 8
+	onBoard := 0
+	for s := board.South; s <= board.North; s++ {
+		ft := &f[s]
+		ft[HoyitoCaptured] = p.Captured(s)
+		sign := int16(1)
+		if s != me {
+			sign = -1
+		}
+		first := int(s) * cols
+		for j := 0; j < n; j++ {
+			k := first + j
+			if k >= n {
+				k -= n
+			}
+			seeds := int(circ[k])
+			if seeds == 0 {
+				continue
+			}
+			a.Entries[a.N] = Entry{int16(NumScalar + j*nb + int(hoyitoBuckets[seeds&127]) - 1), sign}
+			a.N++
+			if j >= cols {
+				continue
+			}
+			ft[HoyitoRow] += seeds
+			ft[HoyitoMoves]++
+			land := (k + seeds) % n
+			extra := 0
+			if seeds >= n {
+				extra = seeds / n
+			}
+			if int(circ[land])+extra == 3 && land != k {
+				ft[HoyitoThrees]++
+				if land/cols != int(s) {
+					ft[LHThreesAcross]++
+				}
+			}
+		}
+		onBoard += ft[HoyitoRow]
+	}
+	a.Phase = onBoard * PhaseMax / p.Variant().Total()
+}
+
+// learnedBreakdown is Breakdown for the learned evaluation: every scalar
+// feature, then one line for the seed-count tables, whose values are each
+// side's sum of its holes' table weights. Weights are blended by the
+// position's phase.
+func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
+	var a Active
+	var f features
+	e.scan(p, &a, &f)
+	w := e.learned
+	me, opp := p.Side(), p.Side().Other()
+	names := learnedKatroNames[:]
+	if e.family == board.Hoyito {
+		names = learnedHoyitoNames[:]
+	}
+	out := make([]TermValue, 0, len(names)+1)
+	for t, name := range names {
+		wt := w.Weight(t, a.Phase)
+		out = append(out, TermValue{Name: name, South: f[board.South][t], North: f[board.North][t],
+			Weight: wt, Score: wt * (f[me][t] - f[opp][t])})
+	}
+	var tables [2]int
+	for _, x := range a.Entries[:a.N] {
+		s := me
+		if x.Value < 0 {
+			s = opp
+		}
+		tables[s] += w.Weight(int(x.Index), a.Phase)
+	}
+	return append(out, TermValue{Name: "tables", South: tables[board.South], North: tables[board.North],
+		Weight: 1, Score: tables[me] - tables[opp]})
+}
+
+// BuiltinParams returns the learned weights built into the program for a
+// family (see the generated files weights_*.go).
+func BuiltinParams(f board.Family) *Params {
+	if f == board.Hoyito {
+		return builtinHoyito()
+	}
+	return builtinKatro()
+}
