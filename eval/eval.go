@@ -83,7 +83,7 @@ type geometry struct {
 // (go build -tags learned).
 func New(v *board.Variant) *Evaluator {
 	if playLearned {
-		return NewLearned(v, BuiltinParams(v.Family()))
+		return NewLearned(v, BuiltinParams(v))
 	}
 	return NewWithWeights(v, DefaultWeights(v.Family()))
 }

@@ -68,7 +68,10 @@ const (
 // hundredths of a seed per unit of each feature.
 type Params struct {
 	Family board.Family
-	MG, EG [MaxFeatures]int32
+	// Variant names the board whose data fitted the weights; the
+	// seed-count tables apply only to that board.
+	Variant string
+	MG, EG  [MaxFeatures]int32
 	// Command is the command line that produced the weights, or a note
 	// saying how they were made.
 	Command string
@@ -180,6 +183,11 @@ func itoa(n int) string {
 func HandParams(f board.Family) Params {
 	w := DefaultWeights(f)
 	p := Params{Family: f, Command: "the hand-made weights"}
+	if f == board.Hoyito {
+		p.Variant = board.NameHoyito3
+	} else {
+		p.Variant = board.NameKatro
+	}
 	n := int(numKatro)
 	if f == board.Hoyito {
 		n = int(numHoyito)
@@ -393,11 +401,19 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 		Weight: 1, Score: tables[me] - tables[opp]})
 }
 
-// BuiltinParams returns the learned weights built into the program for a
-// family (see the generated files weights_*.go).
-func BuiltinParams(f board.Family) *Params {
-	if f == board.Hoyito {
-		return builtinHoyito()
+// BuiltinParams returns the learned weights built into the program for
+// v's family (see the generated files weights_*.go). The seed-count tables
+// were fitted on one board; on the family's other boards they are left
+// out (zero) and only the scalar terms are used.
+func BuiltinParams(v *board.Variant) *Params {
+	p := builtinKatro()
+	if v.Family() == board.Hoyito {
+		p = builtinHoyito()
 	}
-	return builtinKatro()
+	if p.Variant != v.Name() {
+		for i := NumScalar; i < MaxFeatures; i++ {
+			p.MG[i], p.EG[i] = 0, 0
+		}
+	}
+	return p
 }

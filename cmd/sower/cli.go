@@ -48,6 +48,8 @@ func commands() []command {
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
+		{"datagen", "play self-play games and write their positions as training data", (*cli).datagen},
+		{"tune", "fit the learned evaluation's weights to training data", (*cli).tune},
 	}
 }
 
