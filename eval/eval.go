@@ -65,6 +65,9 @@ type Evaluator struct {
 	w       Weights
 	geo     geometry
 	learned *Params // the learned evaluation's weights, or nil
+	// packed holds each learned weight pair as MG·2^32 + EG, so that one
+	// addition accumulates both (see pack).
+	packed [MaxFeatures]int64
 }
 
 // geometry describes each hole of a sowing circuit: its row (0 = outer) and
@@ -113,9 +116,17 @@ type features [2][MaxTerms]int
 // seed. It allocates nothing.
 func (e *Evaluator) Evaluate(p *board.Position) int {
 	if e.learned != nil {
-		var a Active
-		e.Features(p, &a)
-		return e.learned.Score(&a)
+		if e.family == board.Hoyito {
+			var a Active
+			e.Features(p, &a)
+			var acc int64
+			for _, x := range a.Entries[:a.N] {
+				acc += e.packed[x.Index] * int64(x.Value)
+			}
+			mg, eg := unpack(acc)
+			return taper(mg, eg, a.Phase)
+		}
+		return e.katroLearned(p)
 	}
 	var f features
 	n := e.compute(p, &f)
@@ -137,20 +148,22 @@ func (e *Evaluator) compute(p *board.Position, f *features) int {
 }
 
 // katroFeatures computes the Katro terms of both sides with the board's
-// word-parallel counters; only the exposed term looks at single holes.
-func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
-	var front [2][6]uint8
+// word-parallel counters; only the exposed term looks at single holes. It
+// returns each side's front row, by column, and the depths of its front
+// and back rows (-1 for a side without seeds), for the learned terms.
+func (e *Evaluator) katroFeatures(p *board.Position, f *features) (front [2][6]uint8, fr, bd [2]int) {
 	for s := board.South; s <= board.North; s++ {
 		ft := &f[s]
 		ft[KatroSeeds] = p.SeedsOf(s)
-		fr := p.FrontDepth(s)
-		if fr < 0 {
+		fr[s], bd[s] = p.FrontDepth(s), -1
+		if fr[s] < 0 {
 			continue
 		}
-		ft[KatroFront] = p.NonEmpty(s, fr)
-		ft[KatroMobility] = p.NonEmpty(s, p.BackDepth(s))
+		bd[s] = p.BackDepth(s)
+		ft[KatroFront] = p.NonEmpty(s, fr[s])
+		ft[KatroMobility] = p.NonEmpty(s, bd[s])
 		ft[KatroSingles] = p.HolesWith(s, 1)
-		front[s] = p.Row(s, fr)
+		front[s] = p.Row(s, fr[s])
 	}
 	for s := board.South; s <= board.North; s++ {
 		o := s.Other()
@@ -160,6 +173,7 @@ func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
 			}
 		}
 	}
+	return front, fr, bd
 }
 
 // hoyitoFeatures computes the Hoyito III terms of both sides.

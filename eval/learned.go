@@ -143,7 +143,7 @@ func FeatureName(v *board.Variant, i int) string {
 
 var (
 	learnedKatroNames  = [...]string{"seeds", "mobility", "front", "exposed", "singles", "threats", "tempo"}
-	learnedHoyitoNames = [...]string{"captured", "row", "threes", "moves", "threes-across", "tempo"}
+	learnedHoyitoNames = [...]string{"captured", "row", "threes", "moves", "across", "tempo"}
 )
 
 // bucketName writes the counts of bucket b, such as "5-6" or "10+".
@@ -204,7 +204,26 @@ func NewLearned(v *board.Variant, w *Params) *Evaluator {
 	e := NewWithWeights(v, DefaultWeights(v.Family()))
 	c := *w
 	e.learned = &c
+	for i := range e.packed {
+		e.packed[i] = pack(c.MG[i], c.EG[i])
+	}
 	return e
+}
+
+// pack returns mg·2^32 + eg. Sums of packed pairs (times small integers)
+// are unpacked by unpack as long as each half stays within 32 bits.
+func pack(mg, eg int32) int64 { return int64(mg)<<32 + int64(eg) }
+
+// unpack splits a sum of packed pairs.
+func unpack(x int64) (mg, eg int64) {
+	eg = int64(int32(uint32(x)))
+	return (x - eg) >> 32, eg
+}
+
+// taper blends middle-game and end-game sums by the phase. Division
+// truncates toward zero, so negated sums give the negated score.
+func taper(mg, eg int64, phase int) int {
+	return int((mg*int64(phase) + eg*int64(PhaseMax-phase)) / PhaseMax)
 }
 
 // Learned returns the evaluator's learned weights, or nil when it uses
@@ -245,18 +264,19 @@ func (e *Evaluator) tempo() Feature {
 // Weight returns feature i's weight at phase ph, blended between its
 // middle-game and end-game weights.
 func (w *Params) Weight(i, ph int) int {
-	return int((w.MG[i]*int32(ph) + w.EG[i]*int32(PhaseMax-ph)) >> 6)
+	return taper(int64(w.MG[i]), int64(w.EG[i]), ph)
 }
 
-// Score returns the learned evaluation of features a with weights w: each
-// feature's weight blended by the phase, times its value.
+// Score returns the learned evaluation of features a with weights w: the
+// middle-game and end-game sums of weight times value, blended by the
+// phase (truncated toward zero).
 func (w *Params) Score(a *Active) int {
-	ph := int32(a.Phase)
-	s := int32(0)
+	var mg, eg int64
 	for _, x := range a.Entries[:a.N] {
-		s += (w.MG[x.Index]*ph + w.EG[x.Index]*(PhaseMax-ph)) >> 6 * int32(x.Value)
+		mg += int64(w.MG[x.Index]) * int64(x.Value)
+		eg += int64(w.EG[x.Index]) * int64(x.Value)
 	}
-	return int(s)
+	return taper(mg, eg, a.Phase)
 }
 
 func (a *Active) add(i int, v int) {
@@ -271,7 +291,7 @@ func (a *Active) add(i int, v int) {
 // weaker side's share falls to nothing.
 func (e *Evaluator) katroScan(p *board.Position, a *Active, f *features) {
 	me := p.Side()
-	e.katroFeatures(p, f)
+	front, fr, bd := e.katroFeatures(p, f)
 	const nb = 7
 	for s := board.South; s <= board.North; s++ {
 		circ, n := p.Circuit(s)
@@ -285,7 +305,7 @@ func (e *Evaluator) katroScan(p *board.Position, a *Active, f *features) {
 				a.N++
 			}
 		}
-		f[s][LKThreats] = e.katroThreats(p, s, &circ, n)
+		f[s][LKThreats] = e.katroThreats(s, &circ, n, &front, &fr, &bd)
 	}
 	half := p.Variant().Total() / 2
 	weak := min(f[board.South][KatroSeeds], f[board.North][KatroSeeds])
@@ -295,16 +315,14 @@ func (e *Evaluator) katroScan(p *board.Position, a *Active, f *features) {
 // katroThreats counts s's back-row holes whose first lap (shorter than the
 // circuit) ends on an occupied hole of s's front row facing an occupied
 // hole of the opponent's front row.
-func (e *Evaluator) katroThreats(p *board.Position, s board.Side, circ *[18]uint8, n int) int {
-	fr, bd := p.FrontDepth(s), p.BackDepth(s)
-	ofr := p.FrontDepth(s.Other())
-	if fr < 0 || ofr < 0 {
+func (e *Evaluator) katroThreats(s board.Side, circ *[18]uint8, n int, front *[2][6]uint8, fr, bd *[2]int) int {
+	o := s.Other()
+	if fr[s] < 0 || fr[o] < 0 {
 		return 0
 	}
-	theirs := p.Row(s.Other(), ofr)
 	cols := e.geo.cols
 	t := 0
-	for k := bd * cols; k < (bd+1)*cols; k++ {
+	for k := bd[s] * cols; k < (bd[s]+1)*cols; k++ {
 		c := int(circ[k])
 		if c == 0 || c >= n {
 			continue
@@ -313,11 +331,43 @@ func (e *Evaluator) katroThreats(p *board.Position, s board.Side, circ *[18]uint
 		if land >= n {
 			land -= n
 		}
-		if land/cols == fr && circ[land] != 0 && theirs[e.geo.col[s][land]] != 0 {
+		if land/cols == fr[s] && circ[land] != 0 && front[o][e.geo.col[s][land]] != 0 {
 			t++
 		}
 	}
 	return t
+}
+
+// katroLearned is the learned Katro evaluation computed directly, without
+// listing the features: the same score as Score(Features).
+func (e *Evaluator) katroLearned(p *board.Position) int {
+	var f features
+	front, fr, bd := e.katroFeatures(p, &f)
+	me, opp := p.Side(), p.Side().Other()
+	const nb = 7
+	pw := &e.packed
+	var acc int64
+	circ, n := p.Circuit(me)
+	for k := 0; k < n; k++ {
+		if c := circ[k]; c != 0 {
+			acc += pw[NumScalar+k*nb+int(katroBuckets[c&127])-1]
+		}
+	}
+	threats := e.katroThreats(me, &circ, n, &front, &fr, &bd)
+	circ, _ = p.Circuit(opp)
+	for k := 0; k < n; k++ {
+		if c := circ[k]; c != 0 {
+			acc -= pw[NumScalar+k*nb+int(katroBuckets[c&127])-1]
+		}
+	}
+	threats -= e.katroThreats(opp, &circ, n, &front, &fr, &bd)
+	for t := KatroSeeds; t < numKatro; t++ {
+		acc += pw[t] * int64(f[me][t]-f[opp][t])
+	}
+	acc += pw[LKThreats]*int64(threats) + pw[LKTempo]
+	mg, eg := unpack(acc)
+	weak := min(f[board.South][KatroSeeds], f[board.North][KatroSeeds])
+	return taper(mg, eg, min(weak*PhaseMax/(p.Variant().Total()/2), PhaseMax))
 }
 
 // hoyitoScan scans a Hoyito III position. Phase follows the seeds on the
@@ -370,9 +420,10 @@ func (e *Evaluator) hoyitoScan(p *board.Position, a *Active, f *features) {
 }
 
 // learnedBreakdown is Breakdown for the learned evaluation: every scalar
-// feature, then one line for the seed-count tables, whose values are each
-// side's sum of its holes' table weights. Weights are blended by the
-// position's phase.
+// feature with its weight blended by the position's phase, then one line
+// for the seed-count tables, whose values are each side's sum of its
+// holes' blended table weights and whose score is the rest of the total
+// (the tables' share and the rounding of the blend).
 func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 	var a Active
 	var f features
@@ -384,10 +435,13 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 		names = learnedHoyitoNames[:]
 	}
 	out := make([]TermValue, 0, len(names)+1)
+	rest := e.Evaluate(p)
 	for t, name := range names {
-		wt := w.Weight(t, a.Phase)
+		d := int64(f[me][t] - f[opp][t])
+		sc := taper(int64(w.MG[t])*d, int64(w.EG[t])*d, a.Phase)
+		rest -= sc
 		out = append(out, TermValue{Name: name, South: f[board.South][t], North: f[board.North][t],
-			Weight: wt, Score: wt * (f[me][t] - f[opp][t])})
+			Weight: w.Weight(t, a.Phase), Score: sc})
 	}
 	var tables [2]int
 	for _, x := range a.Entries[:a.N] {
@@ -398,7 +452,7 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 		tables[s] += w.Weight(int(x.Index), a.Phase)
 	}
 	return append(out, TermValue{Name: "tables", South: tables[board.South], North: tables[board.North],
-		Weight: 1, Score: tables[me] - tables[opp]})
+		Weight: 1, Score: rest})
 }
 
 // BuiltinParams returns the learned weights built into the program for

@@ -270,12 +270,14 @@ func TestLearnedFeaturesMatchSlow(t *testing.T) {
 			if fmt.Sprint(got) != fmt.Sprint(want) || a.Phase != phase {
 				t.Fatalf("%s %s:\nfeatures %v phase %d\nwant     %v phase %d", name, p.String(), got, a.Phase, want, phase)
 			}
-			score := 0
+			var mg, eg int64
 			for i, x := range want {
-				score += w.Weight(i, phase) * x
+				mg += int64(w.MG[i]) * int64(x)
+				eg += int64(w.EG[i]) * int64(x)
 			}
-			if s := e.Evaluate(&p); s != score {
-				t.Fatalf("%s %s: score %d, dense %d", name, p.String(), s, score)
+			score := int((mg*int64(phase) + eg*int64(PhaseMax-phase)) / PhaseMax)
+			if s, s2 := e.Evaluate(&p), w.Score(&a); s != score || s2 != score {
+				t.Fatalf("%s %s: score %d, from the features %d, dense %d", name, p.String(), s, s2, score)
 			}
 			sum := 0
 			for _, tv := range e.Breakdown(&p) {
