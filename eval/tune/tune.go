@@ -39,9 +39,6 @@ func NewDataset(v *board.Variant) *Dataset {
 // Len returns the number of positions.
 func (d *Dataset) Len() int { return len(d.samples) }
 
-// Variant returns the dataset's variant.
-func (d *Dataset) Variant() *board.Variant { return d.v }
-
 // Add adds a record; file tells records of different files apart, whose
 // game numbers may be the same.
 func (d *Dataset) Add(r *Record, file int) {
