@@ -114,11 +114,12 @@ type Reader struct {
 func NewReader(r io.Reader) (*Reader, error) {
 	br := bufio.NewReader(r)
 	fixed := make([]byte, len(Magic)+3)
-	if _, err := io.ReadFull(br, fixed); err != nil {
-		return nil, fmt.Errorf("data header: %w", shortIsEOF(err))
-	}
-	if string(fixed[:len(Magic)]) != Magic {
+	n, err := io.ReadFull(br, fixed)
+	if n < len(Magic) || string(fixed[:len(Magic)]) != Magic {
 		return nil, errors.New("not a Sower data file (bad magic)")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("data header: %w", shortIsEOF(err))
 	}
 	if ver := binary.LittleEndian.Uint16(fixed[len(Magic):]); ver != Version {
 		return nil, fmt.Errorf("data format version %d: this program reads version %d", ver, Version)
