@@ -68,6 +68,10 @@ type Evaluator struct {
 	// packed holds each learned weight pair as MG·2^32 + EG, so that one
 	// addition accumulates both (see pack).
 	packed [MaxFeatures]int64
+	// across holds, for Hoyito III, each table entry of a hole counted
+	// from the side to move's first hole less the same hole's entry counted
+	// from the opponent's: one lookup scores a hole for both sides.
+	across [12 * 8]int64
 }
 
 // geometry describes each hole of a sowing circuit: its row (0 = outer) and
@@ -117,14 +121,7 @@ type features [2][MaxTerms]int
 func (e *Evaluator) Evaluate(p *board.Position) int {
 	if e.learned != nil {
 		if e.family == board.Hoyito {
-			var a Active
-			e.Features(p, &a)
-			var acc int64
-			for _, x := range a.Entries[:a.N] {
-				acc += e.packed[x.Index] * int64(x.Value)
-			}
-			mg, eg := unpack(acc)
-			return taper(mg, eg, a.Phase)
+			return e.hoyitoLearned(p)
 		}
 		return e.katroLearned(p)
 	}
@@ -191,16 +188,23 @@ func hoyitoFeatures(p *board.Position, f *features) {
 			}
 			ft[HoyitoRow] += seeds
 			ft[HoyitoMoves]++
-			land := (k + seeds) % n
-			extra := 0
-			if seeds >= n {
-				extra = seeds / n // full laps also drop in the landing hole
-			}
-			if int(circ[land])+extra == 3 && land != k {
+			if _, ok := makesFour(&circ, n, k, seeds); ok {
 				ft[HoyitoThrees]++
 			}
 		}
 	}
+}
+
+// makesFour reports whether sowing the seeds of hole k (of a circuit of n
+// holes) ends its first lap on a hole then holding 4, and returns that
+// hole.
+func makesFour(circ *[18]uint8, n, k, seeds int) (land int, ok bool) {
+	land = (k + seeds) % n
+	extra := 0
+	if seeds >= n {
+		extra = seeds / n // full laps also drop in the landing hole
+	}
+	return land, int(circ[land])+extra == 3 && land != k
 }
 
 // TermValue is one line of a breakdown.

@@ -207,6 +207,14 @@ func NewLearned(v *board.Variant, w *Params) *Evaluator {
 	for i := range e.packed {
 		e.packed[i] = pack(c.MG[i], c.EG[i])
 	}
+	if v.Family() == board.Hoyito {
+		n, nb := v.CircuitLen(), Buckets(board.Hoyito)
+		for j := 0; j < n; j++ {
+			for b := 0; b < nb; b++ {
+				e.across[j*nb+b] = e.packed[NumScalar+j*nb+b] - e.packed[NumScalar+(j+n/2)%n*nb+b]
+			}
+		}
+	}
 	return e
 }
 
@@ -402,12 +410,7 @@ func (e *Evaluator) hoyitoScan(p *board.Position, a *Active, f *features) {
 			}
 			ft[HoyitoRow] += seeds
 			ft[HoyitoMoves]++
-			land := (k + seeds) % n
-			extra := 0
-			if seeds >= n {
-				extra = seeds / n
-			}
-			if int(circ[land])+extra == 3 && land != k {
+			if land, ok := makesFour(&circ, n, k, seeds); ok {
 				ft[HoyitoThrees]++
 				if land/cols != int(s) {
 					ft[LHThreesAcross]++
@@ -417,6 +420,46 @@ func (e *Evaluator) hoyitoScan(p *board.Position, a *Active, f *features) {
 		onBoard += ft[HoyitoRow]
 	}
 	a.Phase = onBoard * PhaseMax / p.Variant().Total()
+}
+
+// hoyitoLearned is the learned Hoyito III evaluation computed directly,
+// without listing the features: the same score as Score(Features).
+func (e *Evaluator) hoyitoLearned(p *board.Position) int {
+	me, opp := p.Side(), p.Side().Other()
+	circ, n := p.Circuit(board.South)
+	cols := n / 2
+	const nb = 8
+	var f features
+	var acc int64
+	onBoard := 0
+	for k := 0; k < n; k++ {
+		seeds := int(circ[k])
+		if seeds == 0 {
+			continue
+		}
+		onBoard += seeds
+		j := k - int(me)*cols
+		if j < 0 {
+			j += n
+		}
+		acc += e.across[j*nb+int(hoyitoBuckets[seeds&127])-1]
+		ft := &f[k/cols]
+		ft[HoyitoRow] += seeds
+		ft[HoyitoMoves]++
+		if land, ok := makesFour(&circ, n, k, seeds); ok {
+			ft[HoyitoThrees]++
+			if land/cols != k/cols {
+				ft[LHThreesAcross]++
+			}
+		}
+	}
+	pw := &e.packed
+	acc += pw[HoyitoCaptured]*int64(p.Captured(me)-p.Captured(opp)) + pw[LHTempo]
+	for t := HoyitoRow; t <= Term(LHThreesAcross); t++ {
+		acc += pw[t] * int64(f[me][t]-f[opp][t])
+	}
+	mg, eg := unpack(acc)
+	return taper(mg, eg, onBoard*PhaseMax/p.Variant().Total())
 }
 
 // learnedBreakdown is Breakdown for the learned evaluation: every scalar
