@@ -68,8 +68,7 @@ const (
 // hundredths of a seed per unit of each feature.
 type Params struct {
 	Family board.Family
-	// Variant names the board whose data fitted the weights; the
-	// seed-count tables apply only to that board.
+	// Variant names the board whose data fitted the weights.
 	Variant string
 	MG, EG  [MaxFeatures]int32
 	// Command is the command line that produced the weights, or a note
@@ -183,11 +182,6 @@ func itoa(n int) string {
 func HandParams(f board.Family) Params {
 	w := DefaultWeights(f)
 	p := Params{Family: f, Command: "the hand-made weights"}
-	if f == board.Hoyito {
-		p.Variant = board.NameHoyito3
-	} else {
-		p.Variant = board.NameKatro
-	}
 	n := int(numKatro)
 	if f == board.Hoyito {
 		n = int(numHoyito)
@@ -499,18 +493,20 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 }
 
 // BuiltinParams returns the learned weights built into the program for
-// v's family (see the generated files weights_*.go). The seed-count tables
-// were fitted on one board; on the family's other boards they are left
-// out (zero) and only the scalar terms are used.
+// v (see the generated files weights_*.go). They were fitted on one board
+// of each family; on the family's other boards BuiltinParams returns the
+// hand-made weights (HandParams), with which the learned evaluation scores
+// exactly as the hand-made one.
 func BuiltinParams(v *board.Variant) *Params {
 	p := builtinKatro()
 	if v.Family() == board.Hoyito {
 		p = builtinHoyito()
 	}
 	if p.Variant != v.Name() {
-		for i := NumScalar; i < MaxFeatures; i++ {
-			p.MG[i], p.EG[i] = 0, 0
-		}
+		hp := HandParams(v.Family())
+		hp.Variant = v.Name()
+		hp.Command = "the hand-made weights (the built-in learned weights are for " + p.Variant + ")"
+		return &hp
 	}
 	return p
 }
