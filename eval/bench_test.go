@@ -24,7 +24,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		for _, kind := range []string{"hand", "learned"} {
 			e := NewWithWeights(v, DefaultWeights(v.Family()))
 			if kind == "learned" {
-				e = NewLearned(v, BuiltinParams(v))
+				e = NewLearned(v, new(BuiltinParams(v)))
 			}
 			b.Run(c.game+"/"+kind, func(b *testing.B) {
 				b.ReportAllocs()

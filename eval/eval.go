@@ -64,7 +64,8 @@ type Evaluator struct {
 	family  board.Family
 	w       Weights
 	geo     geometry
-	learned *Params // the learned evaluation's weights, or nil
+	learned *Params // the learned evaluation's weights (params), or nil
+	params  Params
 	// packed holds each learned weight pair as MG·2^32 + EG, so that one
 	// addition accumulates both (see pack).
 	packed [MaxFeatures]int64
@@ -84,13 +85,14 @@ type geometry struct {
 	col   [2][18]uint8
 }
 
-// New returns the Evaluator Sower plays with for v: the hand-made
-// evaluation with its default weights, or the learned evaluation with the
-// weights built into the program when it is built with the tag "learned"
-// (go build -tags learned).
+// New returns the Evaluator Sower plays with for v: the learned
+// evaluation with the weights built into the program (BuiltinParams), or,
+// when the program is built with the tag "handeval" (go build -tags
+// handeval), the hand-made evaluation with its default weights.
 func New(v *board.Variant) *Evaluator {
 	if playLearned {
-		return NewLearned(v, BuiltinParams(v))
+		w := BuiltinParams(v)
+		return NewLearned(v, &w)
 	}
 	return NewWithWeights(v, DefaultWeights(v.Family()))
 }

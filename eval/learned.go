@@ -196,10 +196,10 @@ func HandParams(f board.Family) Params {
 // and the given weights, which must be of v's family.
 func NewLearned(v *board.Variant, w *Params) *Evaluator {
 	e := NewWithWeights(v, DefaultWeights(v.Family()))
-	c := *w
-	e.learned = &c
+	e.params = *w
+	e.learned = &e.params
 	for i := range e.packed {
-		e.packed[i] = pack(c.MG[i], c.EG[i])
+		e.packed[i] = pack(w.MG[i], w.EG[i])
 	}
 	if v.Family() == board.Hoyito {
 		n, nb := v.CircuitLen(), Buckets(board.Hoyito)
@@ -497,16 +497,15 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 // of each family; on the family's other boards BuiltinParams returns the
 // hand-made weights (HandParams), with which the learned evaluation scores
 // exactly as the hand-made one.
-func BuiltinParams(v *board.Variant) *Params {
-	p := builtinKatro()
-	if v.Family() == board.Hoyito {
-		p = builtinHoyito()
+func BuiltinParams(v *board.Variant) Params {
+	if v.Family() == board.Hoyito && v.Name() == board.NameHoyito3 {
+		return builtinHoyito()
 	}
-	if p.Variant != v.Name() {
-		hp := HandParams(v.Family())
-		hp.Variant = v.Name()
-		hp.Command = "the hand-made weights (the built-in learned weights are for " + p.Variant + ")"
-		return &hp
+	if v.Name() == board.NameKatro {
+		return builtinKatro()
 	}
-	return p
+	hp := HandParams(v.Family())
+	hp.Variant = v.Name()
+	hp.Command = "the hand-made weights (the built-in learned weights are for katro and hoyito3)"
+	return hp
 }

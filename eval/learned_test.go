@@ -294,7 +294,7 @@ func TestLearnedFeaturesMatchSlow(t *testing.T) {
 func TestLearnedAllocs(t *testing.T) {
 	for _, name := range []string{board.NameKatro, board.NameHoyito3} {
 		v, _ := board.New(name)
-		e := NewLearned(v, BuiltinParams(v))
+		e := NewLearned(v, new(BuiltinParams(v)))
 		p := randomPositions(v, 1, 4)[10]
 		if n := testing.AllocsPerRun(100, func() { e.Evaluate(&p) }); n != 0 {
 			t.Errorf("%s: %v allocations per evaluation", name, n)

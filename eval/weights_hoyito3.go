@@ -8,8 +8,8 @@ import "github.com/sower-engine/sower/board"
 // hoyito3 data by:
 //
 //	sower tune --game hoyito3 --data hoyito3.dat --out weights_hoyito3.go
-func builtinHoyito() *Params {
-	return &Params{
+func builtinHoyito() Params {
+	return Params{
 		Family:  board.Hoyito,
 		Variant: "hoyito3",
 		Command: "sower tune --game hoyito3 --data hoyito3.dat --out weights_hoyito3.go",

@@ -8,8 +8,8 @@ import "github.com/sower-engine/sower/board"
 // katro data by:
 //
 //	sower tune --game katro --data katro.dat --out weights_katro.go
-func builtinKatro() *Params {
-	return &Params{
+func builtinKatro() Params {
+	return Params{
 		Family:  board.Katro,
 		Variant: "katro",
 		Command: "sower tune --game katro --data katro.dat --out weights_katro.go",

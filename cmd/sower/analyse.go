@@ -89,7 +89,8 @@ func (c *cli) eval(args []string) error {
 	p := game.Position()
 	e := eval.New(p.Variant())
 	if learned {
-		e = eval.NewLearned(p.Variant(), eval.BuiltinParams(p.Variant()))
+		w := eval.BuiltinParams(p.Variant())
+		e = eval.NewLearned(p.Variant(), &w)
 	}
 	fmt.Fprint(c.stdout, p.Diagram())
 	if w := e.Learned(); w != nil {

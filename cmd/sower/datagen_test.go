@@ -74,7 +74,7 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 		}
 	}
 	src, err := os.ReadFile(out)
-	if err != nil || !strings.Contains(string(src), "func builtinHoyito() *Params") || !strings.Contains(string(src), "sower tune --game hoyito3") {
+	if err != nil || !strings.Contains(string(src), "func builtinHoyito() Params") || !strings.Contains(string(src), "sower tune --game hoyito3") {
 		t.Errorf("weights file: %v\n%s", err, src)
 	}
 }

@@ -60,7 +60,7 @@ func (c *cli) tune(args []string) error {
 	case "hand":
 		cfg.Start = eval.HandParams(v.Family())
 	case "builtin":
-		cfg.Start = *eval.BuiltinParams(v)
+		cfg.Start = eval.BuiltinParams(v)
 	default:
 		return usagef("--start %q: want hand or builtin", start)
 	}

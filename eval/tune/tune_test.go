@@ -127,7 +127,7 @@ func TestWriteGo(t *testing.T) {
 	if _, err := parser.ParseFile(token.NewFileSet(), "w.go", src, 0); err != nil {
 		t.Fatalf("generated source does not parse: %v\n%s", err, src)
 	}
-	for _, want := range []string{"func builtinHoyito() *Params", "Variant: \"hoyito3\"", `--data \"a b.dat\"`, "11: -17, // h1:4", "0: 100, // captured"} {
+	for _, want := range []string{"func builtinHoyito() Params", "Variant: \"hoyito3\"", `--data \"a b.dat\"`, "11: -17, // h1:4", "0: 100, // captured"} {
 		if !strings.Contains(src, want) {
 			t.Errorf("generated source lacks %q:\n%s", want, src)
 		}
