@@ -1,7 +1,7 @@
-//go:build !learned
+//go:build handeval
 
 package eval
 
-// playLearned says whether New returns the learned evaluation: false
-// unless the program is built with the tag "learned".
+// playLearned says whether New returns the learned evaluation: false, as
+// the program is built with the tag "handeval".
 const playLearned = false

@@ -78,7 +78,7 @@ func (c *cli) eval(args []string) error {
 	var learned bool
 	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned]`)
 	g.add(fs, true)
-	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, whichever the engine plays with")
+	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, even in a handeval build")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
