@@ -64,7 +64,7 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 	}
 
 	out := filepath.Join(dir, "w.go")
-	stdout, stderr, st := runCLI("tune", "--game", "hoyito3", "--data", data, "--out", out, "--epochs", "3", "--valid", "0.3")
+	stdout, stderr, st := runCLI("tune", "--data", data, "--out", out, "--epochs", "3", "--valid", "0.3")
 	if st != exitOK {
 		t.Fatalf("tune: status %d\n%s%s", st, stdout, stderr)
 	}
@@ -74,7 +74,7 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 		}
 	}
 	src, err := os.ReadFile(out)
-	if err != nil || !strings.Contains(string(src), "func builtinHoyito() Params") || !strings.Contains(string(src), "sower tune --game hoyito3") {
+	if err != nil || !strings.Contains(string(src), "func builtinHoyito() Params") || !strings.Contains(string(src), "sower tune --data ") {
 		t.Errorf("weights file: %v\n%s", err, src)
 	}
 }
@@ -110,6 +110,8 @@ func TestDatagenTuneErrors(t *testing.T) {
 		{[]string{"tune", "--data", data, "--out", "w.txt"}, "name the file *.go"},
 		{[]string{"tune", "--game", "katro", "--data", data, "--out", "w.go"}, "holds katro-4x4 data, not katro"},
 		{[]string{"tune", "--data", junk, "--game", "katro-4x4", "--out", "w.go"}, "bad magic"},
+		{[]string{"tune", "--data", junk, "--out", "w.go"}, "bad magic"},
+		{[]string{"datagen", "--games", "2", "--hash", "0", "--out", data}, "--hash 0"},
 		{[]string{"tune", "--data", data, "--game", "katro-4x4", "--lambda", "2", "--out", "w.go"}, "--lambda 2"},
 	} {
 		_, stderr, st := runCLI(c.args...)

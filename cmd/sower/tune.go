@@ -21,7 +21,7 @@ func (c *cli) tune(args []string) error {
 	)
 	fs := c.flags("tune", "--game G --data FILE[,FILE…] --out WEIGHTS.go [flags]")
 	cfg := tune.DefaultConfig(board.Katro)
-	fs.StringVarP(&game, "game", "g", board.NameKatro, "game of the data: "+strings.Join(board.Names(), ", "))
+	fs.StringVarP(&game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
 	fs.StringSliceVar(&data, "data", nil, "data files written by sower datagen (repeatable or comma-separated)")
 	fs.StringVarP(&out, "out", "o", "", "write the weights here as a Go source file of package eval (eval/weights_<game>.go builds them in)")
 	fs.StringVar(&start, "start", "hand", "weights to start from: hand (the hand-made evaluation) or builtin (the built-in learned weights)")
@@ -33,7 +33,8 @@ func (c *cli) tune(args []string) error {
 	fs.IntVar(&cfg.Patience, "patience", cfg.Patience, "stop after this many epochs without a better validation loss (0: never)")
 	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
-	if err := parse(fs, args); err != nil {
+	err := parse(fs, args)
+	if err != nil {
 		return err
 	}
 	switch {
@@ -51,6 +52,11 @@ func (c *cli) tune(args []string) error {
 		return usagef("--epochs, --patience: want 0 or more; --batch, --rate: want more than 0")
 	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
 		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
+	}
+	if game == "" {
+		if game, err = dataGame(data[0]); err != nil {
+			return err
+		}
 	}
 	v, err := board.New(game)
 	if err != nil {
@@ -106,6 +112,20 @@ func (c *cli) tune(args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "weights written to %s\n", out)
 	return nil
+}
+
+// dataGame returns the game named in a data file's header.
+func dataGame(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", usageError{err}
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return r.Variant().Name(), nil
 }
 
 // loadData adds a data file's records to d (made on the first file).
