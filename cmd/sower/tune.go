@@ -33,6 +33,7 @@ func (c *cli) tune(args []string) error {
 	fs.IntVar(&cfg.Patience, "patience", cfg.Patience, "stop after this many epochs without a better validation loss (0: never)")
 	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
+	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
 	err := parse(fs, args)
 	if err != nil {
 		return err

@@ -71,6 +71,9 @@ type Config struct {
 	ValidShare float64 // share of the games held out for validation
 	Seed       uint64  // for the split and the order of the positions
 	Start      eval.Params
+	// ScalarsOnly fits only the scalar features; the seed-count tables
+	// keep their start weights.
+	ScalarsOnly bool
 	// Log, if set, receives each epoch's losses.
 	Log func(Epoch)
 }
@@ -262,6 +265,10 @@ func Tune(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 					grad.mg[x.Index] += v * ph
 					grad.eg[x.Index] += v * (1 - ph)
 				}
+			}
+			if cfg.ScalarsOnly {
+				clear(grad.mg[eval.NumScalar:])
+				clear(grad.eg[eval.NumScalar:])
 			}
 			opt.step(&m, &grad)
 		}

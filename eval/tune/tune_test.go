@@ -77,6 +77,32 @@ func TestRecoversKnownWeights(t *testing.T) {
 	}
 }
 
+// TestScalarsOnly checks that the tables keep their start weights when
+// only the scalar terms are fitted.
+func TestScalarsOnly(t *testing.T) {
+	v, _ := board.New(board.NameKatro)
+	truth := &eval.Params{Family: board.Katro}
+	truth.MG[0], truth.MG[eval.NumScalar+2] = 50, 40
+	truth.EG[0], truth.EG[eval.NumScalar+2] = 50, 40
+	d := synthetic(v, truth, eval.NumScalar+4, 5000, 0.01, 4)
+	cfg := DefaultConfig(board.Katro)
+	cfg.Start = eval.Params{Family: board.Katro}
+	cfg.Start.MG[eval.NumScalar+2] = 7
+	cfg.Lambda, cfg.K, cfg.Epochs, cfg.ScalarsOnly = 0, 0.01, 5, true
+	res, err := Tune(context.Background(), d, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Params.MG[0] == 0 {
+		t.Error("the scalar term was not fitted")
+	}
+	for i := eval.NumScalar; i < eval.MaxFeatures; i++ {
+		if res.Params.MG[i] != cfg.Start.MG[i] || res.Params.EG[i] != cfg.Start.EG[i] {
+			t.Fatalf("table weight %d moved to %d/%d from %d/%d", i, res.Params.MG[i], res.Params.EG[i], cfg.Start.MG[i], cfg.Start.EG[i])
+		}
+	}
+}
+
 // TestFitK recovers the scale of the sigmoid that drew the results.
 func TestFitK(t *testing.T) {
 	v, _ := board.New(board.NameKatro)
