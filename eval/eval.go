@@ -73,6 +73,7 @@ type Evaluator struct {
 	// from the side to move's first hole less the same hole's entry counted
 	// from the opponent's: one lookup scores a hole for both sides.
 	across [12 * 8]int64
+	bucket [128]uint8 // count → bucket of the learned tables (bucketTable)
 }
 
 // geometry describes each hole of a sowing circuit: its row (0 = outer) and
@@ -99,7 +100,7 @@ func New(v *board.Variant) *Evaluator {
 
 // NewWithWeights returns an Evaluator with the given weights.
 func NewWithWeights(v *board.Variant, w Weights) *Evaluator {
-	e := &Evaluator{family: v.Family(), w: w}
+	e := &Evaluator{family: v.Family(), w: w, bucket: bucketTable(v.Family())}
 	g := &e.geo
 	g.lanes, g.depth, g.cols = v.CircuitLen(), v.Depth(), v.Cols()
 	for s := board.South; s <= board.North; s++ {

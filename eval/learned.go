@@ -90,14 +90,15 @@ type Active struct {
 	Phase   int // 0 (end game) to PhaseMax (middle game)
 }
 
-// bucket tables: count → bucket number from 1, 0 for an empty hole.
-var (
-	katroBuckets  = bucketTable([]int{1, 2, 3, 4, 5, 7, 10})    // 1,2,3,4,5-6,7-9,10+
-	hoyitoBuckets = bucketTable([]int{1, 2, 3, 4, 5, 6, 8, 12}) // 1,2,3,4,5,6-7,8-11,12+
-)
-
-// bucketTable maps each count to the number of thresholds it reaches.
-func bucketTable(thresholds []int) (t [128]uint8) {
+// bucketTable maps each count to its bucket in family f's tables,
+// numbered from 1 (0 for an empty hole): the number of the family's
+// thresholds it reaches. Katro: 1, 2, 3, 4, 5-6, 7-9, 10+; Hoyito III: 1,
+// 2, 3, 4, 5, 6-7, 8-11, 12+.
+func bucketTable(f board.Family) (t [128]uint8) {
+	thresholds := []int{1, 2, 3, 4, 5, 7, 10}
+	if f == board.Hoyito {
+		thresholds = []int{1, 2, 3, 4, 5, 6, 8, 12}
+	}
 	for c := range t {
 		for _, th := range thresholds {
 			if c >= th {
@@ -147,10 +148,7 @@ var (
 
 // bucketName writes the counts of bucket b, such as "5-6" or "10+".
 func bucketName(f board.Family, b int) string {
-	t := &katroBuckets
-	if f == board.Hoyito {
-		t = &hoyitoBuckets
-	}
+	t := bucketTable(f)
 	lo, hi := -1, -1
 	for c := range t {
 		if int(t[c]) == b {
@@ -303,7 +301,7 @@ func (e *Evaluator) katroScan(p *board.Position, a *Active, f *features) {
 		}
 		for k := 0; k < n; k++ {
 			if c := circ[k]; c != 0 {
-				a.Entries[a.N] = Entry{int16(NumScalar + k*nb + int(katroBuckets[c&127]) - 1), sign}
+				a.Entries[a.N] = Entry{int16(NumScalar + k*nb + int(e.bucket[c&127]) - 1), sign}
 				a.N++
 			}
 		}
@@ -352,14 +350,14 @@ func (e *Evaluator) katroLearned(p *board.Position) int {
 	circ, n := p.Circuit(me)
 	for k := 0; k < n; k++ {
 		if c := circ[k]; c != 0 {
-			acc += pw[NumScalar+k*nb+int(katroBuckets[c&127])-1]
+			acc += pw[NumScalar+k*nb+int(e.bucket[c&127])-1]
 		}
 	}
 	threats := e.katroThreats(me, &circ, n, &front, &fr, &bd)
 	circ, _ = p.Circuit(opp)
 	for k := 0; k < n; k++ {
 		if c := circ[k]; c != 0 {
-			acc -= pw[NumScalar+k*nb+int(katroBuckets[c&127])-1]
+			acc -= pw[NumScalar+k*nb+int(e.bucket[c&127])-1]
 		}
 	}
 	threats -= e.katroThreats(opp, &circ, n, &front, &fr, &bd)
@@ -397,7 +395,7 @@ func (e *Evaluator) hoyitoScan(p *board.Position, a *Active, f *features) {
 			if seeds == 0 {
 				continue
 			}
-			a.Entries[a.N] = Entry{int16(NumScalar + j*nb + int(hoyitoBuckets[seeds&127]) - 1), sign}
+			a.Entries[a.N] = Entry{int16(NumScalar + j*nb + int(e.bucket[seeds&127]) - 1), sign}
 			a.N++
 			if j >= cols {
 				continue
@@ -436,7 +434,7 @@ func (e *Evaluator) hoyitoLearned(p *board.Position) int {
 		if j < 0 {
 			j += n
 		}
-		acc += e.across[j*nb+int(hoyitoBuckets[seeds&127])-1]
+		acc += e.across[j*nb+int(e.bucket[seeds&127])-1]
 		ft := &f[k/cols]
 		ft[HoyitoRow] += seeds
 		ft[HoyitoMoves]++

@@ -260,8 +260,13 @@ func TestLearnedFeaturesMatchSlow(t *testing.T) {
 		w := randomParams(v, 3)
 		e := NewLearned(v, w)
 		for _, p := range randomPositions(v, 20, 3) {
-			var a Active
+			var a, b Active
 			e.Features(&p, &a)
+			// Any evaluator lists the features, whatever its weights.
+			NewWithWeights(v, DefaultWeights(v.Family())).Features(&p, &b)
+			if a != b {
+				t.Fatalf("%s %s: a hand-made evaluator lists other features", name, p.String())
+			}
 			got := make([]int, NumFeatures(v))
 			for _, x := range a.Entries[:a.N] {
 				got[x.Index] += int(x.Value)
