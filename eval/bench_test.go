@@ -7,7 +7,8 @@ import (
 )
 
 // BenchmarkEvaluate measures one evaluation on positions from the middle
-// of a game of each family:
+// of a game of each family, with the hand-made and the learned
+// evaluations:
 //
 //	go test -run '^$' -bench Evaluate ./eval/
 func BenchmarkEvaluate(b *testing.B) {
@@ -20,14 +21,19 @@ func BenchmarkEvaluate(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		e := New(v)
-		b.Run(c.game, func(b *testing.B) {
-			b.ReportAllocs()
-			s := 0
-			for b.Loop() {
-				s += e.Evaluate(&p)
+		for _, kind := range []string{"hand", "learned"} {
+			e := NewWithWeights(v, DefaultWeights(v.Family()))
+			if kind == "learned" {
+				e = NewLearned(v, new(BuiltinParams(v)))
 			}
-			_ = s
-		})
+			b.Run(c.game+"/"+kind, func(b *testing.B) {
+				b.ReportAllocs()
+				s := 0
+				for b.Loop() {
+					s += e.Evaluate(&p)
+				}
+				_ = s
+			})
+		}
 	}
 }

@@ -2,10 +2,17 @@
 // the side to move's point of view, in hundredths of a seed, as a weighted
 // sum of named terms.
 //
-// Each family has its own terms and its own table of weights (Weights), so
-// the weights can be tuned without touching the code. An Evaluator holds one
-// table and is made per variant by New; Breakdown lists every term's value
-// for each side and its contribution, for people (sower eval).
+// There are two evaluations. The hand-made one has a few terms per family
+// with hand-set weights (Weights, DefaultWeights; NewWithWeights). The
+// learned one (Params; NewLearned) adds seed-count tables, threats and
+// tempo, with a middle-game and an end-game weight per feature blended by
+// the game phase; its weights are fitted to self-play data by package
+// eval/tune and built into the program (BuiltinParams). Sower plays with
+// the learned evaluation (New), or with the hand-made one when built with
+// the tag "handeval". Breakdown lists every term's value for each side and
+// its contribution, for people (sower eval).
+//
+// The hand-made terms, which the learned evaluation also has:
 //
 // Katro terms:
 //   - seeds: the seeds in the side's half. A Katro game is won by taking

@@ -61,9 +61,19 @@ var (
 // Evaluator scores positions of one family with one table of weights. It
 // has no mutable state and is safe for concurrent use.
 type Evaluator struct {
-	family board.Family
-	w      Weights
-	geo    geometry
+	family  board.Family
+	w       Weights
+	geo     geometry
+	learned *Params // the learned evaluation's weights (params), or nil
+	params  Params
+	// packed holds each learned weight pair as MG·2^32 + EG, so that one
+	// addition accumulates both (see pack).
+	packed [MaxFeatures]int64
+	// across holds, for Hoyito III, each table entry of a hole counted
+	// from the side to move's first hole less the same hole's entry counted
+	// from the opponent's: one lookup scores a hole for both sides.
+	across [12 * 8]int64
+	bucket [128]uint8 // count → bucket of the learned tables (bucketTable)
 }
 
 // geometry describes each hole of a sowing circuit: its row (0 = outer) and
@@ -76,14 +86,21 @@ type geometry struct {
 	col   [2][18]uint8
 }
 
-// New returns an Evaluator with the default weights of v's family.
+// New returns the Evaluator Sower plays with for v: the learned
+// evaluation with the weights built into the program (BuiltinParams), or,
+// when the program is built with the tag "handeval" (go build -tags
+// handeval), the hand-made evaluation with its default weights.
 func New(v *board.Variant) *Evaluator {
+	if playLearned {
+		w := BuiltinParams(v)
+		return NewLearned(v, &w)
+	}
 	return NewWithWeights(v, DefaultWeights(v.Family()))
 }
 
 // NewWithWeights returns an Evaluator with the given weights.
 func NewWithWeights(v *board.Variant, w Weights) *Evaluator {
-	e := &Evaluator{family: v.Family(), w: w}
+	e := &Evaluator{family: v.Family(), w: w, bucket: bucketTable(v.Family())}
 	g := &e.geo
 	g.lanes, g.depth, g.cols = v.CircuitLen(), v.Depth(), v.Cols()
 	for s := board.South; s <= board.North; s++ {
@@ -105,6 +122,12 @@ type features [2][MaxTerms]int
 // Evaluate returns the score of p for the side to move, in hundredths of a
 // seed. It allocates nothing.
 func (e *Evaluator) Evaluate(p *board.Position) int {
+	if e.learned != nil {
+		if e.family == board.Hoyito {
+			return e.hoyitoLearned(p)
+		}
+		return e.katroLearned(p)
+	}
 	var f features
 	n := e.compute(p, &f)
 	me, opp := p.Side(), p.Side().Other()
@@ -125,20 +148,22 @@ func (e *Evaluator) compute(p *board.Position, f *features) int {
 }
 
 // katroFeatures computes the Katro terms of both sides with the board's
-// word-parallel counters; only the exposed term looks at single holes.
-func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
-	var front [2][6]uint8
+// word-parallel counters; only the exposed term looks at single holes. It
+// returns each side's front row, by column, and the depths of its front
+// and back rows (-1 for a side without seeds), for the learned terms.
+func (e *Evaluator) katroFeatures(p *board.Position, f *features) (front [2][6]uint8, fr, bd [2]int) {
 	for s := board.South; s <= board.North; s++ {
 		ft := &f[s]
 		ft[KatroSeeds] = p.SeedsOf(s)
-		fr := p.FrontDepth(s)
-		if fr < 0 {
+		fr[s], bd[s] = p.FrontDepth(s), -1
+		if fr[s] < 0 {
 			continue
 		}
-		ft[KatroFront] = p.NonEmpty(s, fr)
-		ft[KatroMobility] = p.NonEmpty(s, p.BackDepth(s))
+		bd[s] = p.BackDepth(s)
+		ft[KatroFront] = p.NonEmpty(s, fr[s])
+		ft[KatroMobility] = p.NonEmpty(s, bd[s])
 		ft[KatroSingles] = p.HolesWith(s, 1)
-		front[s] = p.Row(s, fr)
+		front[s] = p.Row(s, fr[s])
 	}
 	for s := board.South; s <= board.North; s++ {
 		o := s.Other()
@@ -148,6 +173,7 @@ func (e *Evaluator) katroFeatures(p *board.Position, f *features) {
 			}
 		}
 	}
+	return front, fr, bd
 }
 
 // hoyitoFeatures computes the Hoyito III terms of both sides.
@@ -165,16 +191,23 @@ func hoyitoFeatures(p *board.Position, f *features) {
 			}
 			ft[HoyitoRow] += seeds
 			ft[HoyitoMoves]++
-			land := (k + seeds) % n
-			extra := 0
-			if seeds >= n {
-				extra = seeds / n // full laps also drop in the landing hole
-			}
-			if int(circ[land])+extra == 3 && land != k {
+			if _, ok := makesFour(&circ, n, k, seeds); ok {
 				ft[HoyitoThrees]++
 			}
 		}
 	}
+}
+
+// makesFour reports whether sowing the seeds of hole k (of a circuit of n
+// holes) ends its first lap on a hole then holding 4, and returns that
+// hole.
+func makesFour(circ *[18]uint8, n, k, seeds int) (land int, ok bool) {
+	land = (k + seeds) % n
+	extra := 0
+	if seeds >= n {
+		extra = seeds / n // full laps also drop in the landing hole
+	}
+	return land, int(circ[land])+extra == 3 && land != k
 }
 
 // TermValue is one line of a breakdown.
@@ -190,6 +223,9 @@ type TermValue struct {
 // weight and its contribution to Evaluate, whose result is the sum of the
 // contributions.
 func (e *Evaluator) Breakdown(p *board.Position) []TermValue {
+	if e.learned != nil {
+		return e.learnedBreakdown(p)
+	}
 	var f features
 	n := e.compute(p, &f)
 	names := katroNames[:]

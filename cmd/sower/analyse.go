@@ -95,8 +95,10 @@ func (c *cli) analyse(args []string) error {
 
 func (c *cli) eval(args []string) error {
 	var g gameFlags
-	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"]`)
+	var learned bool
+	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned]`)
 	g.add(fs, true)
+	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, even in a handeval build")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -106,6 +108,16 @@ func (c *cli) eval(args []string) error {
 	}
 	p := game.Position()
 	e := eval.New(p.Variant())
+	if learned {
+		w := eval.BuiltinParams(p.Variant())
+		e = eval.NewLearned(p.Variant(), &w)
+	}
 	fmt.Fprint(c.stdout, p.Diagram())
+	if w := e.Learned(); w != nil {
+		var a eval.Active
+		e.Features(&p, &a)
+		fmt.Fprintf(c.stdout, "learned evaluation, phase %d of %d (weights blended between end game and middle game)\n", a.Phase, eval.PhaseMax)
+		fmt.Fprintf(c.stdout, "weights fitted on %s by: %s\n", w.Variant, w.Command)
+	}
 	return protocol.WriteEval(c.stdout, e, &p)
 }

@@ -53,6 +53,8 @@ func commands() []command {
 		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
 		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
 		{"solve", "prove the value of a position (MTD(f), endgame tables)", (*cli).solve},
+		{"datagen", "play self-play games and write their positions as training data", (*cli).datagen},
+		{"tune", "fit the learned evaluation's weights to training data", (*cli).tune},
 	}
 }
 

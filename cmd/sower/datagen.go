@@ -1,0 +1,220 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/tune"
+	"github.com/sower-engine/sower/search"
+)
+
+// datagenFlags are the flags of sower datagen.
+type datagenFlags struct {
+	g                  gameFlags
+	games, concurrency int
+	out, openings      string
+	nodes              uint64
+	depth, randomPlies int
+	hash               int
+	seed               uint64
+	progressEvery      time.Duration
+}
+
+func (c *cli) datagen(args []string) error {
+	var f datagenFlags
+	fs := c.flags("datagen", "--game G --games N --out FILE [--nodes N | --depth N] [flags]")
+	f.g.add(fs, false)
+	fs.IntVar(&f.games, "games", 100, "games to play in all (a rerun plays those the file lacks)")
+	fs.StringVarP(&f.out, "out", "o", "", "data file to write, or to continue if it exists")
+	fs.Uint64Var(&f.nodes, "nodes", 5000, "nodes searched per move")
+	fs.IntVarP(&f.depth, "depth", "d", 0, "search each move to this depth instead of a node count")
+	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation); game i starts from line i mod their number")
+	fs.IntVar(&f.randomPlies, "random-plies", 8, "random plies played from the start (or from the --openings position) before the engine plays")
+	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random plies")
+	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
+	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
+	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case f.out == "":
+		return usagef("--out: a data file is required")
+	case f.games < 1:
+		return usagef("--games %d: want 1 or more", f.games)
+	case f.concurrency < 1:
+		return usagef("--concurrency %d: want 1 or more", f.concurrency)
+	case f.randomPlies < 0:
+		return usagef("--random-plies %d: want 0 or more", f.randomPlies)
+	case f.depth < 0 || f.depth >= search.MaxPly:
+		return usagef("--depth %d: want 1 to %d", f.depth, search.MaxPly-1)
+	case f.hash < 1:
+		return usagef("--hash %d: want 1 MiB or more", f.hash)
+	case f.progressEvery <= 0:
+		return usagef("--progress %s: want a positive duration", f.progressEvery)
+	}
+	lim := search.Limits{Nodes: f.nodes}
+	if f.depth > 0 {
+		lim = search.Limits{Depth: f.depth}
+	}
+	v, err := f.g.variant()
+	if err != nil {
+		return err
+	}
+	cfg := bench.DatagenConfig{Variant: v, Games: f.games, Limits: lim, HashMiB: f.hash,
+		RandomPlies: f.randomPlies, Seed: f.seed, Concurrency: f.concurrency}
+	if f.g.fen != "" {
+		p, err := v.ParsePosition(f.g.fen)
+		if err != nil {
+			return usagef("--fen: %v", err)
+		}
+		cfg.Book = []board.Position{p}
+	}
+	if f.openings != "" {
+		if f.g.fen != "" {
+			return usagef("give --fen or --openings, not both")
+		}
+		r, err := os.Open(f.openings)
+		if err != nil {
+			return usageError{err}
+		}
+		cfg.Book, err = match.ReadOpenings(r, v)
+		r.Close()
+		if err != nil {
+			return usagef("--openings %s: %v", f.openings, err)
+		}
+	}
+	file, w, done, err := openData(f.out, v)
+	if err != nil {
+		return err
+	}
+	defer file.Close()
+	cfg.Skip = func(i int) bool { return done.Games[uint32(i)] }
+	todo := 0
+	for i := 0; i < f.games; i++ {
+		if !done.Games[uint32(i)] {
+			todo++
+		}
+	}
+	if done.Records > 0 {
+		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games; playing the %d others\n", f.out, done.Records, len(done.Games), todo)
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(c.stderr, todo, f.progressEvery)
+	cfg.Each = func(gd bench.GameData) error {
+		for i := range gd.Records {
+			if err := w.Write(&gd.Records[i]); err != nil {
+				return err
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return fmt.Errorf("writing %s: %w", f.out, err)
+		}
+		prog.game(len(gd.Records), gd.Nodes)
+		return nil
+	}
+	err = bench.Datagen(ctx, cfg)
+	prog.line(true)
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(c.stderr, "datagen: interrupted; run the same command again to continue %s\n", f.out)
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return file.Close()
+}
+
+// openData opens a data file for appending: a new file gets a header; an
+// existing one must be of the same game and rules, and a record cut short
+// at its end is dropped.
+func openData(name string, v *board.Variant) (*os.File, *tune.Writer, tune.ScanResult, error) {
+	file, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, nil, tune.ScanResult{}, err
+	}
+	st, err := file.Stat()
+	if err != nil {
+		file.Close()
+		return nil, nil, tune.ScanResult{}, err
+	}
+	if st.Size() == 0 {
+		w, err := tune.NewWriter(file, v)
+		if err == nil {
+			err = w.Flush()
+		}
+		if err != nil {
+			file.Close()
+			return nil, nil, tune.ScanResult{}, err
+		}
+		return file, w, tune.ScanResult{Games: map[uint32]bool{}}, nil
+	}
+	done, err := tune.Scan(file)
+	if err == nil && (done.Variant.Name() != v.Name() || done.Variant.Rules() != v.Rules()) {
+		err = fmt.Errorf("it holds %s with rules %+v, not %s with %+v", done.Variant.Name(), done.Variant.Rules(), v.Name(), v.Rules())
+	}
+	if err == nil {
+		err = file.Truncate(done.Valid)
+	}
+	if err == nil {
+		_, err = file.Seek(done.Valid, io.SeekStart)
+	}
+	if err != nil {
+		file.Close()
+		return nil, nil, done, fmt.Errorf("continuing %s: %w", name, err)
+	}
+	return file, tune.AppendWriter(file, v), done, nil
+}
+
+// progress writes datagen's progress lines.
+type progress struct {
+	w            io.Writer
+	total, games int
+	positions    int
+	nodes        uint64
+	start, last  time.Time
+	every        time.Duration
+}
+
+func newProgress(w io.Writer, total int, every time.Duration) *progress {
+	now := time.Now()
+	return &progress{w: w, total: total, start: now, last: now, every: every}
+}
+
+func (p *progress) game(positions int, nodes uint64) {
+	p.games++
+	p.positions += positions
+	p.nodes += nodes
+	p.line(false)
+}
+
+// line writes a progress line if one is due, or at once if final.
+func (p *progress) line(final bool) {
+	now := time.Now()
+	if !final && now.Sub(p.last) < p.every {
+		return
+	}
+	p.last = now
+	el := now.Sub(p.start).Seconds()
+	left := "?"
+	if p.games > 0 {
+		left = (time.Duration(el/float64(p.games)*float64(p.total-p.games)) * time.Second).Round(time.Second).String()
+	}
+	rate := 0.0
+	if el > 0 {
+		rate = float64(p.positions) / el
+	}
+	fmt.Fprintf(p.w, "games %d/%d  positions %d  %.0f positions/s  %.2f games/s  %.0f knodes/s  elapsed %s  left %s\n",
+		p.games, p.total, p.positions, rate, float64(p.games)/max(el, 1e-9), float64(p.nodes)/max(el, 1e-9)/1000,
+		(time.Duration(el) * time.Second).Round(time.Second), left)
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/sower-engine/sower/eval/tune"
+)
+
+// runCLI runs one sower command in process.
+func runCLI(args ...string) (stdout, stderr string, status int) {
+	var out, errOut bytes.Buffer
+	status = run(args, strings.NewReader(""), &out, &errOut)
+	return out.String(), errOut.String(), status
+}
+
+// scanData scans a data file.
+func scanData(t *testing.T, name string) tune.ScanResult {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc, err := tune.Scan(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
+}
+
+// TestDatagenContinuesAndTunes writes data, continues the file after a
+// record was cut short, and tunes on it.
+func TestDatagenContinuesAndTunes(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "h.dat")
+	args := []string{"datagen", "--game", "hoyito3", "--nodes", "200", "--random-plies", "4", "--out", data}
+	if _, stderr, st := runCLI(append(args, "--games", "4")...); st != exitOK || !strings.Contains(stderr, "games 4/4") {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	first := scanData(t, data)
+	if len(first.Games) != 4 {
+		t.Fatalf("%d games written, want 4", len(first.Games))
+	}
+	// Cut the last record short, as an interruption would, and continue.
+	fi, _ := os.Stat(data)
+	if err := os.Truncate(data, fi.Size()-5); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr, st := runCLI(append(args, "--games", "6")...)
+	if st != exitOK || !strings.Contains(stderr, "playing the 2 others") {
+		t.Fatalf("continuing: status %d\n%s", st, stderr)
+	}
+	second := scanData(t, data)
+	if len(second.Games) != 6 || second.Valid != mustSize(t, data) {
+		t.Fatalf("after continuing: %d games, %d records, valid %d of %d bytes", len(second.Games), second.Records, second.Valid, mustSize(t, data))
+	}
+	// The game cut short keeps its other records; the two new games add theirs.
+	if second.Records <= first.Records-1 {
+		t.Fatalf("continuing added no records: %d then %d", first.Records, second.Records)
+	}
+
+	out := filepath.Join(dir, "w.go")
+	stdout, stderr, st := runCLI("tune", "--data", data, "--out", out, "--epochs", "3", "--valid", "0.3")
+	if st != exitOK {
+		t.Fatalf("tune: status %d\n%s%s", st, stdout, stderr)
+	}
+	for _, want := range []string{"epoch   1  train ", "validation loss: start ", "weights written to "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("tune output lacks %q:\n%s", want, stdout)
+		}
+	}
+	src, err := os.ReadFile(out)
+	if err != nil || !strings.Contains(string(src), "func builtinHoyito() Params") || !strings.Contains(string(src), "sower tune --data ") {
+		t.Errorf("weights file: %v\n%s", err, src)
+	}
+}
+
+func mustSize(t *testing.T, name string) int64 {
+	t.Helper()
+	fi, err := os.Stat(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi.Size()
+}
+
+// TestDatagenTuneErrors checks the one-line errors for bad arguments and
+// mismatched files.
+func TestDatagenTuneErrors(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "k.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "katro-4x4", "--games", "2", "--nodes", "100", "--out", data); st != exitOK {
+		t.Fatalf("datagen: %s", stderr)
+	}
+	junk := filepath.Join(dir, "junk.dat")
+	os.WriteFile(junk, []byte("not data"), 0o644)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"datagen", "--games", "2"}, "--out: a data file is required"},
+		{[]string{"datagen", "--games", "0", "--out", data}, "--games 0"},
+		{[]string{"datagen", "--game", "hoyito3", "--games", "2", "--out", data}, "holds katro-4x4"},
+		{[]string{"datagen", "--games", "2", "--out", junk}, "bad magic"},
+		{[]string{"tune", "--out", "w.go"}, "--data: give at least one data file"},
+		{[]string{"tune", "--data", data, "--out", "w.txt"}, "name the file *.go"},
+		{[]string{"tune", "--game", "katro", "--data", data, "--out", "w.go"}, "holds katro-4x4 data, not katro"},
+		{[]string{"tune", "--data", junk, "--game", "katro-4x4", "--out", "w.go"}, "bad magic"},
+		{[]string{"tune", "--data", junk, "--out", "w.go"}, "bad magic"},
+		{[]string{"datagen", "--games", "2", "--hash", "0", "--out", data}, "--hash 0"},
+		{[]string{"tune", "--data", data, "--game", "katro-4x4", "--lambda", "2", "--out", "w.go"}, "--lambda 2"},
+	} {
+		_, stderr, st := runCLI(c.args...)
+		if st == exitOK || !strings.Contains(stderr, c.want) || strings.Count(stderr, "\n") != 1 {
+			t.Errorf("%v: status %d, stderr %q, want one line with %q", c.args, st, stderr, c.want)
+		}
+	}
+}

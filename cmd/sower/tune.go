@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/tune"
+)
+
+func (c *cli) tune(args []string) error {
+	var (
+		game, out, start string
+		data             []string
+	)
+	fs := c.flags("tune", "--game G --data FILE[,FILE…] --out WEIGHTS.go [flags]")
+	cfg := tune.DefaultConfig(board.Katro)
+	fs.StringVarP(&game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
+	fs.StringSliceVar(&data, "data", nil, "data files written by sower datagen (repeatable or comma-separated)")
+	fs.StringVarP(&out, "out", "o", "", "write the weights here as a Go source file of package eval (eval/weights_<game>.go builds them in)")
+	fs.StringVar(&start, "start", "hand", "weights to start from: hand (the hand-made evaluation) or builtin (the built-in learned weights)")
+	fs.Float64Var(&cfg.Lambda, "lambda", cfg.Lambda, "weight of the game result in the target; 1-lambda goes to the search score")
+	fs.Float64Var(&cfg.K, "k", 0, "sigmoid scale per hundredth of a seed (0: fit it on the start weights)")
+	fs.IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "most passes over the training positions")
+	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "positions per optimiser step")
+	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "Adam step size in hundredths of a seed")
+	fs.IntVar(&cfg.Patience, "patience", cfg.Patience, "stop after this many epochs without a better validation loss (0: never)")
+	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
+	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
+	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
+	err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	switch {
+	case len(data) == 0:
+		return usagef("--data: give at least one data file")
+	case out == "":
+		return usagef("--out: a weights file is required")
+	case !strings.HasSuffix(out, ".go"):
+		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
+	case cfg.Lambda < 0 || cfg.Lambda > 1:
+		return usagef("--lambda %g: want 0 to 1", cfg.Lambda)
+	case cfg.K < 0:
+		return usagef("--k %g: want 0 (fit) or more", cfg.K)
+	case cfg.Epochs < 0 || cfg.Batch < 1 || cfg.Rate <= 0 || cfg.Patience < 0:
+		return usagef("--epochs, --patience: want 0 or more; --batch, --rate: want more than 0")
+	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
+		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
+	}
+	if game == "" {
+		if game, err = dataGame(data[0]); err != nil {
+			return err
+		}
+	}
+	v, err := board.New(game)
+	if err != nil {
+		return usageError{err}
+	}
+	switch start {
+	case "hand":
+		cfg.Start = eval.HandParams(v.Family())
+	case "builtin":
+		cfg.Start = eval.BuiltinParams(v)
+	default:
+		return usagef("--start %q: want hand or builtin", start)
+	}
+	var d *tune.Dataset
+	for i, name := range data {
+		if d, err = loadData(d, name, i, v); err != nil {
+			return err
+		}
+		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	cfg.Start.Command = "sower tune " + strings.Join(args, " ")
+	cfg.Log = func(e tune.Epoch) {
+		mark := ""
+		if e.Best {
+			mark = " *"
+		}
+		fmt.Fprintf(c.stdout, "epoch %3d  train %.6f  valid %.6f%s\n", e.N, e.Train, e.Valid, mark)
+	}
+	if cfg.K == 0 {
+		fmt.Fprintln(c.stderr, "tune: fitting K")
+	}
+	res, err := tune.Tune(ctx, d, cfg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, validation %d positions of %d games\n", res.K, res.Train, res.Valid, res.ValidationSet)
+	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
+	if ctx.Err() != nil {
+		fmt.Fprintln(c.stderr, "tune: interrupted; writing the best weights so far")
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return err
+	}
+	if err := tune.WriteGo(f, v, &res.Params); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "weights written to %s\n", out)
+	return nil
+}
+
+// dataGame returns the game named in a data file's header.
+func dataGame(name string) (string, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return "", usageError{err}
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", name, err)
+	}
+	return r.Variant().Name(), nil
+}
+
+// loadData adds a data file's records to d (made on the first file).
+func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.Dataset, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return d, usageError{err}
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		return d, fmt.Errorf("%s: %w", name, err)
+	}
+	if r.Variant().Name() != v.Name() {
+		return d, usagef("%s holds %s data, not %s", name, r.Variant().Name(), v.Name())
+	}
+	if d == nil {
+		d = tune.NewDataset(r.Variant())
+	}
+	var rec tune.Record
+	for {
+		err := r.Read(&rec)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return d, nil // a record cut short by an interrupted datagen is left out
+		}
+		if err != nil {
+			return d, fmt.Errorf("%s: %w", name, err)
+		}
+		d.Add(&rec, index)
+	}
+}
