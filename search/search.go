@@ -223,6 +223,7 @@ func (s *searcher) run() Result {
 // finish completes a result: final node count, time and ponder move.
 func (s *searcher) finish(res Result) Result {
 	res.Info.Nodes, res.Info.Time = s.totalNodes(), time.Since(s.start)
+	res.Info.TBHits = s.tbHits
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
 		res.Info.PV = []board.Move{res.Move}

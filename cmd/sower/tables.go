@@ -77,7 +77,7 @@ func (c *cli) tablesBuild(args []string) error {
 					st.Seeds, st.Positions, st.Exact, pct, mib(st.Bytes))
 				return
 			}
-			fmt.Fprintf(c.stdout, "layer %2d: %d positions, %d exact (%.1f%%), %d moves, %d rounds, max distance %d, file %s, working memory %s, %s\n",
+			fmt.Fprintf(c.stdout, "layer %2d: %d positions, %d exact (%.1f%%), %d moves, %d rounds, max distance %d, file %s, main arrays %s, %s\n",
 				st.Seeds, st.Positions, st.Exact, pct, st.Edges, st.Rounds, st.MaxDist,
 				mib(st.Positions*tables.EntrySize), mib(st.Bytes), st.Time.Round(time.Millisecond))
 		},
