@@ -661,7 +661,9 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 	req.Each = func(line string) {
 		var in client.Info
 		in.Parse(line)
-		if !in.HasDepth {
+		if !in.HasDepth || !in.HasScore {
+			// Not a line of the analysis: "info string …", or a root
+			// move report ("info depth D currmove M currmovenumber N").
 			return
 		}
 		s.post(func() {
