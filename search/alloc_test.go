@@ -38,14 +38,13 @@ func testAllocsPerNode(t *testing.T, threads int) {
 	// end early.
 	for _, game := range []string{board.NameKatro, board.NameKatro4x6, board.NameHoyito3} {
 		p := startPosition(t, game)
-		e := newEngine(t)
+		e := newSteadyEngine(t)
 		if err := e.SetThreads(threads); err != nil {
 			t.Fatal(err)
 		}
 		limit := float64(maxSearchAllocs + maxHelperAllocs*(threads-1))
-		// AllocsPerRun rounds its average down, and on a busy machine a
-		// search may pass the quiet period and report more in one run
-		// than in another: one allocation either way is allowed. With
+		// AllocsPerRun rounds its average down: one allocation either
+		// way is allowed. With
 		// helpers the main search's course, and so its few allocations
 		// at the end (a one-move PV, a report without a line), vary too:
 		// four are allowed. An allocation per node would make thousands.

@@ -59,6 +59,7 @@ type Engine struct {
 	helpers []*searcher // the helper threads' searchers, reused
 
 	currMovePeriod time.Duration // CurrMovePeriod; shorter in tests
+	quietPeriod    time.Duration // quietPeriod; longer in tests that compare reports
 }
 
 // NewEngine returns an engine with a transposition table of hashMiB MiB.
@@ -67,7 +68,7 @@ func NewEngine(hashMiB int) (*Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Engine{tt: tt, s: new(searcher), currMovePeriod: CurrMovePeriod}, nil
+	return &Engine{tt: tt, s: new(searcher), currMovePeriod: CurrMovePeriod, quietPeriod: quietPeriod}, nil
 }
 
 // SetHash reallocates the transposition table with a new size.
@@ -109,7 +110,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
 	s.tb, s.tbHits = e.tablesFor(root.Variant()), 0
-	s.currMovePeriod = e.currMovePeriod
+	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
 	stopHelpers := e.startHelpers(ctx, s, lim)
 	res := s.run()

@@ -8,6 +8,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"testing"
 	"time"
 
@@ -44,6 +45,17 @@ func newEngine(t testing.TB) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return e
+}
+
+// newSteadyEngine returns an engine whose reports do not depend on time:
+// it never reports within an iteration, however long the search runs, so
+// two searches of the same position report the same lines on a busy
+// machine too.
+func newSteadyEngine(t testing.TB) *Engine {
+	t.Helper()
+	e := newEngine(t)
+	e.quietPeriod = time.Duration(math.MaxInt64)
 	return e
 }
 

@@ -216,9 +216,9 @@ func TestDeterminism(t *testing.T) {
 	for _, rp := range reportPositions(t) {
 		for _, lim := range limits {
 			where := fmt.Sprintf("%s, %+v", rp.name, lim)
-			e := newEngine(t)
+			e := newSteadyEngine(t)
 			res1, infos1 := collect(t, e, rp, lim)
-			res2, infos2 := collect(t, newEngine(t), rp, lim)
+			res2, infos2 := collect(t, newSteadyEngine(t), rp, lim)
 			sameSearch(t, where+", a second engine", res1, infos1, res2, infos2)
 			e.ClearHash()
 			res3, infos3 := collect(t, e, rp, lim)

@@ -92,6 +92,7 @@ type searcher struct {
 	provenScore Score
 
 	currMovePeriod time.Duration // see CurrMovePeriod
+	quietPeriod    time.Duration // see quietPeriod
 
 	// Threads (smp.go): a helper reports nothing and publishes its node
 	// count; the main search knows its helpers (team).
@@ -471,7 +472,7 @@ const quietPeriod = time.Second
 // emitLate reports progress within an iteration, once the quiet period is
 // over.
 func (s *searcher) emitLate(depth int, score Score, bound Bound) {
-	if s.multiPV == 1 && time.Since(s.start) >= quietPeriod {
+	if s.multiPV == 1 && time.Since(s.start) >= s.quietPeriod {
 		s.emit(depth, score, bound)
 	}
 }
