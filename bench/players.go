@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/search"
 )
 
 // Player chooses moves. A Player is used by one game at a time.
@@ -81,34 +80,3 @@ func Balance(p *board.Position, s board.Side) int {
 	}
 	return p.SeedsOf(s) - p.SeedsOf(s.Other())
 }
-
-// Engine plays with Sower's search within fixed limits.
-type Engine struct {
-	name string
-	eng  *search.Engine
-	lim  search.Limits
-}
-
-// NewEngine returns an engine player with its own transposition table.
-func NewEngine(name string, hashMiB int, lim search.Limits) (*Engine, error) {
-	e, err := search.NewEngine(hashMiB)
-	if err != nil {
-		return nil, err
-	}
-	return &Engine{name: name, eng: e, lim: lim}, nil
-}
-
-// Name returns the name given to NewEngine.
-func (e *Engine) Name() string { return e.name }
-
-// Move searches the game's position within the player's limits.
-func (e *Engine) Move(ctx context.Context, g *board.Game) board.Move {
-	res, err := e.eng.Search(ctx, g.Position(), g.History(), e.lim, nil)
-	if err != nil {
-		return board.NoMove
-	}
-	return res.Move
-}
-
-// NewGame clears the engine's table between games.
-func (e *Engine) NewGame() { e.eng.ClearHash() }

@@ -113,9 +113,6 @@ func NewWithWeights(v *board.Variant, w Weights) *Evaluator {
 	return e
 }
 
-// Weights returns the evaluator's weights.
-func (e *Evaluator) Weights() Weights { return e.w }
-
 // features holds the value of every term for each side.
 type features [2][MaxTerms]int
 
