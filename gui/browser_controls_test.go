@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +180,47 @@ func testFlip(t *testing.T, browserCtx context.Context, srv *guiServer) {
 	}
 	if a1 >= a4 {
 		t.Errorf("after flipping, a1 at y=%v is not above a4 at y=%v", a1, a4)
+	}
+	// The pointer is still on Flip, now pressed.
+	checkPressedHover(tb, "#flip")
+}
+
+// checkPressedHover checks that the button sel, pressed and under the
+// pointer, keeps its text readable: a contrast ratio of at least 4.5
+// (WCAG AA) between its text and its background, once any transition
+// has ended.
+func checkPressedHover(tb *tab, sel string) {
+	tb.t.Helper()
+	type look struct {
+		Pressed           string
+		Hover             bool
+		Color, Background string
+		Ratio             float64
+	}
+	js := `((sel) => {
+		const e = document.querySelector(sel);
+		const cs = getComputedStyle(e);
+		const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+		const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+		const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+		const a = lum(rgb(cs.color)), b = lum(rgb(cs.backgroundColor));
+		return {pressed: e.getAttribute('aria-pressed') || '', hover: e.matches(':hover'),
+			color: cs.color, background: cs.backgroundColor,
+			ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)};
+	})(` + strconv.Quote(sel) + `)`
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		l := eval[look](tb, js)
+		if l.Pressed != "true" || !l.Hover {
+			tb.fail("%s: aria-pressed=%q, under the pointer %v; want a pressed button under the pointer", sel, l.Pressed, l.Hover)
+		}
+		if l.Ratio >= 4.5 {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.t.Errorf("%s pressed and under the pointer: text %s on %s, contrast %.2f, want at least 4.5", sel, l.Color, l.Background, l.Ratio)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }
