@@ -403,6 +403,7 @@ function drawMoves(s) {
     const li = document.createElement('li');
     const ply = i + 1;
     li.dataset.ply = String(ply);
+    li.dataset.move = m.move;
     li.className = 'ply ' + (m.side === 'S' ? 'south' : 'north');
     li.tabIndex = 0;
     const num = document.createElement('span');
