@@ -224,3 +224,50 @@ func checkPressedHover(tb *tab, sel string) {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// testFormLayout checks that every menu of the new-game form is as wide
+// as its longest choice, so that no choice is cut ("depth (p"), and that
+// the form fits in the window, at the screenshot's width and at a
+// phone's.
+func testFormLayout(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	openGame(tb, board.NameHoyito3, "south=human&north=human&animate=off")
+	type cut struct {
+		ID          string
+		Width, Need float64
+	}
+	// need is the width a menu takes when nothing constrains it.
+	js := `(() => {
+		const out = [];
+		const form = document.querySelector('#new-form');
+		for (const sel of form.querySelectorAll('select')) {
+			if (!sel.offsetParent) continue;
+			const c = sel.cloneNode(true);
+			c.removeAttribute('id');
+			c.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0; max-width: none; flex: none;';
+			sel.parentElement.append(c);
+			const need = c.getBoundingClientRect().width;
+			c.remove();
+			out.push({id: sel.id, width: sel.getBoundingClientRect().width, need});
+		}
+		if (form.scrollWidth > form.clientWidth) out.push({id: 'new-form (overflows)', width: form.clientWidth, need: form.scrollWidth});
+		const right = form.getBoundingClientRect().right;
+		if (right > innerWidth) out.push({id: 'new-form (past the window)', width: innerWidth, need: right});
+		return out;
+	})()`
+	for _, w := range []int64{1280, 360} {
+		tb.do(fmt.Sprintf("a %d px wide window", w), chromedp.EmulateViewport(w, 900))
+		time.Sleep(100 * time.Millisecond)
+		got := eval[[]cut](tb, js)
+		if len(got) < 7 {
+			t.Errorf("%d px: measured %d menus of the new-game form, want its 7", w, len(got))
+		}
+		for _, c := range got {
+			if c.Width+0.5 < c.Need {
+				t.Errorf("%d px: #%s is %.1f px wide, its longest choice needs %.1f", w, c.ID, c.Width, c.Need)
+			}
+		}
+		tb.do("show the form", chromedp.ScrollIntoView(chromedp.CSS("#new-form")))
+		tb.screenshot(fmt.Sprintf("form-%d", w))
+	}
+}
