@@ -397,3 +397,23 @@ func testHoyitoTurns(t *testing.T, browser context.Context, srv *guiServer) {
 		tb.screenshot(strings.ReplaceAll(c.name, " ", "-"))
 	}
 }
+
+// testLossOnTime lets South's clock run out: the page shows the game
+// over, won by North, with the reason.
+func testLossOnTime(t *testing.T, browser context.Context, srv *guiServer) {
+	tb := newTab(t, browser, srv)
+	tb.open("game=katro-4x4&south=human&north=human&tc=1%2B0&animate=off")
+	s := tb.waitFor("South's clock to run out", 20*time.Second, func(s pageState) bool { return s.Turn == "over" })
+	if s.Status != "north" || s.Result == nil || !strings.Contains(*s.Result, "South lost on time") || len(s.Plies) != 0 {
+		t.Errorf("after South's clock ran out: %s", s.summary())
+	}
+	for _, h := range s.Holes {
+		if h.Legal != "false" {
+			t.Errorf("after the game ended, %s has data-legal=%q", h.Name, h.Legal)
+		}
+	}
+	if c := eval[string](tb, `document.querySelector('#clock-south').textContent`); c != "0:00.0" {
+		t.Errorf("South's clock shows %q, want 0:00.0", c)
+	}
+	tb.screenshot("lost-on-time")
+}
