@@ -202,6 +202,10 @@ func (s *session) importRecord(text string) error {
 	s.stopJob()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
+	end := g.Position()
+	if rec.Termination == match.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
+		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}
+	}
 	for i, m := range rec.Moves {
 		r := client.Reply{Elapsed: time.Duration(m.MS) * time.Millisecond}
 		if m.Depth != nil {

@@ -38,8 +38,12 @@ func TestLossOnTime(t *testing.T) {
 		t.Errorf("a move after the loss on time: message %q, %d moves", p.msg, len(p.last.Moves))
 	}
 	// The record, in both formats.
+	var jsonl string
 	for _, format := range []string{"jsonl", "pgn"} {
 		text := p.export(format)
+		if format == "jsonl" {
+			jsonl = text
+		}
 		recs, err := match.ReadRecords([]byte(text))
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", format, err, text)
@@ -75,5 +79,18 @@ func TestLossOnTime(t *testing.T) {
 	p.await("South's loss on time", func(p *page) bool { return p.last.Turn == "over" })
 	if p.last.Status != "north" || p.last.Result != "North wins: South lost on time" {
 		t.Errorf("South's loss on time: status %q, result %q", p.last.Status, p.last.Result)
+	}
+	// Opened again, the record ends in the same loss on time.
+	p.send(map[string]any{"type": "new", "game": "hoyito3"})
+	p.await("hoyito3", func(p *page) bool { return p.last.Game == "hoyito3" })
+	p.send(map[string]any{"type": "import", "text": jsonl})
+	p.await("the import", func(p *page) bool { return p.last.Game == "katro-4x4" })
+	if p.last.Turn != "over" || p.last.Result != s.Result || len(p.last.Moves) != 1 {
+		t.Errorf("the record opened again: turn %q, result %q, %d moves; want over, %q, 1 move", p.last.Turn, p.last.Result, len(p.last.Moves), s.Result)
+	}
+	p.send(map[string]any{"type": "resume"}) // opening a record pauses play
+	p.await("play on", func(p *page) bool { return !p.last.Paused })
+	if p.last.Turn != "over" {
+		t.Errorf("Play from here at the end of a game lost on time: turn %q, want over", p.last.Turn)
 	}
 }
