@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -179,5 +180,94 @@ func testFlip(t *testing.T, browserCtx context.Context, srv *guiServer) {
 	}
 	if a1 >= a4 {
 		t.Errorf("after flipping, a1 at y=%v is not above a4 at y=%v", a1, a4)
+	}
+	// The pointer is still on Flip, now pressed.
+	checkPressedHover(tb, "#flip")
+}
+
+// checkPressedHover checks that the button sel, pressed and under the
+// pointer, keeps its text readable: a contrast ratio of at least 4.5
+// (WCAG AA) between its text and its background, once any transition
+// has ended.
+func checkPressedHover(tb *tab, sel string) {
+	tb.t.Helper()
+	type look struct {
+		Pressed           string
+		Hover             bool
+		Color, Background string
+		Ratio             float64
+	}
+	js := `((sel) => {
+		const e = document.querySelector(sel);
+		const cs = getComputedStyle(e);
+		const rgb = (c) => (c.match(/[\d.]+/g) || []).slice(0, 3).map(Number);
+		const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+		const lum = ([r, g, b]) => 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+		const a = lum(rgb(cs.color)), b = lum(rgb(cs.backgroundColor));
+		return {pressed: e.getAttribute('aria-pressed') || '', hover: e.matches(':hover'),
+			color: cs.color, background: cs.backgroundColor,
+			ratio: (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05)};
+	})(` + strconv.Quote(sel) + `)`
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		l := eval[look](tb, js)
+		if l.Pressed != "true" || !l.Hover {
+			tb.fail("%s: aria-pressed=%q, under the pointer %v; want a pressed button under the pointer", sel, l.Pressed, l.Hover)
+		}
+		if l.Ratio >= 4.5 {
+			return
+		}
+		if time.Now().After(deadline) {
+			tb.t.Errorf("%s pressed and under the pointer: text %s on %s, contrast %.2f, want at least 4.5", sel, l.Color, l.Background, l.Ratio)
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// testFormLayout checks that every menu of the new-game form is as wide
+// as its longest choice, so that no choice is cut ("depth (p"), and that
+// the form fits in the window, at the screenshot's width and at a
+// phone's.
+func testFormLayout(t *testing.T, browserCtx context.Context, srv *guiServer) {
+	tb := newTab(t, browserCtx, srv)
+	openGame(tb, board.NameHoyito3, "south=human&north=human&animate=off")
+	type cut struct {
+		ID          string
+		Width, Need float64
+	}
+	// need is the width a menu takes when nothing constrains it.
+	js := `(() => {
+		const out = [];
+		const form = document.querySelector('#new-form');
+		for (const sel of form.querySelectorAll('select')) {
+			if (!sel.offsetParent) continue;
+			const c = sel.cloneNode(true);
+			c.removeAttribute('id');
+			c.style.cssText = 'position: absolute; visibility: hidden; width: auto; min-width: 0; max-width: none; flex: none;';
+			sel.parentElement.append(c);
+			const need = c.getBoundingClientRect().width;
+			c.remove();
+			out.push({id: sel.id, width: sel.getBoundingClientRect().width, need});
+		}
+		if (form.scrollWidth > form.clientWidth) out.push({id: 'new-form (overflows)', width: form.clientWidth, need: form.scrollWidth});
+		const right = form.getBoundingClientRect().right;
+		if (right > innerWidth) out.push({id: 'new-form (past the window)', width: innerWidth, need: right});
+		return out;
+	})()`
+	for _, w := range []int64{1280, 360} {
+		tb.do(fmt.Sprintf("a %d px wide window", w), chromedp.EmulateViewport(w, 900))
+		time.Sleep(100 * time.Millisecond)
+		got := eval[[]cut](tb, js)
+		if len(got) < 7 {
+			t.Errorf("%d px: measured %d menus of the new-game form, want its 7", w, len(got))
+		}
+		for _, c := range got {
+			if c.Width+0.5 < c.Need {
+				t.Errorf("%d px: #%s is %.1f px wide, its longest choice needs %.1f", w, c.ID, c.Width, c.Need)
+			}
+		}
+		tb.do("show the form", chromedp.ScrollIntoView(chromedp.CSS("#new-form")))
+		tb.screenshot(fmt.Sprintf("form-%d", w))
 	}
 }

@@ -78,6 +78,9 @@ func testAnalysis(t *testing.T, browser context.Context, srv *guiServer) {
 // scoreAttr is a Katro score: centi-seeds or a mate distance.
 var scoreAttr = regexp.MustCompile(`^(cp|mate) -?\d+$`)
 
+// moveToken finds the moves in a line's text.
+var moveToken = regexp.MustCompile(`(?i)\b([a-f][1-6]|pass)\b`)
+
 // watchAnalysis waits for analysis lines of at least two depths, the later
 // deeper, and checks each line.
 func watchAnalysis(tb *tab, p board.Position) {

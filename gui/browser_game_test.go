@@ -246,6 +246,28 @@ func testMoveList(t *testing.T, browser context.Context, srv *guiServer) {
 		if !mapsEqual(got, r.shown[k].holes) {
 			t.Errorf("showing ply %d: seeds %v, want %v", k, got, r.shown[k].holes)
 		}
+		if f := fenInput(tb); f != r.shown[k].fen {
+			t.Errorf("showing ply %d: #fen-input holds %q, want the shown %q", k, f, r.shown[k].fen)
+		}
+	}
+	// While the person edits the notation box, a new position shown
+	// leaves it alone; once it has lost the focus it follows again.
+	last := len(s.Plies)
+	tb.do("edit #fen-input", chromedp.Focus(chromedp.CSS("#fen-input")), chromedp.SendKeys(chromedp.CSS("#fen-input"), "x"))
+	edited := fenInput(tb)
+	if edited == r.shown[last].fen {
+		t.Fatalf("typing in #fen-input left it at %q", edited)
+	}
+	eval[bool](tb, `(() => { document.querySelector('#prev').click(); return true; })()`)
+	tb.waitFor("the ply before shown", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Fen == r.shown[last-1].fen })
+	if f, focused := fenInput(tb), eval[bool](tb, `document.activeElement === document.querySelector('#fen-input')`); f != edited || !focused {
+		t.Errorf("#fen-input being edited: holds %q (focused %v) after a new position was shown, want the edit %q kept", f, focused, edited)
+	}
+	eval[bool](tb, `(() => { document.activeElement.blur(); return true; })()`)
+	tb.click("#next")
+	tb.waitFor("the last ply shown", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Fen == r.shown[last].fen })
+	if f := fenInput(tb); f != r.shown[last].fen {
+		t.Errorf("#fen-input after the edit lost the focus and ply %d was shown: %q, want %q", last, f, r.shown[last].fen)
 	}
 	// Play from ply 2: the game is cut there and goes on.
 	tb.click(`#movelist li[data-ply="2"]`)
@@ -283,6 +305,12 @@ func testMoveList(t *testing.T, browser context.Context, srv *guiServer) {
 	if got != want.String() {
 		t.Errorf("after Copy position the clipboard holds %q, want %q", got, want.String())
 	}
+}
+
+// fenInput returns what the notation box holds.
+func fenInput(tb *tab) string {
+	tb.t.Helper()
+	return eval[string](tb, `document.querySelector('#fen-input').value`)
 }
 
 // testKeyboard plays a move with the keyboard: focus a legal hole, press
@@ -368,4 +396,24 @@ func testHoyitoTurns(t *testing.T, browser context.Context, srv *guiServer) {
 		}
 		tb.screenshot(strings.ReplaceAll(c.name, " ", "-"))
 	}
+}
+
+// testLossOnTime lets South's clock run out: the page shows the game
+// over, won by North, with the reason.
+func testLossOnTime(t *testing.T, browser context.Context, srv *guiServer) {
+	tb := newTab(t, browser, srv)
+	tb.open("game=katro-4x4&south=human&north=human&tc=1%2B0&animate=off")
+	s := tb.waitFor("South's clock to run out", 20*time.Second, func(s pageState) bool { return s.Turn == "over" })
+	if s.Status != "north" || s.Result == nil || !strings.Contains(*s.Result, "South lost on time") || len(s.Plies) != 0 {
+		t.Errorf("after South's clock ran out: %s", s.summary())
+	}
+	for _, h := range s.Holes {
+		if h.Legal != "false" {
+			t.Errorf("after the game ended, %s has data-legal=%q", h.Name, h.Legal)
+		}
+	}
+	if c := eval[string](tb, `document.querySelector('#clock-south').textContent`); c != "0:00.0" {
+		t.Errorf("South's clock shows %q, want 0:00.0", c)
+	}
+	tb.screenshot("lost-on-time")
 }

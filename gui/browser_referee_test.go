@@ -2,7 +2,6 @@ package gui_test
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -62,20 +61,12 @@ func (r *referee) current() shownPos {
 	return s
 }
 
-// moveToken finds the moves in a move-list item's text.
-var moveToken = regexp.MustCompile(`(?i)\b([a-f][1-6]|pass)\b`)
-
-// plyMove reads the move of one move-list item: its data-move attribute
-// when it has one, else the one move named in its text.
+// plyMove reads the move of one move-list item, its data-move attribute.
 func plyMove(it plyItem) (string, error) {
-	if it.Move != "" {
-		return it.Move, nil
+	if it.Move == "" {
+		return "", fmt.Errorf("move-list item %s %q has no data-move", it.Ply, it.Text)
 	}
-	ms := moveToken.FindAllString(it.Text, -1)
-	if len(ms) != 1 {
-		return "", fmt.Errorf("move-list item %s %q names %d moves, want 1", it.Ply, it.Text, len(ms))
-	}
-	return ms[0], nil
+	return it.Move, nil
 }
 
 // follow plays on the referee's game the plies of the page's move list

@@ -63,6 +63,8 @@ func TestBrowser(t *testing.T) {
 		{"animated sowing", false, testAnimation},
 		{"new game from the form, clocks", false, testNewGame},
 		{"flip", false, testFlip},
+		{"new-game form layout", false, testFormLayout},
+		{"loss on time", false, testLossOnTime},
 		{"engine trouble", false, func(t *testing.T, browser context.Context, srv *guiServer) { testTrouble(t, browser, bin) }},
 		{"foreign origin", true, func(t *testing.T, browser context.Context, srv *guiServer) { testOrigin(t, srv) }},
 		{"screenshot", false, testScreenshot},

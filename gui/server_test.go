@@ -355,6 +355,22 @@ func (p *page) await(what string, ok func(p *page) bool) {
 	p.t.Fatalf("no %s in 15 s; last state %+v, message %q", what, p.last, p.msg)
 }
 
+// export asks for the game's record in format and returns it.
+func (p *page) export(format string) string {
+	p.t.Helper()
+	p.send(map[string]any{"type": "export", "format": format})
+	for {
+		_, b, err := p.readFrame()
+		if err != nil {
+			p.t.Fatalf("waiting for the %s record: %v", format, err)
+		}
+		var e exportMsg
+		if json.Unmarshal(b, &e); e.Type == "export" {
+			return e.Text
+		}
+	}
+}
+
 // referee replays the page's moves with the rules.
 func replayState(t *testing.T, s stateMsg) *board.Game {
 	t.Helper()
@@ -432,18 +448,7 @@ func TestGame(t *testing.T) {
 	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
 	p.await("the engine's answer", func(p *page) bool { return len(p.last.Moves) >= 2 || p.last.Turn == "over" })
 	played := p.last
-	p.send(map[string]any{"type": "export", "format": "pgn"})
-	var pgn string
-	for pgn == "" {
-		_, b, err := p.readFrame()
-		if err != nil {
-			t.Fatal(err)
-		}
-		var e exportMsg
-		if json.Unmarshal(b, &e); e.Type == "export" {
-			pgn = e.Text
-		}
-	}
+	pgn := p.export("pgn")
 	p.send(map[string]any{"type": "new", "game": "hoyito3"})
 	p.await("hoyito3", func(p *page) bool { return p.last.Game == "hoyito3" })
 	p.send(map[string]any{"type": "import", "text": pgn})

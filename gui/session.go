@@ -56,6 +56,8 @@ type session struct {
 	clocks  [2]time.Duration
 	running int // the side whose clock runs, -1 for none
 	since   time.Time
+	flag    *time.Timer // falls when a person's running clock runs out
+	lost    *timeLoss   // a person's loss on time, if the game ended so
 	paused  bool
 	step    bool // play one engine move, then pause
 	faults  int  // engine faults in a row at this ply
@@ -83,6 +85,26 @@ type limit struct {
 // String writes the limit as records write it.
 func (l limit) String() string {
 	return l.kind + "=" + l.value
+}
+
+// timeLoss is a person's loss on time: side's clock ran out after ply
+// plies, which ends the game there.
+type timeLoss struct {
+	ply  int
+	side board.Side
+}
+
+// winner returns the side that won on time.
+func (l *timeLoss) winner() board.Result {
+	if l.side == board.South {
+		return board.NorthWins
+	}
+	return board.SouthWins
+}
+
+// loser returns the losing side's name ("south" or "north").
+func (l *timeLoss) loser() string {
+	return strings.ToLower(l.side.String())
 }
 
 // job is an engine at work for the session: a move or an analysis.
@@ -157,6 +179,9 @@ func (s *session) run(ctx context.Context) {
 		}
 	}
 	s.stopJob()
+	if s.flag != nil {
+		s.flag.Stop()
+	}
 	cancel()
 	s.conn.Close()
 	close(s.quit)
@@ -412,6 +437,7 @@ func (s *session) begin(v *board.Variant, start board.Position, moves []board.Mo
 	}
 	s.view = len(moves)
 	s.running = -1
+	s.lost = nil
 	s.paused, s.step, s.faults = false, false, 0
 }
 
@@ -437,10 +463,16 @@ func (s *session) humanMove(text string, ply int) error {
 	if st := g.Status(); st.Over() {
 		return fmt.Errorf("%s: the game is over (%s)", text, st.Reason)
 	}
+	if l := s.lostAt(s.view); l != nil {
+		return fmt.Errorf("%s: the game is over (%s lost on time)", text, l.loser())
+	}
 	p := g.Position()
 	side := p.Side()
 	if !s.an.On && s.players[side] != "human" {
 		return fmt.Errorf("%s: it is %s's turn (%s)", text, strings.ToLower(side.String()), s.players[side])
+	}
+	if s.flagFell(side) {
+		return nil // too late: the state shows the loss on time
 	}
 	m, err := s.v.ParseMove(text)
 	if err == nil {
@@ -461,6 +493,7 @@ func (s *session) cut(n int) {
 		return
 	}
 	s.stopJob()
+	s.lost = nil
 	s.moves, s.replies, s.by, s.clockAt = s.moves[:n], s.replies[:n], s.by[:n], s.clockAt[:n]
 	s.clocks = [2]time.Duration{s.limit.base, s.limit.base}
 	if n > 0 {
@@ -557,7 +590,7 @@ func (s *session) update() {
 	}
 	s.settleClock()
 	g := s.gameAt(s.view)
-	over := g.Status().Over()
+	over := g.Status().Over() || s.lostAt(s.view) != nil
 	p := g.Position()
 	side := p.Side()
 	want, key := "", ""
@@ -586,7 +619,50 @@ func (s *session) update() {
 	if run != s.running {
 		s.running, s.since = run, time.Now()
 	}
+	s.armFlag()
 	s.sendState(g)
+}
+
+// lostAt returns the loss on time that ends the game at ply n, if any.
+func (s *session) lostAt(n int) *timeLoss {
+	if s.lost != nil && s.lost.ply == n {
+		return s.lost
+	}
+	return nil
+}
+
+// armFlag sets the flag to fall when the running clock of a person runs
+// out. (An engine's clock is watched by its move's deadline instead.)
+func (s *session) armFlag() {
+	if s.flag != nil {
+		s.flag.Stop()
+		s.flag = nil
+	}
+	if s.limit.kind != "tc" || s.running < 0 || s.players[s.running] != "human" {
+		return
+	}
+	side := board.Side(s.running)
+	left := s.clocks[side] - time.Since(s.since)
+	s.flag = time.AfterFunc(max(left, 0), func() {
+		s.post(func() {
+			if !s.done && s.flagFell(side) {
+				s.update()
+			}
+		})
+	})
+}
+
+// flagFell reports whether side is a person whose running clock has run
+// out; if so, the game ends there, lost on time by side.
+func (s *session) flagFell(side board.Side) bool {
+	s.settleClock()
+	if s.limit.kind != "tc" || s.running != int(side) || s.players[side] != "human" ||
+		s.view != len(s.moves) || s.clocks[side] > 0 {
+		return false
+	}
+	s.lost = &timeLoss{ply: len(s.moves), side: side}
+	s.running = -1
+	return true
 }
 
 // stopJob stops the engine's work, if any; its answer will be ignored.

@@ -39,12 +39,19 @@ func (s *session) sendState(g *board.Game) {
 		m.Counts = append(m.Counts, p.Count(h))
 		m.Owners = append(m.Owners, strings.ToLower(v.Owner(h).String()))
 	}
-	if !st.Over() {
+	lost := s.lostAt(s.view)
+	if lost != nil {
+		m.Status, m.Reason = lost.winner().String(), string(match.TimeForfeit)
+	}
+	if !st.Over() && lost == nil {
 		for _, mv := range p.LegalMoves() {
 			m.Legal = append(m.Legal, mv.String())
 		}
 	}
 	switch {
+	case lost != nil:
+		m.Turn = "over"
+		m.Result = lost.text()
 	case st.Over():
 		m.Turn = "over"
 		m.Result = resultText(st)
@@ -126,6 +133,20 @@ func resultText(st board.Status) string {
 	return text
 }
 
+// text writes a loss on time as the page shows it.
+func (l *timeLoss) text() string {
+	who := "South wins"
+	if l.winner() == board.NorthWins {
+		who = "North wins"
+	}
+	return who + ": " + l.side.String() + " lost on time"
+}
+
+// reason says what happened, as records write it.
+func (l *timeLoss) reason() string {
+	return fmt.Sprintf("%s's clock ran out", strings.ToLower(l.side.String()))
+}
+
 // limitText is a player's limit as records write it.
 func (s *session) limitText(side board.Side) string {
 	if s.players[side] == "human" {
@@ -139,6 +160,15 @@ func (s *session) export(format string) error {
 	g := s.gameAt(len(s.moves))
 	rec := match.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
+	if l := s.lostAt(len(s.moves)); l != nil {
+		// As sower match records a forfeit: the loser, the termination
+		// and what happened.
+		rec.Result, rec.Winner = "1-0", l.winner().String()
+		if l.winner() == board.NorthWins {
+			rec.Result = "0-1"
+		}
+		rec.Termination, rec.Reason, rec.Loser = match.TimeForfeit, l.reason(), l.loser()
+	}
 	name := "sower-" + s.v.Name() + "-" + rec.Date
 	var text string
 	switch format {
@@ -172,6 +202,10 @@ func (s *session) importRecord(text string) error {
 	s.stopJob()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
+	end := g.Position()
+	if rec.Termination == match.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
+		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}
+	}
 	for i, m := range rec.Moves {
 		r := client.Reply{Elapsed: time.Duration(m.MS) * time.Millisecond}
 		if m.Depth != nil {

@@ -22,6 +22,7 @@ const ui = {
   started: false,
   queue: [],        // states waiting for an animation to end
   draining: false,
+  fenShown: '',     // what the page last put in the notation box
 };
 
 function send(msg) {
@@ -206,18 +207,17 @@ function syncForm(s) {
   $('#captureside-select').value = s.rules.captureSide;
   $('#lastfour-select').value = s.rules.lastFour;
   $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
-  resetFenInput(s.fen);
   showHoyitoOptions();
 }
 
-// resetFenInput puts a position in the notation box as its default value
-// (a fresh element, so that clearing the box's value attribute clears it).
-function resetFenInput(text) {
-  const old = $('#fen-input');
-  const n = old.cloneNode(false);
-  n.setAttribute('value', text);
-  n.addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
-  old.replaceWith(n);
+// syncFenInput makes the notation box follow the shown position, except
+// while the person edits it (it has the focus and holds something else
+// than what the page put there).
+function syncFenInput(fen) {
+  const e = $('#fen-input');
+  if (document.activeElement === e && e.value !== ui.fenShown) return;
+  e.value = fen;
+  ui.fenShown = fen;
 }
 
 function showHoyitoOptions() {
@@ -359,6 +359,7 @@ function drawPanel(s) {
   const st = $('#status');
   const fen = ui.preview ? ui.preview.fen : s.fen;
   st.dataset.fen = fen;
+  syncFenInput(fen);
   st.dataset.status = s.status;
   st.dataset.turn = s.turn;
   const side = s.side === 'south' ? 'South' : 'North';
@@ -403,6 +404,7 @@ function drawMoves(s) {
     const li = document.createElement('li');
     const ply = i + 1;
     li.dataset.ply = String(ply);
+    li.dataset.move = m.move;
     li.className = 'ply ' + (m.side === 'S' ? 'south' : 'north');
     li.tabIndex = 0;
     const num = document.createElement('span');
@@ -719,7 +721,7 @@ function bind() {
   $('#setup').addEventListener('click', () => {
     const fen = $('#fen-input').value;
     request({ type: 'setup', fen });
-    resetFenInput(fen);
+    ui.fenShown = fen; // what was set up may be followed again
   });
   $('#fen-input').addEventListener('keydown', (e) => { if (e.key === 'Enter') $('#setup').click(); });
   $('#copy-fen').addEventListener('click', async () => {
