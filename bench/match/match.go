@@ -441,16 +441,16 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 	g := board.NewGame(start)
 	var players [2]player
 	// pondering[side] is the reply the side's engine ponders on, if any.
-	var pondering [2]string
+	var pondering [2]ponder
 	// endPonders stops the ponders still running when the game ends; an
 	// engine that fails to stop is dropped.
 	endPonders := func() {
-		for s, m := range pondering {
-			if m != "" {
+		for s, pd := range pondering {
+			if pd.on() {
 				if f := players[s].(*process).stopPonder(ctx); f != nil {
 					w.drop(slotOf[s], 0)
 				}
-				pondering[s] = ""
+				pondering[s] = ponder{}
 			}
 		}
 	}
@@ -464,7 +464,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return nil
 		}
 		w.drop(slotOf[side], 0) // its state is unknown
-		pondering[side] = ""
+		pondering[side] = ponder{}
 		endPonders()
 		winner := board.SouthWins
 		if side == board.South {
@@ -514,7 +514,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			req.Wait = r.cfg.timeout()
 		}
 		rep, f := r.answer(ctx, players[side], g, req, pondering[side])
-		pondering[side] = ""
+		pondering[side] = ponder{}
 		if f != nil && f.term == TimeForfeit {
 			f.detail = fmt.Sprintf("no bestmove within %d ms (+%d ms margin)", budget.Milliseconds(), margin.Milliseconds())
 		}
@@ -543,8 +543,10 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return forfeit(side, &fault{IllegalMove, what})
 		}
 		rec.Moves = append(rec.Moves, newMoveRecord(m, side, rep))
-		if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], client.Go{Clock: clock, Inc: inc, HasClock: hasClock}); f != nil {
-			return forfeit(side, f)
+		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
+			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], client.Go{Clock: clock, Inc: inc, HasClock: hasClock}); f != nil {
+				return forfeit(side, f)
+			}
 		}
 	}
 	endPonders()
