@@ -105,18 +105,7 @@ func (c *wsClient) writeFrame(fin bool, op byte, payload []byte, masked bool) {
 	if fin {
 		b0 |= 0x80
 	}
-	hdr := []byte{b0, 0}
-	n := len(payload)
-	switch {
-	case n < 126:
-		hdr[1] = byte(n)
-	case n <= 0xffff:
-		hdr[1] = 126
-		hdr = binary.BigEndian.AppendUint16(hdr, uint16(n))
-	default:
-		hdr[1] = 127
-		hdr = binary.BigEndian.AppendUint64(hdr, uint64(n))
-	}
+	hdr := frameHeader(b0, len(payload))
 	p := append([]byte(nil), payload...)
 	if masked {
 		hdr[1] |= 0x80

@@ -1,6 +1,10 @@
 package gui
 
-import "github.com/sower-engine/sower/board"
+import (
+	"slices"
+
+	"github.com/sower-engine/sower/board"
+)
 
 // maxTraceLaps bounds the laps traced for the animation; a longer sowing
 // is shown whole.
@@ -108,12 +112,7 @@ func (t *tracer) katro(me board.Side, m board.Move) bool {
 	mine, theirs := circuit(v, me), circuit(v, me.Other())
 	cols := v.Cols()
 	depth := len(mine) / cols
-	s := -1
-	for k, h := range mine {
-		if h == m {
-			s = k
-		}
-	}
+	s := slices.Index(mine, m)
 	if s < 0 {
 		return false
 	}
@@ -176,12 +175,7 @@ func (t *tracer) hoyito(me board.Side, m board.Move) bool {
 	v := t.v
 	c := circuit(v, me)
 	cols := v.Cols()
-	s := -1
-	for k, h := range c {
-		if h == m {
-			s = k
-		}
-	}
+	s := slices.Index(c, m)
 	if s < 0 {
 		return false
 	}

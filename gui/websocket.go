@@ -263,10 +263,11 @@ func (c *wsConn) write(op byte, payload []byte) error {
 	return c.writeLocked(op, payload)
 }
 
-func (c *wsConn) writeLocked(op byte, payload []byte) error {
-	hdr := make([]byte, 2, 10)
-	hdr[0] = 0x80 | op
-	n := len(payload)
+// frameHeader returns a frame's header without a mask: the first byte b0
+// (FIN, opcode) and the payload length n in RFC 6455's three sizes.
+func frameHeader(b0 byte, n int) []byte {
+	hdr := make([]byte, 2, 14)
+	hdr[0] = b0
 	switch {
 	case n < 126:
 		hdr[1] = byte(n)
@@ -277,6 +278,11 @@ func (c *wsConn) writeLocked(op byte, payload []byte) error {
 		hdr[1] = 127
 		hdr = binary.BigEndian.AppendUint64(hdr, uint64(n))
 	}
+	return hdr
+}
+
+func (c *wsConn) writeLocked(op byte, payload []byte) error {
+	hdr := frameHeader(0x80|op, len(payload))
 	c.conn.SetWriteDeadline(time.Now().Add(10 * time.Second))
 	if _, err := c.conn.Write(append(hdr, payload...)); err != nil {
 		return err
