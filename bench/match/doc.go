@@ -62,6 +62,7 @@
 // (draws half), Elo = −400·log10(1/μ − 1), a 95% interval from the
 // per-game variance of the results (WDL.ErrorMargin), and the likelihood of
 // superiority LOS = ½·(1 + erf((W − L)/√(2(W + L)))). The SPRT works on
-// game pairs with the normal approximation of the generalized likelihood
-// ratio, in normalized or logistic Elo (SPRT.LLR gives the formula).
+// game pairs with fishtest's generalized likelihood ratio (exact
+// multinomial likelihoods, not the normal approximation), in normalized or
+// logistic Elo (SPRT.LLR gives the method).
 package match

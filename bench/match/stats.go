@@ -217,59 +217,158 @@ func (t SPRT) Bounds() (lower, upper float64) {
 	return math.Log(t.Beta / (1 - t.Alpha)), math.Log((1 - t.Beta) / t.Alpha)
 }
 
-// regularize is the count given to an empty pentanomial class, so that a
-// test whose pairs have all ended alike still has a variance.
+// regularize is the count given to an empty pentanomial class, so that
+// every outcome keeps a little probability (as fishtest does).
 const regularize = 1e-3
 
-// LLR returns the generalized log-likelihood ratio of the pairs p under the
-// normal approximation (the GSPRT of fishtest and fastchess). With N pairs,
-// n_k of them scoring x_k = k/4 per game (k = 0…4; empty classes count
-// 0.001):
+// LLR returns the generalized log-likelihood ratio of the pairs p, computed
+// as fishtest does it (Michel Van den Bergh's GSPRT): the pairs are N draws
+// from a multinomial distribution over the per-game scores a_k = k/4
+// (k = 0…4) with observed frequencies p̂_k (empty classes count 0.001).
+// Under each hypothesis the distribution is the one of largest likelihood
+// among those the hypothesis allows, and
 //
-//	μ̂  = Σ n_k·x_k / N                  mean score per game
-//	σ̂² = Σ n_k·(x_k − μ̂)² / N           variance of one pair's score per game
-//	LLR = N·(μ1 − μ0)·(2μ̂ − μ0 − μ1) / (2σ̂²)
+//	LLR = N · Σ p̂_k · ln(p1_k / p0_k)
 //
-// where μ0 and μ1 are the scores the hypotheses predict:
+// The hypotheses fix, for the logistic model, the mean score per game,
 //
-//	logistic:    μi = 1 / (1 + 10^(−eloi/400))
-//	normalized:  μi = ½ + eloi·√2·σ̂ / (800/ln 10)
+//	μi = 1 / (1 + 10^(−eloi/400))
 //
-// (√2·σ̂ is the standard deviation of one game's score that the pairs
-// imply.) It is 0 before the first pair.
+// and for the normalized model the t-value of a pair,
+//
+//	(μ − ½) / σ = √2 · eloi / (800/ln 10)
+//
+// (σ the standard deviation of one pair's score per game; √2·σ is one
+// game's). It is 0 before the first pair.
+//
+// The exact likelihood, unlike the normal approximation
+// N·(μ1 − μ0)·(2μ̂ − μ0 − μ1)/(2σ̂²) that fastchess uses, stays small while
+// the pairs are few: one pair of wins is no evidence, whereas the
+// approximation, dividing by the near-zero variance of a single sample,
+// accepts H1 after it. For many pairs the two agree.
 func (t SPRT) LLR(p Penta) float64 {
 	if p.Pairs() == 0 {
 		return 0
 	}
-	var n [5]float64
+	var pdf [5]float64
 	total := 0.0
 	for k, c := range p {
-		n[k] = float64(c)
+		pdf[k] = float64(c)
 		if c == 0 {
-			n[k] = regularize
+			pdf[k] = regularize
 		}
-		total += n[k]
+		total += pdf[k]
 	}
-	mu := 0.0
-	for k := range n {
-		mu += n[k] * float64(k) / 4
+	for k := range pdf {
+		pdf[k] /= total
 	}
-	mu /= total
-	v := 0.0
-	for k := range n {
-		d := float64(k)/4 - mu
-		v += n[k] * d * d
-	}
-	v /= total
-	var mu0, mu1 float64
+	var p0, p1 [5]float64
 	switch t.Model {
 	case Logistic:
-		mu0, mu1 = ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+		p0 = mleMean(pdf, ScoreFromElo(t.Elo0))
+		p1 = mleMean(pdf, ScoreFromElo(t.Elo1))
 	default:
-		sd := math.Sqrt(2 * v)
-		mu0, mu1 = 0.5+t.Elo0*sd/eloScale, 0.5+t.Elo1*sd/eloScale
+		p0 = mleTValue(pdf, math.Sqrt2*t.Elo0/eloScale)
+		p1 = mleTValue(pdf, math.Sqrt2*t.Elo1/eloScale)
 	}
-	return total * (mu1 - mu0) * (2*mu - mu0 - mu1) / (2 * v)
+	llr := 0.0
+	for k := range pdf {
+		llr += pdf[k] * math.Log(p1[k]/p0[k])
+	}
+	return total * llr
+}
+
+// pentaScore returns the per-game score of pentanomial class k.
+func pentaScore(k int) float64 { return float64(k) / 4 }
+
+// mleMean returns the distribution q over the pentanomial classes that
+// maximizes Σ pdf_k·ln q_k under Σ q_k·a_k = s: q_k = pdf_k / (1 + x·(a_k − s))
+// with x the root of the secular equation (see secular).
+func mleMean(pdf [5]float64, s float64) [5]float64 {
+	var b [5]float64
+	for k := range b {
+		b[k] = pentaScore(k) - s
+	}
+	x := secular(pdf, b)
+	var q [5]float64
+	for k := range q {
+		q[k] = pdf[k] / (1 + x*b[k])
+	}
+	return q
+}
+
+// mleTValue returns the distribution q over the pentanomial classes that
+// maximizes Σ pdf_k·ln q_k under (μ_q − ½)/σ_q = tv, by fishtest's fixed
+// point: with μ and σ of the current q, the constraint is linearized to
+// Σ q_k·b_k = 0 with b_k = a_k − ½ − tv·σ·(1 + ((μ − a_k)/σ)²)/2, which
+// mleMean's method solves; a few rounds converge.
+func mleTValue(pdf [5]float64, tv float64) [5]float64 {
+	q := [5]float64{0.2, 0.2, 0.2, 0.2, 0.2}
+	for range 50 {
+		mu, v := 0.0, 0.0
+		for k := range q {
+			mu += q[k] * pentaScore(k)
+		}
+		for k := range q {
+			d := pentaScore(k) - mu
+			v += q[k] * d * d
+		}
+		sigma := math.Sqrt(v)
+		var b [5]float64
+		for k := range b {
+			z := (mu - pentaScore(k)) / sigma
+			b[k] = pentaScore(k) - 0.5 - tv*sigma*(1+z*z)/2
+		}
+		x := secular(pdf, b)
+		change := 0.0
+		for k := range q {
+			next := pdf[k] / (1 + x*b[k])
+			change = max(change, math.Abs(next-q[k]))
+			q[k] = next
+		}
+		if change < 1e-12 {
+			break
+		}
+	}
+	return q
+}
+
+// secular returns the x in (−1/max b, −1/min b) where
+//
+//	Σ pdf_k·b_k / (1 + x·b_k) = 0
+//
+// the Lagrange condition of maximizing Σ pdf_k·ln q_k under Σ q_k·b_k = 0.
+// The left side falls strictly with x on that interval, from +∞ to −∞, so
+// bisection finds the root. It needs min b < 0 < max b (a mean strictly
+// inside the scores' range); otherwise it returns the nearest end.
+func secular(pdf, b [5]float64) float64 {
+	bmin, bmax := b[0], b[0]
+	for _, v := range b {
+		bmin, bmax = min(bmin, v), max(bmax, v)
+	}
+	if bmin >= 0 || bmax <= 0 {
+		return 0
+	}
+	lo, hi := -1/bmax, -1/bmin
+	f := func(x float64) float64 {
+		s := 0.0
+		for k := range b {
+			s += pdf[k] * b[k] / (1 + x*b[k])
+		}
+		return s
+	}
+	for range 200 {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			break
+		}
+		if f(mid) > 0 {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return lo + (hi-lo)/2
 }
 
 // Decide compares llr with the bounds.

@@ -2,6 +2,7 @@ package match
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -85,71 +86,187 @@ func TestEloScoreRoundTrip(t *testing.T) {
 	}
 }
 
-// TestLLR checks the pentanomial log-likelihood ratio against values
-// worked out by hand.
-//
-// Pairs [LL, LD, WL+DD, WD, WW] = [1, 1, 4, 2, 2], N = 10, per-game scores
-// x = 0, ¼, ½, ¾, 1:
-//
-//	μ̂  = (0 + 0.25 + 4·0.5 + 2·0.75 + 2·1) / 10 = 5.75/10 = 0.575
-//	σ̂² = (1·0.575² + 1·0.325² + 4·0.075² + 2·0.175² + 2·0.425²) / 10
-//	    = (0.330625 + 0.105625 + 0.0225 + 0.06125 + 0.36125) / 10 = 0.088125
-//
-// Normalized elo0=0 elo1=5:
-//
-//	μ0 = ½
-//	μ1 = ½ + 5·√(2·0.088125)·ln10/800 = ½ + 5·0.419821·0.00287823 = 0.5060417
-//	LLR = 10·(μ1 − μ0)·(2μ̂ − μ0 − μ1)/(2σ̂²)
-//	    = 10·0.0060417·(1.15 − 1.0060417)/0.17625 = 0.049348
-//
-// Logistic elo0=0 elo1=5:
-//
-//	μ1 = 1/(1 + 10^(−5/400)) = 1/(1 + 0.971628) = 0.5071951
-//	LLR = 10·0.0071951·(1.15 − 1.0071951)/0.17625 = 0.058297
-//
-// Bounds for α = β = 0.05: ln(0.05/0.95) = −2.944439, ln(0.95/0.05) = 2.944439.
+// normalApproxLLR is the normal approximation of the log-likelihood ratio
+// (fastchess's formula), which the exact ratio must approach when the pairs
+// are many: N·(μ1 − μ0)·(2μ̂ − μ0 − μ1)/(2σ̂²).
+func normalApproxLLR(t SPRT, p Penta) float64 {
+	n, mu, v := 0.0, 0.0, 0.0
+	for k, c := range p {
+		n += float64(c)
+		mu += float64(c) * float64(k) / 4
+	}
+	mu /= n
+	for k, c := range p {
+		d := float64(k)/4 - mu
+		v += float64(c) * d * d
+	}
+	v /= n
+	mu0, mu1 := ScoreFromElo(t.Elo0), ScoreFromElo(t.Elo1)
+	if t.Model == Normalized {
+		sd := math.Sqrt(2 * v)
+		mu0, mu1 = 0.5+t.Elo0*sd/eloScale, 0.5+t.Elo1*sd/eloScale
+	}
+	return n * (mu1 - mu0) * (2*mu - mu0 - mu1) / (2 * v)
+}
+
+// TestLLR checks the log-likelihood ratio: few pairs decide nothing,
+// one-sided results decide, and with many pairs the exact ratio meets the
+// normal approximation worked out independently.
 func TestLLR(t *testing.T) {
 	norm := SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: Normalized}
-	logi := SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05, Model: Logistic}
-	tests := []struct {
-		name string
-		t    SPRT
-		p    Penta
-		llr  float64
-		tol  float64
-		want Decision
-	}{
-		{"normalized", norm, Penta{1, 1, 4, 2, 2}, 0.049348, 1e-6, Continue},
-		{"logistic", logi, Penta{1, 1, 4, 2, 2}, 0.058297, 1e-6, Continue},
-		{"no pairs", norm, Penta{}, 0, 0, Continue},
-		// Even results [1, 1, 6, 1, 1]: μ̂ = (0.25 + 3 + 0.75 + 1)/10 = ½,
-		// σ̂² = (0.25 + 0.0625 + 0 + 0.0625 + 0.25)/10 = 0.0625,
-		// μ1 − μ0 = 5·√0.125·ln10/800 = 5·0.353553·0.00287823 = 0.00508805,
-		// LLR = 10·0.00508805·(1 − 1.00508805)/0.125 = −0.00207106.
-		{"even", norm, Penta{1, 1, 6, 1, 1}, -0.00207106, 1e-7, Continue},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			llr := tc.t.LLR(tc.p)
-			if !near(llr, tc.llr, tc.tol) {
-				t.Errorf("LLR %v, want %v", llr, tc.llr)
-			}
-			if d := tc.t.Decide(llr); d != tc.want {
-				t.Errorf("decision %v, want %v", d, tc.want)
-			}
-		})
-	}
+	logi := SPRT{Elo0: 0, Elo1: 10, Alpha: 0.05, Beta: 0.05, Model: Logistic}
 	lo, hi := norm.Bounds()
 	if !near(lo, -2.944439, 1e-6) || !near(hi, 2.944439, 1e-6) {
 		t.Errorf("bounds %v %v, want ±2.944439", lo, hi)
 	}
-	// One-sided results decide: empty classes are regularized, so the
-	// variance stays positive and the ratio is large.
-	if d := norm.Decide(norm.LLR(Penta{0, 0, 0, 0, 20})); d != AcceptH1 {
-		t.Errorf("20 double wins: %v, want H1", d)
+	for _, s := range []SPRT{norm, logi} {
+		t.Run(s.Model.String(), func(t *testing.T) {
+			if llr := s.LLR(Penta{}); llr != 0 {
+				t.Errorf("no pairs: LLR %v, want 0", llr)
+			}
+			// One or two pairs are no evidence, whatever they are (the
+			// normal approximation accepts H1 after one pair of wins).
+			for _, p := range []Penta{{0, 0, 0, 0, 1}, {0, 0, 0, 1, 0}, {1, 0, 0, 0, 0}, {0, 0, 0, 0, 2}} {
+				if d := s.Decide(s.LLR(p)); d != Continue {
+					t.Errorf("%v: %v after %d pairs, want continue", p, d, p.Pairs())
+				}
+			}
+			if s.LLR(Penta{0, 0, 0, 0, 1}) <= 0 || s.LLR(Penta{1, 0, 0, 0, 0}) >= 0 {
+				t.Errorf("a pair of wins should count for H1 and a pair of losses against it")
+			}
+			// Lopsided results decide, given enough pairs: every pair alike
+			// is about as likely under either hypothesis (a distribution
+			// with the hypothesis's mean that puts half its weight on
+			// the outcome), so it takes a few hundred.
+			if d := s.Decide(s.LLR(Penta{0, 0, 0, 0, 300})); d != AcceptH1 {
+				t.Errorf("300 double wins: %v, want H1", d)
+			}
+			if d := s.Decide(s.LLR(Penta{300, 0, 0, 0, 0})); d != AcceptH0 {
+				t.Errorf("300 double losses: %v, want H0", d)
+			}
+			if d := s.Decide(s.LLR(Penta{10, 40, 80, 120, 80})); d != AcceptH1 {
+				t.Errorf("330 pairs at 66%%: %v, want H1", d)
+			}
+			// Many pairs of every kind, scoring near the hypotheses, where
+			// the quadratic approximation holds: within 2% of it.
+			for _, p := range []Penta{{100, 300, 1000, 310, 110}, {45, 200, 500, 190, 60}, {1000, 3000, 10000, 3100, 1100}} {
+				exact, approx := s.LLR(p), normalApproxLLR(s, p)
+				if math.Abs(exact-approx) > 0.02*math.Abs(approx)+0.01 {
+					t.Errorf("%v: LLR %v, normal approximation %v", p, exact, approx)
+				}
+			}
+		})
 	}
-	if d := norm.Decide(norm.LLR(Penta{20, 0, 0, 0, 0})); d != AcceptH0 {
-		t.Errorf("20 double losses: %v, want H0", d)
+}
+
+// TestMLE checks the constrained maximum-likelihood distributions behind
+// LLR: each is a distribution, meets its constraint, and no small move that
+// keeps the constraint raises the likelihood.
+func TestMLE(t *testing.T) {
+	loglik := func(pdf, q [5]float64) float64 {
+		s := 0.0
+		for k := range q {
+			if q[k] <= 0 {
+				return math.Inf(-1)
+			}
+			s += pdf[k] * math.Log(q[k])
+		}
+		return s
+	}
+	stats := func(q [5]float64) (sum, mu, sigma float64) {
+		for k := range q {
+			sum += q[k]
+			mu += q[k] * float64(k) / 4
+		}
+		for k := range q {
+			d := float64(k)/4 - mu
+			sigma += q[k] * d * d
+		}
+		return sum, mu, math.Sqrt(sigma)
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	pdfs := [][5]float64{{0.1, 0.1, 0.4, 0.2, 0.2}, {0.001, 0.001, 0.7, 0.001, 0.297}, {0.3, 0.2, 0.2, 0.2, 0.1}}
+	for _, pdf := range pdfs {
+		for _, s := range []float64{0.45, 0.5, 0.5144, 0.6} {
+			q := mleMean(pdf, s)
+			sum, mu, _ := stats(q)
+			if !near(sum, 1, 1e-9) || !near(mu, s, 1e-9) {
+				t.Fatalf("mleMean(%v, %v) = %v: sum %v, mean %v", pdf, s, q, sum, mu)
+			}
+			best := loglik(pdf, q)
+			for range 200 {
+				// A direction d with Σd = 0 and Σd·a = 0 keeps both.
+				var d [5]float64
+				for k := range d {
+					d[k] = rng.NormFloat64()
+				}
+				// Project out the constant and the linear score.
+				for _, basis := range [][5]float64{{1, 1, 1, 1, 1}, {-2, -1, 0, 1, 2}} {
+					dot, nn := 0.0, 0.0
+					for k := range d {
+						dot += d[k] * basis[k]
+						nn += basis[k] * basis[k]
+					}
+					for k := range d {
+						d[k] -= dot / nn * basis[k]
+					}
+				}
+				var r [5]float64
+				for k := range r {
+					r[k] = q[k] + 1e-4*d[k]
+				}
+				if l := loglik(pdf, r); l > best+1e-12 {
+					t.Fatalf("mleMean(%v, %v): %v has a higher likelihood than %v", pdf, s, r, q)
+				}
+			}
+		}
+		for _, tv := range []float64{0, 0.0123, 0.05, -0.05} {
+			q := mleTValue(pdf, tv)
+			sum, mu, sigma := stats(q)
+			if !near(sum, 1, 1e-9) || !near((mu-0.5)/sigma, tv, 1e-7) {
+				t.Fatalf("mleTValue(%v, %v) = %v: sum %v, t-value %v", pdf, tv, q, sum, (mu-0.5)/sigma)
+			}
+			// Compare with points on the constraint's surface nearby: move
+			// along a random direction, then restore the t-value by moving
+			// the mean along (−2, −1, 0, 1, 2) (found by bisection).
+			best := loglik(pdf, q)
+			for range 100 {
+				var d [5]float64
+				for k := range d {
+					d[k] = rng.NormFloat64() * 1e-4
+				}
+				mean := 0.0
+				for k := range d {
+					mean += d[k]
+				}
+				for k := range d {
+					d[k] -= mean / 5
+				}
+				tAt := func(c float64) (float64, [5]float64) {
+					var r [5]float64
+					for k := range r {
+						r[k] = q[k] + d[k] + c*float64(k-2)
+					}
+					_, mu, sigma := stats(r)
+					return (mu-0.5)/sigma - tv, r
+				}
+				a, b := -1e-3, 1e-3
+				fa, _ := tAt(a)
+				for range 100 {
+					m := (a + b) / 2
+					fm, _ := tAt(m)
+					if (fm > 0) == (fa > 0) {
+						a, fa = m, fm
+					} else {
+						b = m
+					}
+				}
+				_, r := tAt((a + b) / 2)
+				if l := loglik(pdf, r); l > best+1e-10 {
+					t.Fatalf("mleTValue(%v, %v): %v has a higher likelihood than %v", pdf, tv, r, q)
+				}
+			}
+		}
 	}
 }
 
