@@ -96,7 +96,7 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	// its result: depthCut is gathered afresh below and merged back.
 	outerCut := s.depthCut
 	s.depthCut = false
-	s.push(pos.Key())
+	s.push(pos)
 	for i := 0; i < f.n; i++ {
 		m := f.moves[i]
 		score := s.searchMove(&f.kids[i], me, ply, depth, i, f.order[i], alpha, beta, pvNode)

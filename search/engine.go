@@ -109,7 +109,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	}
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
-	s.tb, s.tbHits = e.tablesFor(root.Variant()), 0
+	s.useTables(e.tablesFor(root.Variant()))
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
 	stopHelpers := e.startHelpers(ctx, s, lim)

@@ -102,6 +102,7 @@ type searcher struct {
 
 	tb     *tables.Tables // endgame tables for this game, or nil
 	tbHits uint64
+	watch  repeatWatch // second occurrences on the path, kept with tables
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {
@@ -339,7 +340,7 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 	root := &s.root
 	s.pvLen[0] = 0
 	best := -Infinity
-	s.push(root.Key())
+	s.push(root)
 	defer s.pop()
 	for i := s.pvIdx; i < s.nRoot; i++ {
 		s.reportCurrMove(depth, i)
@@ -401,7 +402,12 @@ func (s *searcher) child(kid *board.Position, ply, depth int, alpha, beta Score,
 	return -s.search(kid, ply, depth, -beta, -alpha, pvNode)
 }
 
-func (s *searcher) push(k uint64) {
+// push adds pos to the path of the positions being searched.
+func (s *searcher) push(pos *board.Position) {
+	k := pos.Key()
+	if s.tb != nil {
+		s.watch.push(s.keys, k, pos.Clock(), s.rep[k%repSize] > 0)
+	}
 	s.keys = append(s.keys, k)
 	s.rep[k%repSize]++
 }
@@ -410,6 +416,9 @@ func (s *searcher) pop() {
 	k := s.keys[len(s.keys)-1]
 	s.keys = s.keys[:len(s.keys)-1]
 	s.rep[k%repSize]--
+	if s.tb != nil {
+		s.watch.pop()
+	}
 }
 
 // repeated reports whether the position with key k occurred twice before

@@ -59,6 +59,9 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	}
 	s.tt = make([]solveEntry, mib<<20/24)
 	s.keys = append(s.keys, cfg.History...)
+	if s.tb != nil {
+		s.watch.reset(s.keys)
+	}
 	s.vmax = 1
 	if s.family == board.Hoyito {
 		s.vmax = v.Total()
@@ -121,6 +124,7 @@ type solver struct {
 	tb      *tables.Tables
 	tt      []solveEntry
 	keys    []uint64
+	watch   repeatWatch // second occurrences on the path, kept with tables
 	limit   int
 	vmax    int
 	depth   int
@@ -203,7 +207,7 @@ func (s *solver) leaf(p *board.Position) (lo, hi int) {
 	cur := p.Captured(me) - p.Captured(me.Other())
 	n := p.OnBoard()
 	lo, hi = cur-n, cur+n
-	if s.tb != nil && n <= s.tb.Top() {
+	if s.tb != nil && n <= s.tb.Top() && s.watch.clean(p.Clock()) {
 		if e, ok := s.tb.Probe(p); ok {
 			left := 1 << 30
 			if s.limit > 0 {
@@ -286,6 +290,9 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
 	}
 	me := p.Side()
 	best, bestMove := -s.vmax-1, board.NoMove
+	if s.tb != nil {
+		s.watch.push(s.keys, p.Key(), p.Clock(), true)
+	}
 	s.keys = append(s.keys, p.Key())
 	for i := 0; i < f.n; i++ {
 		kid := &f.kids[i]
@@ -304,6 +311,9 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
 		}
 	}
 	s.keys = s.keys[:len(s.keys)-1]
+	if s.tb != nil {
+		s.watch.pop()
+	}
 	if s.stopped {
 		return 0
 	}

@@ -12,6 +12,15 @@ import (
 // searches only.
 func (e *Engine) SetTables(t *tables.Tables) { e.tables = t }
 
+// useTables sets the tables of a search (nil for none), after reset: the
+// path holds the game's history.
+func (s *searcher) useTables(t *tables.Tables) {
+	s.tb, s.tbHits = t, 0
+	if t != nil {
+		s.watch.reset(s.keys)
+	}
+}
+
 // tablesFor returns the tables to use for a root of variant v.
 func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
 	if e.tables == nil || !e.tables.Fits(v) {
@@ -22,9 +31,11 @@ func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
 
 // tbBounds returns the proven bounds the tables give for pos, as scores
 // for its side to move: a bound is used only when the no-capture clock
-// leaves time for its distance. ok is false when pos is not in the tables.
+// leaves time for its distance. ok is false when pos is not in the tables,
+// or when a position since the last capture has occurred twice, so that
+// the play forcing the bounds could meet it a third time (repeatWatch).
 func (s *searcher) tbBounds(pos *board.Position, ply int) (lb, ub Score, exact, ok bool) {
-	if pos.OnBoard() > s.tb.Top() {
+	if pos.OnBoard() > s.tb.Top() || !s.watch.clean(pos.Clock()) {
 		return 0, 0, false, false
 	}
 	e, in := s.tb.Probe(pos)

@@ -104,3 +104,70 @@ func TestTablesInTheTree(t *testing.T) {
 		t.Fatalf("an engine without tables reports %d table hits", res0.Info.TBHits)
 	}
 }
+
+// TestTablesAfterARepetition: a position that occurred twice since the
+// last capture could occur a third time along the play that forces the
+// tables' value, and end the game before it; the root is then searched,
+// not answered from the tables. A second occurrence before the last
+// capture (outside the clock's stretch) does not matter.
+func TestTablesAfterARepetition(t *testing.T) {
+	e, _, v := tablesEngine(t)
+	p, err := v.ParsePosition("0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name     string
+		history  []uint64
+		shortcut bool
+	}{
+		{"no repetition", []uint64{11, 22, 33, 44, 55}, true},
+		{"twice since the capture", []uint64{11, 22, 33, 44, 33}, false},
+		{"twice before the capture", []uint64{11, 11, 22, 44, 55}, true},
+	} {
+		res, err := e.Search(context.Background(), p, c.history, Limits{Depth: 3}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Info.Depth == 1; got != c.shortcut {
+			t.Errorf("%s: answered at depth %d, want the tables' answer at once: %v", c.name, res.Info.Depth, c.shortcut)
+		}
+	}
+}
+
+// TestRepeatWatch follows second occurrences along a path, stretch by
+// stretch.
+func TestRepeatWatch(t *testing.T) {
+	var w repeatWatch
+	keys := []uint64{1, 2, 1, 3}
+	w.reset(keys)
+	if w.clean(2) || !w.clean(1) {
+		t.Errorf("history %v: clean(2) %v clean(1) %v, want false, true", keys, w.clean(2), w.clean(1))
+	}
+	// A new stretch after a capture: keys 4, 5 (clocks 0, 1), then 4 again.
+	for i, k := range []uint64{4, 5} {
+		w.push(keys, k, i, true)
+		keys = append(keys, k)
+	}
+	if !w.clean(2) {
+		t.Error("the new stretch 4, 5 is not clean")
+	}
+	w.push(keys, 4, 2, true)
+	keys = append(keys, 4)
+	if w.clean(3) {
+		t.Error("4, 5, 4: not seen as a second occurrence")
+	}
+	w.pop()
+	keys = keys[:len(keys)-1]
+	if !w.clean(2) {
+		t.Error("after pop: not clean")
+	}
+	// A key equal to one before the stretch is not a second occurrence
+	// (the clock bounds the scan), nor one the filter rules out.
+	w.push(keys, 3, 2, true)
+	keys = append(keys, 3)
+	w.push(keys, 5, 3, false)
+	if !w.clean(4) {
+		t.Error("keys outside the stretch or ruled out by the filter counted")
+	}
+}
