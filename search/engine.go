@@ -115,8 +115,9 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	stopHelpers := e.startHelpers(ctx, s, lim)
 	res := s.run()
 	stopHelpers()
-	if len(s.team) > 0 { // count the helpers' last nodes too
+	if len(s.team) > 0 { // count the helpers' last nodes and hits too
 		res.Info.Nodes = s.totalNodes()
+		res.Info.TBHits = s.totalTBHits()
 		res.Info.NPS = nps(res.Info.Nodes, res.Info.Time)
 	}
 	return res, nil

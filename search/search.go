@@ -95,10 +95,11 @@ type searcher struct {
 	quietPeriod    time.Duration // see quietPeriod
 
 	// Threads (smp.go): a helper reports nothing and publishes its node
-	// count; the main search knows its helpers (team).
-	helper    bool
-	published atomic.Uint64
-	team      []*searcher
+	// count and table hits; the main search knows its helpers (team).
+	helper      bool
+	published   atomic.Uint64
+	publishedTB atomic.Uint64
+	team        []*searcher
 
 	tb     *tables.Tables // endgame tables for this game, or nil
 	tbHits uint64
@@ -122,6 +123,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.ev = eval.New(v)
 	s.nodes, s.seldepth, s.stopped, s.iterated = 1, 0, false, false // the root is a node
 	s.published.Store(0)
+	s.publishedTB.Store(0)
 	s.start = time.Now()
 	s.completed = 0
 	s.startLimits()
@@ -225,7 +227,7 @@ func (s *searcher) run() Result {
 // finish completes a result: final node count, time and ponder move.
 func (s *searcher) finish(res Result) Result {
 	res.Info.Nodes, res.Info.Time = s.totalNodes(), time.Since(s.start)
-	res.Info.TBHits = s.tbHits
+	res.Info.TBHits = s.totalTBHits()
 	res.Info.NPS = nps(s.nodes, res.Info.Time)
 	if len(res.Info.PV) == 0 || res.Info.PV[0] != res.Move {
 		res.Info.PV = []board.Move{res.Move}
@@ -441,6 +443,7 @@ func (s *searcher) ttKey(p *board.Position) uint64 {
 func (s *searcher) checkLimits() {
 	if s.helper {
 		s.published.Store(s.nodes)
+		s.publishedTB.Store(s.tbHits)
 	}
 	select {
 	case <-s.ctx.Done():
@@ -510,7 +513,7 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		Time:     el,
 		NPS:      nps(nodes, el),
 		Hashfull: s.tt.Hashfull(),
-		TBHits:   s.tbHits,
+		TBHits:   s.totalTBHits(),
 		PV:       append([]board.Move(nil), pv...),
 	}
 	if s.multiPV > 1 {

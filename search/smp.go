@@ -84,7 +84,7 @@ func skipDepth(id, depth int) bool {
 // runHelper is a helper's iterative deepening: the main loop without
 // limits, reports or proofs, until it is stopped or reaches MaxPly.
 func (s *searcher) runHelper(id int) {
-	defer func() { s.published.Store(s.nodes) }()
+	defer func() { s.published.Store(s.nodes); s.publishedTB.Store(s.tbHits) }()
 	if s.root.Status(s.keys).Over() {
 		return
 	}
@@ -102,6 +102,16 @@ func (s *searcher) runHelper(id int) {
 		}
 		prev, s.iterated = score, true
 	}
+}
+
+// totalTBHits returns the table hits of the main search and, as far as
+// they have published them, of its helpers.
+func (s *searcher) totalTBHits() uint64 {
+	n := s.tbHits
+	for _, h := range s.team {
+		n += h.publishedTB.Load()
+	}
+	return n
 }
 
 // totalNodes returns the nodes of the main search and, as far as they

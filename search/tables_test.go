@@ -103,6 +103,25 @@ func TestTablesInTheTree(t *testing.T) {
 	if res0.Info.TBHits != 0 {
 		t.Fatalf("an engine without tables reports %d table hits", res0.Info.TBHits)
 	}
+
+	// With helper threads the count is every thread's.
+	if err := e.SetThreads(3); err != nil {
+		t.Fatal(err)
+	}
+	e.ClearHash()
+	res, err = e.Search(context.Background(), p, nil, Limits{Depth: 8}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, helped := e.s.tbHits, false
+	for _, h := range e.helpers {
+		sum += h.tbHits
+		helped = helped || h.tbHits > 0
+	}
+	if !helped || res.Info.TBHits != sum {
+		t.Errorf("3 threads: %d table hits reported, the threads made %d (main %d); helpers probed: %v",
+			res.Info.TBHits, sum, e.s.tbHits, helped)
+	}
 }
 
 // TestTablesAfterARepetition: a position that occurred twice since the
