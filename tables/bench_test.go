@@ -70,3 +70,25 @@ func BenchmarkProbeDir(b *testing.B) {
 	}
 	_ = sum
 }
+
+// BenchmarkMemoryChase measures the machine's floor for a probe from
+// memory: a chain of dependent random reads through 320 MiB (the size of
+// the 20-seed layer), each read's address given by the one before, as a
+// probe's is by its position. No layout of the entries can make a probe of
+// a table this large much faster than one step of this chain.
+func BenchmarkMemoryChase(b *testing.B) {
+	const n = 80 << 20 // 80 Mi four-byte words
+	next := make([]uint32, n)
+	perm := rand.New(rand.NewPCG(11, 12)).Perm(n)
+	for i := range n {
+		next[perm[i]] = uint32(perm[(i+1)%n])
+	}
+	x := next[0]
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		x = next[x]
+	}
+	if x == n { // never true; keeps the chain from being optimized away
+		b.Log(x)
+	}
+}
