@@ -89,6 +89,7 @@ func TestNothingBeforeFirstCommand(t *testing.T) {
 }
 
 func TestIdentify(t *testing.T) {
+	eloLo, eloHi := search.SkillEloRange()
 	for _, tc := range []struct{ cmd, ok string }{{"uci", "uciok"}, {"ugi", "ugiok"}} {
 		t.Run(tc.cmd, func(t *testing.T) {
 			got := run(t, tc.cmd+"\n")
@@ -104,7 +105,7 @@ func TestIdentify(t *testing.T) {
 				"option name Ponder type check default false",
 				"option name Skill Level type spin default 20 min 0 max 20",
 				"option name UCI_LimitStrength type check default false",
-				fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", search.SkillElo(0), search.SkillElo(0), search.SkillElo(20)),
+				fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", eloLo, eloLo, eloHi),
 				"option name CaptureSide type combo default any var any var opponent",
 				"option name LastFour type combo default capturer var capturer var south var north",
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",

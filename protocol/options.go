@@ -33,6 +33,7 @@ type option struct {
 
 // options lists the engine's options in the order "uci" shows them.
 func (s *server) options() []option {
+	eloLo, eloHi := search.SkillEloRange()
 	return []option{
 		{name: "UCI_Variant", kind: typeCombo, def: board.NameKatro, vars: board.Names(), apply: (*server).setVariant},
 		{name: "Hash", kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
@@ -47,8 +48,7 @@ func (s *server) options() []option {
 		{name: "Skill Level", kind: typeSpin, def: strconv.Itoa(search.FullSkill),
 			min: search.MinSkill, max: search.FullSkill, apply: (*server).setSkill},
 		{name: "UCI_LimitStrength", kind: typeCheck, def: "false", apply: (*server).setLimitStrength},
-		{name: "UCI_Elo", kind: typeSpin, def: strconv.Itoa(search.SkillElo(search.MinSkill)),
-			min: search.SkillElo(search.MinSkill), max: search.SkillElo(search.FullSkill), apply: (*server).setElo},
+		{name: "UCI_Elo", kind: typeSpin, def: strconv.Itoa(eloLo), min: eloLo, max: eloHi, apply: (*server).setElo},
 		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
 			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
@@ -245,12 +245,13 @@ func (s *server) setElo(value string) error {
 }
 
 // skillLimit returns the weakening of the next search, nil for full
-// strength: with UCI_LimitStrength the level whose calibrated Elo is
-// nearest UCI_Elo, else Skill Level. Each search gets a new seed.
+// strength: with UCI_LimitStrength the level whose Elo on the game's
+// calibrated ladder is nearest UCI_Elo, else Skill Level. Each search gets
+// a new seed.
 func (s *server) skillLimit() *search.Skill {
 	level := s.skill
 	if s.limitStrength {
-		level = search.SkillForElo(s.elo)
+		level = search.SkillForElo(s.variant.Family(), s.elo)
 	}
 	if level >= search.FullSkill {
 		return nil

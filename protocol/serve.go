@@ -161,7 +161,7 @@ func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 		multiPV:  1,
 		threads:  search.DefaultThreads,
 		skill:    search.FullSkill,
-		elo:      search.SkillElo(search.MinSkill),
+		elo:      eloDefault(),
 		seed:     uint64(time.Now().UnixNano()),
 		cmds:     commands(),
 	}
@@ -326,4 +326,10 @@ func (s *server) cmdNewGame(args []string) error {
 		s.eng.ClearHash()
 	}
 	return nil
+}
+
+// eloDefault returns UCI_Elo's default: the bottom of its range.
+func eloDefault() int {
+	lo, _ := search.SkillEloRange()
+	return lo
 }

@@ -154,7 +154,7 @@ func (s *searcher) run() Result {
 	s.genRoot()
 	s.multiPV = max(1, min(s.lim.MultiPV, s.nRoot))
 	if s.lim.Skill.weak() {
-		s.multiPV = min(max(s.multiPV, SkillLines), s.nRoot)
+		s.multiPV = min(max(s.multiPV, SkillLines(s.lim.Skill.Level)), s.nRoot)
 	}
 	// A root whose exact value the tables give is answered at once with a
 	// move that keeps it: its score is the position's real, proven score.

@@ -12,31 +12,43 @@ import (
 // move:
 //
 //   - it searches fewer nodes: SkillNodes(level), from 50 at level 0 to
-//     about 42,000 at level 19;
-//   - it searches the best SkillLines root moves (MultiPV) and picks among
-//     them the one with the highest score plus a random error, uniform
-//     from 0 to SkillError(level): 250 hundredths of a seed at level 0,
-//     shrinking to 7 at level 19. A move that gains seeds a weaker move
-//     does not (a free capture of two seeds or more) is still chosen most
-//     of the time at level 0; a move whose line is a proven loss is never
-//     chosen when another is not, and a proven result at the top is
-//     played as found.
+//     36,000 at level 18 and 30,000 at level 19;
+//   - up to level 18 it searches the best SkillLines root moves (MultiPV:
+//     4 lines, then 3 at level 17 and 2 at 18) and picks among them the
+//     one with the highest score plus a random error, uniform from 0 to
+//     SkillError(level): 250 hundredths of a seed at level 0, shrinking to
+//     14 at level 18. Level 19 searches one line, with its node budget
+//     only. A move that gains seeds a weaker move does not (a free capture
+//     of two seeds or more) is still chosen most of the time at level 0; a
+//     move whose line is a proven loss is never chosen when another is
+//     not, and a proven result at the top is played as found.
 //
-// The two tables come from a first calibration that gave each level x
-// (0 to 20) the budget 50·2^(x/2) nodes and the error 250·(20−x)/20: its
-// Elo grew by steps from 20 to 160 a level. The levels below re-space that
-// curve so that each should be about the same step above the one below;
-// docs/strength.md has the matches that measured the result (steps of
-// +76 Elo on average from level 0 to 19, +269 to level 20), and SkillElo
-// the ladder UCI_Elo maps onto. FullSkill (20) is the unweakened search.
+// The tables come from a first calibration that gave each level x (0 to
+// 20) the budget 50·2^(x/2) nodes and the error 250·(20−x)/20: its Elo
+// grew by steps from 20 to 160 a level. Levels 0 to 16 re-space that curve
+// so that each should be about the same step above the one below; levels
+// 17 to 19 fade out the lines ranked, which cost full strength a step of
+// +269 Elo when every level ranked four. docs/strength.md has the matches
+// that measured the result in both games, and SkillElo the ladders
+// UCI_Elo maps onto. FullSkill (20) is the unweakened search.
 
 // Skill levels.
 const (
 	MinSkill  = 0
 	FullSkill = 20
-	// SkillLines is the number of root moves a weakened search ranks.
-	SkillLines = 4
 )
+
+// SkillLines returns the number of root moves a weakened search ranks at a
+// level: 4 up to level 16, then 3 at 17, 2 at 18 and 1 at 19, so that the
+// cost of ranking several lines (MultiPV) fades out before full strength,
+// which searches one.
+func SkillLines(l int) int {
+	lines := [FullSkill + 1]int{
+		4, 4, 4, 4, 4, 4, 4, 4, 4, 4,
+		4, 4, 4, 4, 4, 4, 4, 3, 2, 1, 1,
+	}
+	return lines[level(l)]
+}
 
 // Skill weakens a search (Limits.Skill).
 type Skill struct {
@@ -55,7 +67,7 @@ func level(l int) int { return min(max(l, MinSkill), FullSkill) }
 func SkillNodes(l int) uint64 {
 	nodes := [FullSkill + 1]uint64{
 		50, 151, 294, 497, 776, 1153, 1651, 2299, 3131, 4187,
-		5513, 7164, 9203, 11705, 14754, 18448, 22902, 28244, 34624, 42212, 51200,
+		5513, 7164, 9203, 11705, 14754, 18448, 22902, 30000, 36000, 30000, 51200,
 	}
 	return nodes[level(l)]
 }
@@ -65,7 +77,7 @@ func SkillNodes(l int) uint64 {
 func SkillError(l int) Score {
 	errs := [FullSkill + 1]Score{
 		250, 210, 186, 167, 151, 137, 124, 112, 101, 90,
-		80, 71, 62, 53, 45, 37, 29, 21, 14, 7, 0,
+		80, 71, 62, 53, 45, 37, 29, 21, 14, 0, 0,
 	}
 	return errs[level(l)]
 }
@@ -122,12 +134,12 @@ func (s *searcher) pickSkill() *rootMove {
 	return &k.lines[best]
 }
 
-// SkillForElo returns the level whose Elo on the calibrated ladder
-// (SkillElo) is nearest elo.
-func SkillForElo(elo int) int {
+// SkillForElo returns the level whose Elo on the calibrated ladder of the
+// game family fam (SkillElo) is nearest elo.
+func SkillForElo(fam board.Family, elo int) int {
 	best := MinSkill
 	for l := MinSkill; l <= FullSkill; l++ {
-		if abs64(int64(SkillElo(l)-elo)) < abs64(int64(SkillElo(best)-elo)) {
+		if abs64(int64(SkillElo(fam, l)-elo)) < abs64(int64(SkillElo(fam, best)-elo)) {
 			best = l
 		}
 	}
@@ -141,14 +153,29 @@ func abs64(x int64) int64 {
 	return x
 }
 
-// SkillElo returns the calibrated Elo of a level in Katro, builtin:random
-// at 0, measured as docs/strength.md describes.
-func SkillElo(l int) int {
-	// The least-squares line through the measured chain of matches
-	// (830 + 78.8 per level), rounded to tens.
-	ladder := [FullSkill + 1]int{
-		830, 910, 990, 1070, 1150, 1220, 1300, 1380, 1460, 1540,
-		1620, 1700, 1780, 1850, 1930, 2010, 2090, 2170, 2250, 2330, 2410,
+// SkillElo returns the calibrated Elo of a level in the game family fam,
+// builtin:random at 0, measured as docs/strength.md describes: the
+// least-squares line through the measured chain of matches, rounded to
+// tens. The small Katro boards use Katro's.
+func SkillElo(fam board.Family, l int) int {
+	katro := [FullSkill + 1]int{
+		850, 930, 1020, 1100, 1180, 1260, 1340, 1420, 1510, 1590,
+		1670, 1750, 1830, 1910, 1990, 2080, 2160, 2240, 2320, 2400, 2480,
 	}
-	return ladder[level(l)]
+	hoyito := [FullSkill + 1]int{
+		1030, 1090, 1140, 1190, 1240, 1290, 1340, 1390, 1450, 1500,
+		1550, 1600, 1650, 1700, 1750, 1810, 1860, 1910, 1960, 2010, 2060,
+	}
+	if fam == board.Hoyito {
+		return hoyito[level(l)]
+	}
+	return katro[level(l)]
+}
+
+// SkillEloRange returns the range of UCI_Elo: from the lowest level's
+// Elo to full strength's, over both games.
+func SkillEloRange() (lo, hi int) {
+	lo = min(SkillElo(board.Katro, MinSkill), SkillElo(board.Hoyito, MinSkill))
+	hi = max(SkillElo(board.Katro, FullSkill), SkillElo(board.Hoyito, FullSkill))
+	return lo, hi
 }

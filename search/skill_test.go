@@ -9,26 +9,37 @@ import (
 
 func TestSkillTables(t *testing.T) {
 	for l := MinSkill; l < FullSkill; l++ {
-		if SkillNodes(l+1) <= SkillNodes(l) {
-			t.Errorf("nodes of level %d (%d) not above level %d's (%d)", l+1, SkillNodes(l+1), l, SkillNodes(l))
+		// Each level searches more nodes per line ranked, errs less and
+		// ranks no more lines than the one below.
+		if per, below := SkillNodes(l+1)/uint64(SkillLines(l+1)), SkillNodes(l)/uint64(SkillLines(l)); per <= below {
+			t.Errorf("nodes per line of level %d (%d) not above level %d's (%d)", l+1, per, l, below)
 		}
-		if SkillError(l+1) >= SkillError(l) {
-			t.Errorf("error of level %d (%d) not below level %d's (%d)", l+1, SkillError(l+1), l, SkillError(l))
-		}
-		if SkillElo(l+1) <= SkillElo(l) {
-			t.Errorf("Elo of level %d (%d) not above level %d's (%d)", l+1, SkillElo(l+1), l, SkillElo(l))
-		}
-	}
-	if SkillError(FullSkill) != 0 {
-		t.Errorf("full strength errs by %d", SkillError(FullSkill))
-	}
-	for l := MinSkill; l <= FullSkill; l++ {
-		if got := SkillForElo(SkillElo(l)); got != l {
-			t.Errorf("SkillForElo(%d) = %d, want %d", SkillElo(l), got, l)
+		if SkillError(l+1) > SkillError(l) || SkillLines(l+1) > SkillLines(l) {
+			t.Errorf("level %d errs by %d with %d lines, more than level %d (%d, %d lines)",
+				l+1, SkillError(l+1), SkillLines(l+1), l, SkillError(l), SkillLines(l))
 		}
 	}
-	if SkillForElo(-1000) != MinSkill || SkillForElo(100000) != FullSkill {
-		t.Error("Elo outside the ladder does not map to its ends")
+	if SkillError(FullSkill) != 0 || SkillLines(FullSkill) != 1 {
+		t.Errorf("full strength errs by %d over %d lines", SkillError(FullSkill), SkillLines(FullSkill))
+	}
+	lo, hi := SkillEloRange()
+	for _, fam := range []board.Family{board.Katro, board.Hoyito} {
+		for l := MinSkill; l < FullSkill; l++ {
+			if SkillElo(fam, l+1) <= SkillElo(fam, l) {
+				t.Errorf("%v: Elo of level %d (%d) not above level %d's (%d)", fam, l+1, SkillElo(fam, l+1), l, SkillElo(fam, l))
+			}
+		}
+		for l := MinSkill; l <= FullSkill; l++ {
+			if got := SkillForElo(fam, SkillElo(fam, l)); got != l {
+				t.Errorf("%v: SkillForElo(%d) = %d, want %d", fam, SkillElo(fam, l), got, l)
+			}
+			if e := SkillElo(fam, l); e < lo || e > hi {
+				t.Errorf("%v: level %d's Elo %d outside UCI_Elo's range %d to %d", fam, l, e, lo, hi)
+			}
+		}
+		if SkillForElo(fam, -1000) != MinSkill || SkillForElo(fam, 100000) != FullSkill {
+			t.Errorf("%v: Elo outside the ladder does not map to its ends", fam)
+		}
 	}
 }
 
