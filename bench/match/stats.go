@@ -283,12 +283,19 @@ func pentaScore(k int) float64 { return float64(k) / 4 }
 
 // mleMean returns the distribution q over the pentanomial classes that
 // maximizes Σ pdf_k·ln q_k under Σ q_k·a_k = s: q_k = pdf_k / (1 + x·(a_k − s))
-// with x the root of the secular equation (see secular).
+// (see reweight).
 func mleMean(pdf [5]float64, s float64) [5]float64 {
 	var b [5]float64
 	for k := range b {
 		b[k] = pentaScore(k) - s
 	}
+	return reweight(pdf, b)
+}
+
+// reweight returns the distribution of largest likelihood for pdf under
+// Σ q_k·b_k = 0: q_k = pdf_k / (1 + x·b_k), x the root of the secular
+// equation.
+func reweight(pdf, b [5]float64) [5]float64 {
 	x := secular(pdf, b)
 	var q [5]float64
 	for k := range q {
@@ -319,13 +326,12 @@ func mleTValue(pdf [5]float64, tv float64) [5]float64 {
 			z := (mu - pentaScore(k)) / sigma
 			b[k] = pentaScore(k) - 0.5 - tv*sigma*(1+z*z)/2
 		}
-		x := secular(pdf, b)
+		next := reweight(pdf, b)
 		change := 0.0
 		for k := range q {
-			next := pdf[k] / (1 + x*b[k])
-			change = max(change, math.Abs(next-q[k]))
-			q[k] = next
+			change = max(change, math.Abs(next[k]-q[k]))
 		}
+		q = next
 		if change < 1e-12 {
 			break
 		}
