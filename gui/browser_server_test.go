@@ -8,40 +8,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
 	"testing"
 	"time"
 )
-
-// buildSower builds the sower command into a temporary directory, with
-// the race detector when the tests have it, so that the server is raced
-// by a real browser.
-func buildSower(t *testing.T) string {
-	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Fatal("no go tool to build sower with")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "sower")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	args := []string{"build", "-o", bin}
-	if raceEnabled {
-		args = append(args, "-race")
-	}
-	args = append(args, "github.com/sower-engine/sower/cmd/sower")
-	out, err := exec.Command(goTool, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
 
 // syncBuffer collects a child's stderr while the test reads it.
 type syncBuffer struct {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // The browser tests drive "sower gui" with Debian's chromium, headless,
@@ -22,7 +23,7 @@ import (
 // engines are built with -race) only the subtests marked short run.
 func TestBrowser(t *testing.T) {
 	browser := newBrowser(t)
-	bin := buildSower(t)
+	bin := sowertest.Build(t, raceEnabled)
 	srv := startServer(t, bin)
 	cold := newTab(t, browser, srv)
 	nav := cold.open("game=katro-4x4&south=human&north=sower&movetime=50&animate=off")

@@ -4,36 +4,13 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
-)
 
-// buildSower builds the sower command into a temporary directory.
-func buildSower(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the sower binary; skipped with -short")
-	}
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Skip("no go tool to build sower with")
-		}
-	}
-	bin := filepath.Join(t.TempDir(), "sower")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	out, err := exec.Command(goTool, "build", "-o", bin, "github.com/sower-engine/sower/cmd/sower").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
-}
+	"github.com/sower-engine/sower/internal/sowertest"
+)
 
 // startSower starts the binary, as a GUI does: with no arguments, or the
 // given ones.
@@ -180,4 +157,14 @@ func TestBinaryBestmoveDialect(t *testing.T) {
 			s.send("quit")
 		})
 	}
+}
+
+// buildSower builds the sower command for the tests that run it over
+// pipes; they are skipped with -short.
+func buildSower(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the sower binary; skipped with -short")
+	}
+	return sowertest.Build(t, false)
 }

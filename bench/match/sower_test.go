@@ -3,37 +3,13 @@ package match
 import (
 	"bytes"
 	"context"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/sowertest"
 )
-
-// buildSower builds the sower command into a temporary directory and
-// checks that it speaks the engine protocol.
-func buildSower(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build sower")
-	}
-	bin := filepath.Join(t.TempDir(), "sower")
-	if out, err := exec.Command(goTool, "build", "-o", bin, "github.com/sower-engine/sower/cmd/sower").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Stdin = strings.NewReader("uci\nquit\n")
-	out, _ := cmd.Output()
-	if !strings.Contains(string(out), "uciok") {
-		t.Fatalf("sower does not answer uci with uciok:\n%s", out)
-	}
-	return bin
-}
 
 func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
 	return EngineSpec{Name: name, Command: []string{bin}, Limit: lim, Options: opts}
@@ -43,7 +19,7 @@ func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
 // every variant, with small node and depth limits.
 func TestSowerSelfPlay(t *testing.T) {
 	t.Parallel()
-	bin := buildSower(t)
+	bin := sowertest.Build(t, false)
 	for _, name := range board.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -78,7 +54,7 @@ func TestSowerSelfPlay(t *testing.T) {
 // copies of sower: LastFour reaches the engines game by game.
 func TestSowerTraditional(t *testing.T) {
 	t.Parallel()
-	bin := buildSower(t)
+	bin := sowertest.Build(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameHoyito3), Games: 4, Traditional: true, RandomPlies: 3, Seed: 2,
 		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}), sower(bin, "b", Limit{Depth: 2})},
@@ -96,7 +72,7 @@ func TestSowerClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays on a clock")
 	}
-	bin := buildSower(t)
+	bin := sowertest.Build(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 2, Concurrency: 2, RandomPlies: 2,
 		TimeMargin: 100 * time.Millisecond,
@@ -117,7 +93,7 @@ func TestSowerClock(t *testing.T) {
 // the match before any game.
 func TestSowerRejectsOption(t *testing.T) {
 	t.Parallel()
-	bin := buildSower(t)
+	bin := sowertest.Build(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 2,
 		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{Name: "Hsh", Value: "4"}), builtin("random")},
@@ -140,7 +116,7 @@ func TestSowerPonder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays on a clock")
 	}
-	bin := buildSower(t)
+	bin := sowertest.Build(t, false)
 	for _, lim := range []Limit{{Base: time.Second, Inc: 20 * time.Millisecond}, {MoveTime: 30 * time.Millisecond}} {
 		var log bytes.Buffer
 		cfg := Config{

@@ -2,15 +2,14 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // matchCLI runs "sower match args…" in process.
@@ -130,32 +129,9 @@ func TestJoinSPRT(t *testing.T) {
 	}
 }
 
-// buildSowerForMatch builds this command into a temporary directory and
-// checks that it speaks the engine protocol.
-func buildSowerForMatch(t *testing.T) string {
-	t.Helper()
-	goTool, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to build sower")
-	}
-	bin := filepath.Join(t.TempDir(), "sower")
-	if out, err := exec.Command(goTool, "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin)
-	cmd.Stdin = strings.NewReader("uci\nquit\n")
-	out, _ := cmd.Output()
-	if !strings.Contains(string(out), "uciok") {
-		t.Fatalf("sower does not answer uci with uciok:\n%s", out)
-	}
-	return bin
-}
-
 // TestMatchSowerSelfPlay plays two copies of the sower binary over pipes.
 func TestMatchSowerSelfPlay(t *testing.T) {
-	bin := buildSowerForMatch(t)
+	bin := sowertest.Build(t, false)
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	stdout, stderr, err := matchCLI("--engine1", bin, "--engine2", bin, "--game", "katro-4x4",
 		"--games", "2", "--depth", "2", "--limit2", "nodes=500", "--option1", "Hash=4", "--out", out)

@@ -1,0 +1,50 @@
+// Package sowertest builds the sower command for tests that drive it as a
+// separate program over pipes, as a GUI or a match runner does.
+package sowertest
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Build builds the sower command into a temporary directory of t, with the
+// race detector when race is set, checks that it answers "uci" with
+// "uciok", and returns its path. It fails t when there is no go command or
+// the build fails: the tests that call it run under "go test", where the
+// go command is always at hand.
+func Build(t testing.TB, race bool) string {
+	t.Helper()
+	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(goTool); err != nil {
+		if goTool, err = exec.LookPath("go"); err != nil {
+			t.Fatal("no go command to build sower with")
+		}
+	}
+	bin := filepath.Join(t.TempDir(), "sower")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	args := []string{"build", "-o", bin}
+	if race {
+		args = append(args, "-race")
+	}
+	args = append(args, "github.com/sower-engine/sower/cmd/sower")
+	if out, err := exec.Command(goTool, args...).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin)
+	cmd.Stdin = strings.NewReader("uci\nquit\n")
+	out, _ := cmd.Output()
+	if !strings.Contains(string(out), "uciok") {
+		t.Fatalf("the built sower does not answer uci with uciok:\n%s", out)
+	}
+	return bin
+}
