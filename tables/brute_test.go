@@ -14,6 +14,15 @@ import (
 // over every position at once (Jacobi sweeps from the worst value for
 // whoever forces) until nothing changes. It shares nothing with the
 // builder but the definition of the values.
+//
+// It also computes, for TestStopAnywhere, the bounds that hold wherever
+// the repetition and no-capture rules stop the cycling: the game may end
+// at any position of a quiet stretch, each side keeping its row (rule book
+// 2.6), so the side to move can force at least sl by keeping every
+// position it reaches at a row margin of at least sl until a capture
+// worth at least as much; sh is the same for the opponent. They are the
+// greatest and least fixed points of the recursion below, iterated from
+// the best value for whoever forces.
 
 // bkey is a brute-force state: the board along the circuit from a1, the
 // side to move and whether the last ply was a pass.
@@ -35,10 +44,19 @@ func keyOf(p *board.Position) bkey {
 type bopt struct {
 	kid    int // index of the child, or -1
 	lo, hi int // the mover's value when kid < 0
+	sl, sh int // the mover's stop-anywhere bounds when kid < 0
 }
 
-// bval is the solver's answer for a state.
-type bval struct{ lo, hi, dlo, dhi int }
+// bval is the solver's answer for a state: the tables' bounds and
+// distances, and the stop-anywhere bounds.
+type bval struct{ lo, hi, dlo, dhi, sl, sh int }
+
+// rowMargin is what the side to move of p keeps if the game stops at p:
+// its row's seeds minus the opponent's.
+func rowMargin(p *board.Position) int {
+	me := p.Side()
+	return p.SeedsOf(me) - p.SeedsOf(me.Other())
+}
 
 // brute solves the states reachable by quiet moves from starts (all with
 // the same seeds on the board); lower holds the solved layer below.
@@ -72,7 +90,7 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]
 			gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
 			switch {
 			case c.OnBoard() == 0: // the game ended
-				os = append(os, bopt{kid: -1, lo: gain, hi: gain})
+				os = append(os, bopt{kid: -1, lo: gain, hi: gain, sl: gain, sh: gain})
 			case c.OnBoard() < n: // a capture: the mover again, in the layer below
 				if c.Side() != me {
 					t.Fatalf("%s: capture %s hands the move over", p, m)
@@ -81,7 +99,10 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]
 				if !ok {
 					t.Fatalf("%s: capture %s leads to %s, not in the layer below", p, m, c)
 				}
-				os = append(os, bopt{kid: -1, lo: gain + v.lo, hi: gain + v.hi})
+				// After a capture the clock starts again and no earlier
+				// position can recur, so both kinds of bound hold.
+				os = append(os, bopt{kid: -1, lo: gain + v.lo, hi: gain + v.hi,
+					sl: gain + max(v.lo, v.sl), sh: gain + min(v.hi, v.sh)})
 			default:
 				os = append(os, bopt{kid: add(c)})
 			}
@@ -90,31 +111,44 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]
 	}
 	lo, hi := make([]int, len(pos)), make([]int, len(pos))
 	dlo, dhi := make([]int, len(pos)), make([]int, len(pos))
+	sl, sh := make([]int, len(pos)), make([]int, len(pos))
 	for i := range pos {
 		lo[i], hi[i] = -n, n
+		sl[i], sh[i] = n, -n
 	}
 	nlo, nhi := make([]int, len(pos)), make([]int, len(pos))
+	nsl, nsh := make([]int, len(pos)), make([]int, len(pos))
 	for k := 1; ; k++ {
 		changed := false
 		for i, os := range opts {
 			l, h := -1000, -1000
+			a, b := -1000, -1000
 			for _, o := range os {
 				if o.kid < 0 {
 					l, h = max(l, o.lo), max(h, o.hi)
+					a, b = max(a, o.sl), max(b, o.sh)
 				} else {
 					l, h = max(l, -hi[o.kid]), max(h, -lo[o.kid])
+					a, b = max(a, -sh[o.kid]), max(b, -sl[o.kid])
 				}
 			}
+			stop := rowMargin(&pos[i])
 			nlo[i], nhi[i] = l, h
+			nsl[i], nsh[i] = min(a, stop), max(b, stop)
 			if l != lo[i] {
 				dlo[i], changed = k, true
 			}
 			if h != hi[i] {
 				dhi[i], changed = k, true
 			}
+			if nsl[i] != sl[i] || nsh[i] != sh[i] {
+				changed = true
+			}
 		}
 		lo, nlo = nlo, lo
 		hi, nhi = nhi, hi
+		sl, nsl = nsl, sl
+		sh, nsh = nsh, sh
 		if !changed {
 			break
 		}
@@ -124,7 +158,7 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]
 	}
 	out := make(map[bkey]bval, len(pos))
 	for k, i := range idx {
-		out[k] = bval{lo[i], hi[i], dlo[i], dhi[i]}
+		out[k] = bval{lo[i], hi[i], dlo[i], dhi[i], sl[i], sh[i]}
 	}
 	return out
 }

@@ -57,7 +57,7 @@ func agree(t *testing.T, tb *Tables, v *board.Variant, want map[bkey]bval, board
 		if !ok {
 			t.Fatalf("%s: not solved by the brute force", p)
 		}
-		if got := (bval{e.Lo, e.Hi, e.DistLo, e.DistHi}); got != w {
+		if got := (bval{e.Lo, e.Hi, e.DistLo, e.DistHi, w.sl, w.sh}); got != w {
 			if bad++; bad <= 5 {
 				t.Errorf("%s: tables say lo %d hi %d distances %d %d; brute force %d %d distances %d %d",
 					p, got.lo, got.hi, got.dlo, got.dhi, w.lo, w.hi, w.dlo, w.dhi)
