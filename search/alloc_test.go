@@ -9,7 +9,9 @@ package search
 import (
 	"context"
 	"fmt"
+	"math"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -35,10 +37,26 @@ func testAllocsPerNode(t *testing.T, threads int) {
 		budgets, runs = []uint64{5_000, 50_000}, 1
 	}
 	// The small boards are solved within these budgets: their searches
-	// end early.
+	// end early. The last case probes (and prefetches) the 8-seed tables
+	// from a 16-seed position.
+	type allocCase struct {
+		game string
+		e    *Engine
+		p    board.Position
+	}
+	var cases []allocCase
 	for _, game := range []string{board.NameKatro, board.NameKatro4x6, board.NameHoyito3} {
-		p := startPosition(t, game)
-		e := newSteadyEngine(t)
+		cases = append(cases, allocCase{game, newSteadyEngine(t), startPosition(t, game)})
+	}
+	te, _, v := tablesEngine(t)
+	te.quietPeriod = time.Duration(math.MaxInt64)
+	tp, err := v.ParsePosition("0,2,1,0,3,1/2,0,1,3,1,2 S 20 12 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases = append(cases, allocCase{"hoyito3 with tables", te, tp})
+	for _, c := range cases {
+		game, p, e := c.game, c.p, c.e
 		if err := e.SetThreads(threads); err != nil {
 			t.Fatal(err)
 		}
@@ -60,7 +78,7 @@ func testAllocsPerNode(t *testing.T, threads int) {
 					reports++
 				}
 			}
-			var nodes uint64
+			var nodes, tbHits uint64
 			allocs := testing.AllocsPerRun(runs, func() {
 				calls++
 				e.ClearHash()
@@ -68,10 +86,13 @@ func testAllocsPerNode(t *testing.T, threads int) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				nodes = res.Info.Nodes
+				nodes, tbHits = res.Info.Nodes, res.Info.TBHits
 			})
 			if nodes < n {
 				t.Fatalf("%s: the search ended after %d nodes, before its budget of %d", game, nodes, n)
+			}
+			if (e == te) != (tbHits > 0) {
+				t.Fatalf("%s: %d table hits", game, tbHits)
 			}
 			// AllocsPerRun also makes one warm-up run, not counted.
 			perSearch := float64(reports) / float64(runs)
