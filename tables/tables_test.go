@@ -75,8 +75,8 @@ func agree(t *testing.T, tb *Tables, v *board.Variant, want map[bkey]bval, board
 func TestTablesAgreeWithBruteForce(t *testing.T) {
 	for _, rs := range ruleSets {
 		t.Run(rs.name, func(t *testing.T) {
-			// The 12-seed brute force solves most of the layer (about
-			// half a minute): the default set in a full run, none with
+			// The 12-seed brute force solves most of the layer (under a
+			// minute): the default set in a full run, none with
 			// -short.
 			top := 12
 			if testing.Short() || rs.name != "default" {
