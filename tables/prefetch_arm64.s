@@ -1,3 +1,5 @@
+//go:build gc
+
 #include "textflag.h"
 
 // func prefetch(p *byte)

@@ -131,8 +131,8 @@ func (t *Tables) Probe(p *board.Position) (Entry, bool) {
 // for memory: a search calls it for every child as it makes the moves, and
 // the reads of the children's entries overlap each other and the work done
 // before they are probed. It does nothing for a position not in the tables,
-// and on processors without a prefetch instruction Go can issue. Safe for
-// concurrent use; it allocates nothing.
+// and on architectures other than amd64 and arm64. Safe for concurrent use;
+// it allocates nothing.
 func (t *Tables) Prefetch(p *board.Position) {
 	if l, i, ok := t.locate(p); ok {
 		prefetch(&l.data[i])
