@@ -42,9 +42,9 @@ func Build(t testing.TB, race bool) string {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin)
 	cmd.Stdin = strings.NewReader("uci\nquit\n")
-	out, _ := cmd.Output()
+	out, err := cmd.CombinedOutput()
 	if !strings.Contains(string(out), "uciok") {
-		t.Fatalf("the built sower does not answer uci with uciok:\n%s", out)
+		t.Fatalf("the built sower does not answer uci with uciok (%v):\n%s", err, out)
 	}
 	return bin
 }
