@@ -201,9 +201,6 @@ func (s *searcher) makeAll(f *frame, pos *board.Position, ply int, ttMove board.
 			continue
 		}
 		s.made()
-		if s.tb != nil {
-			s.tb.Prefetch(&f.kids[j]) // read while the others are made
-		}
 		o := s.history[me][m] + orderGain*int32(s.gainBase(&f.kids[j], me)-before)
 		switch {
 		case m == ttMove:

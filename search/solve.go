@@ -345,9 +345,6 @@ func (s *solver) makeAll(f *solveFrame, p *board.Position, ttMove board.Move) {
 			continue
 		}
 		s.nodes++
-		if s.tb != nil {
-			s.tb.Prefetch(&f.kids[j])
-		}
 		f.moves[j] = m
 		f.n++
 		if m == ttMove || (f.kids[j].Side() == me && s.family == board.Hoyito) {

@@ -35,11 +35,10 @@ func BenchmarkBuild12(b *testing.B) {
 	}
 }
 
-// dirPositions opens the default tables in the directory named by
-// SOWER_TABLES (skipping b when it is not set) and returns them with 65,536
-// random positions of their largest layer, every page of which has been
-// touched once: probes from memory, not from disk.
-func dirPositions(b *testing.B) (*Tables, []board.Position) {
+// BenchmarkProbeDir probes random positions of the largest layer of the
+// default tables in the directory named by SOWER_TABLES (skipped when it is
+// not set): a probe from memory on a table much larger than the caches.
+func BenchmarkProbeDir(b *testing.B) {
 	dir := os.Getenv("SOWER_TABLES")
 	if dir == "" {
 		b.Skip("SOWER_TABLES is not set")
@@ -48,7 +47,7 @@ func dirPositions(b *testing.B) (*Tables, []board.Position) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { tb.Close() })
+	defer tb.Close()
 	v, err := board.New(board.NameHoyito3)
 	if err != nil {
 		b.Fatal(err)
@@ -59,43 +58,14 @@ func dirPositions(b *testing.B) (*Tables, []board.Position) {
 		c := randomBoard(rng, tb.Top())
 		ps[i] = position(b, v, &c, board.Side(rng.IntN(2)))
 	}
-	for i := range ps {
+	for i := range ps { // touch every page once: from memory, not from disk
 		tb.Probe(&ps[i])
 	}
-	return tb, ps
-}
-
-// BenchmarkProbeDir probes random positions of the largest layer of the
-// default tables in the directory named by SOWER_TABLES (skipped when it is
-// not set): a probe from memory on a table much larger than the caches.
-func BenchmarkProbeDir(b *testing.B) {
-	tb, ps := dirPositions(b)
 	b.ReportAllocs()
 	b.ResetTimer()
 	sum := 0
 	for i := 0; i < b.N; i++ {
-		e, _ := tb.Probe(&ps[i&(len(ps)-1)])
-		sum += e.Lo
-	}
-	_ = sum
-}
-
-// BenchmarkProbeDirPrefetched probes the same positions, each prefetched
-// four probes before it is probed, as a search prefetches the children it
-// makes before it searches them: the cost of a probe when the reads from
-// memory overlap (the prefetch and the probe each rank the position).
-func BenchmarkProbeDirPrefetched(b *testing.B) {
-	tb, ps := dirPositions(b)
-	mask := len(ps) - 1
-	for i := range 4 {
-		tb.Prefetch(&ps[i])
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	sum := 0
-	for i := 0; i < b.N; i++ {
-		tb.Prefetch(&ps[(i+4)&mask])
-		e, _ := tb.Probe(&ps[i&mask])
+		e, _ := tb.Probe(&ps[i&(1<<16-1)])
 		sum += e.Lo
 	}
 	_ = sum

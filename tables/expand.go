@@ -64,7 +64,7 @@ func (e *expander) expand(half int, c *cells, x *expansion) {
 				lo = e.award(half)
 				hi = lo
 			} else {
-				en := e.lower.at(half, rank(&d))
+				en := e.lower.lookup(half, &d)
 				lo, hi = int8(4+en.Lo), int8(4+en.Hi)
 			}
 			x.capLo = max(x.capLo, lo)

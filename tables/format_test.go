@@ -109,6 +109,6 @@ func FuzzReadLayer(f *testing.F) {
 			return
 		}
 		c := unrank(l.n-1, l.seeds)
-		_ = l.at(l.opts.halves()-1, rank(&c))
+		_ = l.lookup(l.opts.halves()-1, &c)
 	})
 }

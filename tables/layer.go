@@ -66,15 +66,14 @@ func (l *Layer) Close() error {
 	return err
 }
 
-// offset returns the byte offset of the entry of the position with the
-// given half and rank.
-func (l *Layer) offset(half int, r uint64) uint64 { return (uint64(half)*l.n + r) * EntrySize }
-
 // at returns the entry of the position with the given half and rank.
 func (l *Layer) at(half int, r uint64) Entry {
-	i := l.offset(half, r)
+	i := (uint64(half)*l.n + r) * EntrySize
 	return decode(l.data[i : i+EntrySize])
 }
+
+// lookup returns the entry of board c with the side to move in half.
+func (l *Layer) lookup(half int, c *cells) Entry { return l.at(half, rank(c)) }
 
 // memLayer wraps entries built in memory as a layer.
 func memLayer(seeds int, opts Options, data []byte, lowerSum, exact uint64) *Layer {

@@ -119,32 +119,9 @@ func (t *Tables) For(r board.Rules) bool {
 // p is in the tables (a Hoyito III position of a variant the set Fits, with
 // 8 to Top() seeds on the board). It allocates nothing.
 func (t *Tables) Probe(p *board.Position) (Entry, bool) {
-	l, i, ok := t.locate(p)
-	if !ok {
-		return Entry{}, false
-	}
-	return decode(l.data[i : i+EntrySize]), true
-}
-
-// Prefetch asks the processor to start reading the entry of p into its
-// caches and returns at once, so that a Probe of p soon after does not wait
-// for memory: a search calls it for every child as it makes the moves, and
-// the reads of the children's entries overlap each other and the work done
-// before they are probed. It does nothing for a position not in the tables,
-// and on architectures other than amd64 and arm64. Safe for concurrent use;
-// it allocates nothing.
-func (t *Tables) Prefetch(p *board.Position) {
-	if l, i, ok := t.locate(p); ok {
-		prefetch(&l.data[i])
-	}
-}
-
-// locate returns the layer and the byte offset of p's entry, and whether p
-// is in the tables.
-func (t *Tables) locate(p *board.Position) (*Layer, uint64, bool) {
 	n := p.OnBoard()
 	if n < 8 || n > t.top {
-		return nil, 0, false
+		return Entry{}, false
 	}
 	circ, _ := p.Circuit(board.South)
 	var c cells
@@ -158,6 +135,5 @@ func (t *Tables) locate(p *board.Position) (*Layer, uint64, bool) {
 	if t.opts.Fixed && p.Side() != t.favoured {
 		half = 1
 	}
-	l := t.layers[n/4]
-	return l, l.offset(half, rank(&c)), true
+	return t.layers[n/4].lookup(half, &c), true
 }
