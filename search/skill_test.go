@@ -8,19 +8,22 @@ import (
 )
 
 func TestSkillTables(t *testing.T) {
-	for l := MinSkill; l < FullSkill; l++ {
-		// Each level searches more nodes per line ranked, errs less and
-		// ranks no more lines than the one below.
-		if per, below := SkillNodes(l+1)/uint64(SkillLines(l+1)), SkillNodes(l)/uint64(SkillLines(l)); per <= below {
-			t.Errorf("nodes per line of level %d (%d) not above level %d's (%d)", l+1, per, l, below)
+	for _, fam := range []board.Family{board.Katro, board.Hoyito} {
+		for l := MinSkill; l < FullSkill; l++ {
+			// Each level searches more nodes per line ranked, errs less
+			// and ranks no more lines than the one below.
+			per := SkillNodes(fam, l+1) / uint64(SkillLines(l+1))
+			if below := SkillNodes(fam, l) / uint64(SkillLines(l)); per <= below {
+				t.Errorf("%v: nodes per line of level %d (%d) not above level %d's (%d)", fam, l+1, per, l, below)
+			}
+			if SkillError(fam, l+1) > SkillError(fam, l) || SkillLines(l+1) > SkillLines(l) {
+				t.Errorf("%v: level %d errs by %d with %d lines, more than level %d (%d, %d lines)",
+					fam, l+1, SkillError(fam, l+1), SkillLines(l+1), l, SkillError(fam, l), SkillLines(l))
+			}
 		}
-		if SkillError(l+1) > SkillError(l) || SkillLines(l+1) > SkillLines(l) {
-			t.Errorf("level %d errs by %d with %d lines, more than level %d (%d, %d lines)",
-				l+1, SkillError(l+1), SkillLines(l+1), l, SkillError(l), SkillLines(l))
+		if SkillError(fam, FullSkill) != 0 || SkillLines(FullSkill) != 1 {
+			t.Errorf("%v: full strength errs by %d over %d lines", fam, SkillError(fam, FullSkill), SkillLines(FullSkill))
 		}
-	}
-	if SkillError(FullSkill) != 0 || SkillLines(FullSkill) != 1 {
-		t.Errorf("full strength errs by %d over %d lines", SkillError(FullSkill), SkillLines(FullSkill))
 	}
 	lo, hi := SkillEloRange()
 	for _, fam := range []board.Family{board.Katro, board.Hoyito} {
@@ -101,7 +104,7 @@ func TestSkillFreeCapture(t *testing.T) {
 		if res.Move == capture {
 			took++
 		}
-		if res.Info.Nodes > SkillNodes(0)+200 {
+		if res.Info.Nodes > SkillNodes(p.Variant().Family(), 0)+200 {
 			t.Fatalf("level 0 searched %d nodes", res.Info.Nodes)
 		}
 	}
@@ -157,6 +160,27 @@ func TestSkillAvoidsProvenLoss(t *testing.T) {
 			if res.Move != only {
 				t.Errorf("level %d, seed %d: played %s, which loses by force within 5 plies; %s does not", level, seed, res.Move, only)
 			}
+		}
+	}
+}
+
+// TestSkillBudgetPerGame: a weakened search stops at its own game's node
+// budget (Hoyito III spaces the middle levels differently from Katro).
+func TestSkillBudgetPerGame(t *testing.T) {
+	// A search always completes depth 1 (about 2,500 nodes with four
+	// lines at the Hoyito III start), so the level's budgets must be
+	// larger than that to be seen.
+	const level = 12
+	if SkillNodes(board.Hoyito, level) == SkillNodes(board.Katro, level) {
+		t.Fatalf("level %d has the same budget in both games: the test cannot tell them apart", level)
+	}
+	for _, game := range []string{board.NameKatro, board.NameHoyito3} {
+		p := startPosition(t, game)
+		budget := SkillNodes(p.Variant().Family(), level)
+		res := runSearch(t, newEngine(t), p, nil, Limits{Skill: &Skill{Level: level, Seed: 1}})
+		checkLegal(t, p, res.Move, "level 12 move")
+		if res.Info.Depth < 2 || res.Info.Nodes < budget || res.Info.Nodes > budget+200 {
+			t.Errorf("%s: level %d searched %d nodes (depth %d), want its budget of %d", game, level, res.Info.Nodes, res.Info.Depth, budget)
 		}
 	}
 }
