@@ -65,7 +65,7 @@ func (s *searcher) applyLimits(base uint64) {
 		s.nodeLimit = base + lim.Nodes
 	}
 	if lim.Skill.weak() {
-		s.nodeLimit = min(s.nodeLimit, base+SkillNodes(s.root.Variant().Family(), lim.Skill.Level))
+		s.nodeLimit = min(s.nodeLimit, base+SkillNodes(s.family, lim.Skill.Level))
 	}
 	side := s.root.Side()
 	s.timed = lim.timed(side)
