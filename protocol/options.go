@@ -48,7 +48,7 @@ func (s *server) options() []option {
 		{name: "Skill Level", kind: typeSpin, def: strconv.Itoa(search.FullSkill),
 			min: search.MinSkill, max: search.FullSkill, apply: (*server).setSkill},
 		{name: "UCI_LimitStrength", kind: typeCheck, def: "false", apply: (*server).setLimitStrength},
-		{name: "UCI_Elo", kind: typeSpin, def: strconv.Itoa(eloLo), min: eloLo, max: eloHi, apply: (*server).setElo},
+		{name: "UCI_Elo", kind: typeSpin, def: strconv.Itoa(eloDefault()), min: eloLo, max: eloHi, apply: (*server).setElo},
 		{name: "CaptureSide", kind: typeCombo, def: board.CaptureAny.String(),
 			vars: []string{board.CaptureAny.String(), board.CaptureOpponent.String()}, apply: (*server).setCaptureSide},
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
