@@ -59,8 +59,11 @@ func rowMargin(p *board.Position) int {
 }
 
 // brute solves the states reachable by quiet moves from starts (all with
-// the same seeds on the board); lower holds the solved layer below.
-func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]bval {
+// the same seeds on the board); lower holds the solved layer below. It
+// computes the stop-anywhere bounds only when stops is set (they take
+// more sweeps to converge); otherwise they are left at their starting
+// values, which no caller then reads.
+func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops bool) map[bkey]bval {
 	t.Helper()
 	idx := map[bkey]int{}
 	var pos []board.Position
@@ -132,23 +135,28 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval) map[bkey]
 					a, b = max(a, -sh[o.kid]), max(b, -sl[o.kid])
 				}
 			}
-			stop := rowMargin(&pos[i])
 			nlo[i], nhi[i] = l, h
-			nsl[i], nsh[i] = min(a, stop), max(b, stop)
 			if l != lo[i] {
 				dlo[i], changed = k, true
 			}
 			if h != hi[i] {
 				dhi[i], changed = k, true
 			}
+			if !stops {
+				continue
+			}
+			stop := rowMargin(&pos[i])
+			nsl[i], nsh[i] = min(a, stop), max(b, stop)
 			if nsl[i] != sl[i] || nsh[i] != sh[i] {
 				changed = true
 			}
 		}
 		lo, nlo = nlo, lo
 		hi, nhi = nhi, hi
-		sl, nsl = nsl, sl
-		sh, nsh = nsh, sh
+		if stops {
+			sl, nsl = nsl, sl
+			sh, nsh = nsh, sh
+		}
 		if !changed {
 			break
 		}
@@ -219,13 +227,14 @@ func allBoards(n int) [][Holes]uint8 {
 	return out
 }
 
-// bruteLayer solves every position of the n-seed layer, both sides to move.
-func bruteLayer(t testing.TB, v *board.Variant, n int, lower map[bkey]bval) map[bkey]bval {
+// bruteLayer solves every position of the n-seed layer, both sides to
+// move; stops is passed on to brute.
+func bruteLayer(t testing.TB, v *board.Variant, n int, lower map[bkey]bval, stops bool) map[bkey]bval {
 	var starts []board.Position
 	for _, c := range allBoards(n) {
 		for _, s := range []board.Side{board.South, board.North} {
 			starts = append(starts, position(t, v, &c, s))
 		}
 	}
-	return brute(t, starts, lower)
+	return brute(t, starts, lower, stops)
 }

@@ -29,7 +29,7 @@ func TestStopAnywhere(t *testing.T) {
 	}
 	var lower map[bkey]bval
 	for n := 8; n <= *stopSeeds; n += 4 {
-		layer := bruteLayer(t, v, n, lower)
+		layer := bruteLayer(t, v, n, lower, true)
 		var states, exact, exactBoth, tighter, gap, gapBoth, bad int
 		for k, b := range layer {
 			lo, hi := max(b.lo, b.sl), min(b.hi, b.sh)
@@ -78,7 +78,7 @@ func TestStopAnywhereHolds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	layer := bruteLayer(t, v, 8, nil)
+	layer := bruteLayer(t, v, 8, nil, true)
 	rng := rand.New(rand.NewPCG(8, limit))
 	stopped, boundsUsed, tight := 0, 0, 0
 	for range 200 {

@@ -83,7 +83,7 @@ func TestTablesAgreeWithBruteForce(t *testing.T) {
 				top = 8
 			}
 			tb, v := buildSet(t, rs.rules, top)
-			b8 := bruteLayer(t, v, 8, nil)
+			b8 := bruteLayer(t, v, 8, nil, false)
 			all := allBoards(8)
 			for _, s := range []board.Side{board.South, board.North} {
 				sides := make([]board.Side, len(all))
@@ -105,7 +105,7 @@ func TestTablesAgreeWithBruteForce(t *testing.T) {
 				sides[i] = board.Side(rng.IntN(2))
 				starts[i] = position(t, v, &boards[i], sides[i])
 			}
-			b12 := brute(t, starts, b8)
+			b12 := brute(t, starts, b8, false)
 			t.Logf("12 seeds: %d sampled positions, %d solved by the brute force", samples, len(b12))
 			agree(t, tb, v, b12, boards, sides)
 		})
