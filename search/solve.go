@@ -59,6 +59,7 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	}
 	s.tt = make([]solveEntry, mib<<20/24)
 	s.keys = append(s.keys, cfg.History...)
+	s.rootStretch = stretchHash(s.keys[len(s.keys)-min(root.Clock(), len(s.keys)):])
 	if s.tb != nil {
 		s.watch.reset(s.keys)
 	}
@@ -118,21 +119,23 @@ type solveEntry struct {
 
 // solver is the state of one Solve.
 type solver struct {
-	ctx     context.Context
-	root    board.Position
-	family  board.Family
-	tb      *tables.Tables
-	tt      []solveEntry
-	keys    []uint64
-	watch   repeatWatch // second occurrences on the path, kept with tables
-	limit   int
-	vmax    int
-	depth   int
-	mode    int
-	nodes   uint64
-	stopped bool
-	start   time.Time
-	frames  [MaxPly + 1]solveFrame
+	ctx    context.Context
+	root   board.Position
+	family board.Family
+	tb     *tables.Tables
+	tt     []solveEntry
+	keys   []uint64
+	// rootStretch is stretchHash of the root's stretch in the history.
+	rootStretch uint64
+	watch       repeatWatch // second occurrences on the path, kept with tables
+	limit       int
+	vmax        int
+	depth       int
+	mode        int
+	nodes       uint64
+	stopped     bool
+	start       time.Time
+	frames      [MaxPly + 1]solveFrame
 }
 
 // solveFrame holds one ply's children.
@@ -158,7 +161,7 @@ func (s *solver) mtdf(d, mode, guess, lo, hi int) int {
 		if g == l {
 			beta = g + 1
 		}
-		g = s.ab(&s.root, 0, d, beta-1, beta)
+		g = s.ab(&s.root, 0, d, beta-1, beta, s.rootStretch)
 		if g < beta {
 			u = g
 		} else {
@@ -169,9 +172,21 @@ func (s *solver) mtdf(d, mode, guess, lo, hi int) int {
 }
 
 // key returns the node's table key: position, mode, a pass before it,
-// and the clock when the no-capture limit could matter below the node.
-func (s *solver) key(p *board.Position, depth int) uint64 {
-	k := p.Key() ^ uint64(s.mode+1)*0x9e3779b97f4a7c15
+// the positions of its stretch (st, see stretchHash), and the clock when
+// the no-capture limit could matter below the node.
+//
+// The stretch makes the table see the path. The value of a node depends
+// on its position and clock and on which positions occurred since the
+// last capture, and how often (repetition, rule book 2.6; the tables'
+// bounds, see repeatWatch); nothing from before that capture can recur,
+// since a capture changes the capture totals (Hoyito III) or the seeds on
+// the board (Katro). With the stretch in the key, an entry is reused only
+// where those positions are the same, so the table never carries a value
+// that a repetition decided to a path where it does not hold (the
+// graph-history interaction), at the cost of transpositions inside a
+// stretch reached by different paths.
+func (s *solver) key(p *board.Position, depth int, st uint64) uint64 {
+	k := p.Key() ^ uint64(s.mode+1)*0x9e3779b97f4a7c15 ^ st*0xd6e8feb86659fd93
 	if p.AfterPass() {
 		k ^= passSalt
 	}
@@ -179,6 +194,25 @@ func (s *solver) key(p *board.Position, depth int) uint64 {
 		k ^= uint64(p.Clock()+1) * 0xbf58476d1ce4e5b9
 	}
 	return k
+}
+
+// stretchHash returns the hash of a stretch from the keys of its
+// positions: a sum, so that it names the positions and how often each
+// occurred, not their order; 0 for no position (right after a capture).
+func stretchHash(keys []uint64) uint64 {
+	var h uint64
+	for _, k := range keys {
+		h = stretchAdd(h, k)
+	}
+	return h
+}
+
+// stretchAdd adds the position with key k to the stretch hash h.
+func stretchAdd(h, k uint64) uint64 {
+	k ^= k >> 31
+	k *= 0x7fb5d329728ea185
+	k ^= k >> 27
+	return h + k
 }
 
 // endValue scores a finished game for the side to move.
@@ -224,8 +258,9 @@ func (s *solver) leaf(p *board.Position) (lo, hi int) {
 	return lo, hi
 }
 
-// ab is fail-soft alpha-beta on exact values.
-func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
+// ab is fail-soft alpha-beta on exact values; st is the hash of the
+// positions of p's stretch before p (stretchHash).
+func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) int {
 	if s.nodes&4095 == 0 && s.ctx.Err() != nil {
 		s.stopped = true
 	}
@@ -264,7 +299,7 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
 	if hi <= alpha {
 		return hi
 	}
-	key := s.key(p, depth)
+	key := s.key(p, depth, st)
 	e := &s.tt[key%uint64(len(s.tt))]
 	ttMove := board.NoMove
 	if e.key == key {
@@ -294,13 +329,18 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int) int {
 		s.watch.push(s.keys, p.Key(), p.Clock(), true)
 	}
 	s.keys = append(s.keys, p.Key())
+	kst := stretchAdd(st, p.Key())
 	for i := 0; i < f.n; i++ {
 		kid := &f.kids[i]
+		ks := kst
+		if kid.Clock() == 0 { // a capture starts a new stretch
+			ks = 0
+		}
 		var v int
 		if kid.Side() == me {
-			v = s.ab(kid, ply+1, depth-1, alpha, beta)
+			v = s.ab(kid, ply+1, depth-1, alpha, beta, ks)
 		} else {
-			v = -s.ab(kid, ply+1, depth-1, -beta, -alpha)
+			v = -s.ab(kid, ply+1, depth-1, -beta, -alpha, ks)
 		}
 		if v > best {
 			best, bestMove = v, f.moves[i]
@@ -368,10 +408,10 @@ func (s *solver) finishInfo(info *SolveInfo) {
 	info.Nodes, info.Time = s.nodes, time.Since(s.start)
 	info.PV = info.PV[:0]
 	s.mode = lowerMode
-	p := s.root
+	p, st := s.root, s.rootStretch
 	seen := map[uint64]bool{}
 	for len(info.PV) < MaxPly {
-		k := s.key(&p, info.Depth-len(info.PV))
+		k := s.key(&p, info.Depth-len(info.PV), st)
 		if seen[p.Key()] {
 			break
 		}
@@ -384,6 +424,10 @@ func (s *solver) finishInfo(info *SolveInfo) {
 			break
 		}
 		info.PV = append(info.PV, e.move)
+		st = stretchAdd(st, p.Key())
 		p.Play(e.move)
+		if p.Clock() == 0 {
+			st = 0
+		}
 	}
 }

@@ -2,6 +2,8 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -77,3 +79,99 @@ func TestSolveAgreesWithTables(t *testing.T) {
 		t.Logf("%s: tables %d; solver without tables %d %d at depth %d", fen, cur+e.Lo, without.Lo, without.Hi, without.Depth)
 	}
 }
+
+// TestSolveExactWithHistory compares the solver's proven value with the
+// exact memoised solver of reference_test.go, which keys its memo with the
+// positions since the last capture, on Hoyito III positions from random
+// games, each with the game's history, under low no-capture limits so that
+// repetition and the limit decide many lines. A transposition table that
+// reused a value decided by a repetition on one path at a node reached by
+// another would prove a wrong value here.
+func TestSolveExactWithHistory(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	want := 40
+	if testing.Short() {
+		want = 10
+	}
+	checked, skipped := 0, 0
+	for g := 0; checked < want; g++ {
+		if g == 50*want {
+			t.Fatalf("only %d positions in %d games", checked, g)
+		}
+		r := board.DefaultRules()
+		r.NoCaptureLimit = 6 + rng.IntN(9)
+		v, err := board.NewWithRules(board.NameHoyito3, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		game := board.NewGame(v.Start())
+		// To 8 seeds, then random plies more, so that the history since
+		// the last capture may hold positions the search meets again.
+		extra := rng.IntN(2 * r.NoCaptureLimit / 3)
+		for !game.Status().Over() && (onBoard(game) > 8 || extra > 0) {
+			if onBoard(game) <= 8 {
+				extra--
+			}
+			ms := legal(game)
+			if err := game.Play(ms[rng.IntN(len(ms))]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if game.Status().Over() {
+			continue
+		}
+		p, hist := game.Position(), game.History()
+		var since []uint64
+		var hash uint64
+		for _, k := range hist[len(hist)-min(p.Clock(), len(hist)):] {
+			since, hash = append(since, k), hash+mix(k)
+		}
+		exact, ok := exactWithin(t, p, since, hash, 1_000_000)
+		if !ok {
+			skipped++
+			continue // too large a tree for the reference
+		}
+		res, err := Solve(context.Background(), p, SolveConfig{History: hist, HashMiB: 1}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Lo != exact || res.Hi != exact {
+			t.Errorf("%s (limit %d, moves %s): the solver proves [%d, %d], the exact value is %d",
+				p, r.NoCaptureLimit, board.FormatMoves(game.Moves()), res.Lo, res.Hi, exact)
+		}
+		checked++
+	}
+	t.Logf("%d positions (%d skipped, too large for the reference)", checked, skipped)
+}
+
+// budgetTB turns the reference solver's complaint about its node budget
+// into a panic that exactWithin recovers; every other failure stays one.
+type budgetTB struct{ testing.TB }
+
+type overBudget struct{}
+
+func (b budgetTB) Fatalf(format string, args ...any) {
+	if strings.HasPrefix(format, "the exact solver needs more than") {
+		panic(overBudget{})
+	}
+	b.TB.Helper()
+	b.TB.Fatalf(format, args...)
+}
+
+// exactWithin runs the exact reference solver on p (since and hash as for
+// hoyitoSolver.solve) within nodes nodes; ok is false beyond them.
+func exactWithin(t *testing.T, p board.Position, since []uint64, hash uint64, nodes int) (v int, ok bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, over := r.(overBudget); !over {
+				panic(r)
+			}
+			ok = false
+		}
+	}()
+	return newHoyitoSolver(nodes).solve(budgetTB{t}, p, since, hash), true
+}
+
+func onBoard(g *board.Game) int { p := g.Position(); return p.OnBoard() }
+
+func legal(g *board.Game) []board.Move { p := g.Position(); return p.LegalMoves() }
