@@ -32,7 +32,12 @@ func (s *searcher) iterateMulti(depth int) Score {
 	}
 	s.pvIdx = 0
 	ranked := s.rootMoves[:s.multiPV]
-	slices.SortStableFunc(ranked, func(a, b rootMove) int { return int(b.score) - int(a.score) })
+	slices.SortStableFunc(ranked, func(a, b rootMove) int {
+		if c := keepsFirst(a, b); c != 0 {
+			return c
+		}
+		return int(b.score) - int(a.score)
+	})
 	for i := range ranked {
 		ranked[i].prev = ranked[i].score
 	}
@@ -48,16 +53,21 @@ func (s *searcher) emitMulti(depth int) {
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].pv[:s.rootMoves[0].pvLen]...)
 	for k := 0; k < s.multiPV; k++ {
 		rm := &s.rootMoves[k]
+		bound := s.proofBound(rm.score, BoundExact)
+		if rm.keeps {
+			bound = BoundExact // the tables prove the root's value for it
+		}
 		info := Info{
 			Family:   s.family,
 			Depth:    depth,
 			SelDepth: s.seldepth,
 			Score:    rm.score,
-			Bound:    s.proofBound(rm.score, BoundExact),
+			Bound:    bound,
 			Nodes:    nodes,
 			Time:     el,
 			NPS:      nps(nodes, el),
 			Hashfull: s.tt.Hashfull(),
+			TBHits:   s.totalTBHits(),
 			PV:       slices.Clone(rm.pv[:rm.pvLen]),
 			MultiPV:  k + 1,
 		}

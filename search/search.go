@@ -30,6 +30,9 @@ type rootMove struct {
 	pv    [MaxPly + 1]board.Move
 	pvLen int
 	prev  Score
+	// keeps: the tables give the root an exact value and prove that
+	// this move keeps it (see markKeeping).
+	keeps bool
 }
 
 // repSize is the size of the repetition filter: a count of the keys on the
@@ -164,6 +167,9 @@ func (s *searcher) run() Result {
 			s.waitPonder()
 			return s.finish(res)
 		}
+	}
+	if s.tb != nil && s.multiPV > 1 {
+		s.markKeeping()
 	}
 	s.skill.n = 0
 	s.pvIdx = 0

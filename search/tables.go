@@ -1,6 +1,8 @@
 package search
 
 import (
+	"slices"
+
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/tables"
 )
@@ -99,6 +101,44 @@ func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (S
 		return ub, alpha, beta, true
 	}
 	return 0, max(alpha, lb), min(beta, ub), false
+}
+
+// markKeeping marks, when the tables give the root an exact value that
+// the clock leaves time for, the root moves that the tables prove keep
+// it, and puts them first. Several lines are then ranked with those moves
+// first: another move may score as much in the search (the tables bound
+// it by the same margin without proving it, and a bound is scored as
+// the latest end with that margin), but it is not known to keep the value.
+func (s *searcher) markKeeping() {
+	_, _, exact, ok := s.tbBounds(&s.root, 0)
+	if !ok || !exact {
+		return
+	}
+	_, ms, err := s.tb.Moves(&s.root)
+	if err != nil {
+		return
+	}
+	for i := 0; i < s.nRoot; i++ {
+		rm := &s.rootMoves[i]
+		for _, m := range ms {
+			if m.Keeps && m.Move == rm.move {
+				rm.keeps = true
+			}
+		}
+	}
+	slices.SortStableFunc(s.rootMoves[:s.nRoot], keepsFirst)
+}
+
+// keepsFirst orders a root move the tables prove value-keeping before one
+// they do not.
+func keepsFirst(a, b rootMove) int {
+	switch {
+	case a.keeps == b.keeps:
+		return 0
+	case a.keeps:
+		return -1
+	}
+	return 1
 }
 
 // rootTables plays a value-keeping move at once when the root is in the

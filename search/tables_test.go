@@ -77,6 +77,54 @@ func TestTablesAtTheRoot(t *testing.T) {
 	}
 }
 
+// TestTablesMultiPV: with several lines at a root whose value the tables
+// give exactly, the lines of the moves that keep it come first, reported
+// exact and with table hits, and the search plays one of them. A move
+// that the tables only bound by the same margin (d2 here) must not be
+// preferred.
+func TestTablesMultiPV(t *testing.T) {
+	e, tb, v := tablesEngine(t)
+	p, err := v.ParsePosition("0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, ms, err := tb.Moves(&p)
+	if err != nil || !want.Exact() {
+		t.Fatalf("test position: %+v, %v (want an exact value)", want, err)
+	}
+	keeps := map[board.Move]bool{}
+	for _, m := range ms {
+		keeps[m.Move] = m.Keeps
+	}
+	d2, err := v.ParseMove("d2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(keeps) != 3 || keeps[d2] {
+		t.Fatalf("test position: moves %+v; want three, d2 not keeping the value", ms)
+	}
+	last := map[int]Info{}
+	res, err := e.Search(context.Background(), p, nil, Limits{Depth: 30, MultiPV: 3}, func(i Info) { last[i.MultiPV] = i })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !keeps[res.Move] {
+		t.Errorf("bestmove %s does not keep the value", res.Move)
+	}
+	for k := 1; k <= 3; k++ {
+		i := last[k]
+		if len(i.PV) == 0 {
+			t.Fatalf("line %d: no report", k)
+		}
+		if i.TBHits == 0 {
+			t.Errorf("line %d: no table hits reported", k)
+		}
+		if k <= 2 && (!keeps[i.PV[0]] || i.Bound != BoundExact) {
+			t.Errorf("line %d: %s bound %v; want a value-keeping move, exact", k, i.PV[0], i.Bound)
+		}
+	}
+}
+
 // TestTablesInTheTree: a 12-seed position searched with the 8-seed tables
 // probes them below its captures; an engine without tables counts no hits.
 func TestTablesInTheTree(t *testing.T) {
