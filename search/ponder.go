@@ -53,19 +53,22 @@ func (s *searcher) startLimits() {
 }
 
 // applyLimits sets the node, time and clock limits from s.lim, the node
-// limit counting from base nodes; while the search ponders it has none.
+// limit counting from base nodes; while the search ponders it has none,
+// except a weakened search's budget (Skill), which counts every node of
+// the search from its start, pondering included: a weakened engine with
+// Ponder on must not play stronger than its level.
 func (s *searcher) applyLimits(base uint64) {
 	lim := &s.lim
 	s.nodeLimit = ^uint64(0)
 	s.timed, s.fixedTime = false, false
+	if lim.Skill.weak() {
+		s.nodeLimit = SkillNodes(s.family, lim.Skill.Level)
+	}
 	if s.pondering {
 		return
 	}
 	if lim.Nodes > 0 {
-		s.nodeLimit = base + lim.Nodes
-	}
-	if lim.Skill.weak() {
-		s.nodeLimit = min(s.nodeLimit, base+SkillNodes(s.family, lim.Skill.Level))
+		s.nodeLimit = min(s.nodeLimit, base+lim.Nodes)
 	}
 	side := s.root.Side()
 	s.timed = lim.timed(side)

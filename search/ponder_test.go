@@ -109,3 +109,36 @@ func TestPonderStop(t *testing.T) {
 		t.Errorf("pondered to depth %d only", res.Info.Depth)
 	}
 }
+
+// TestPonderSkillBudget: a weakened search (Skill Level) keeps its node
+// budget while it ponders and after the hit, counted from the start of the
+// search, and still answers only after the hit.
+func TestPonderSkillBudget(t *testing.T) {
+	p := startPosition(t, board.NameKatro)
+	const level = 3
+	budget := SkillNodes(board.Katro, level)
+	lim := Limits{Skill: &Skill{Level: level, Seed: 1}, Ponder: NewPonder()}
+	e := newEngine(t)
+	done := make(chan Result, 1)
+	go func() {
+		res, err := e.Search(context.Background(), p, nil, lim, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- res
+	}()
+	select {
+	case res := <-done:
+		t.Fatalf("a pondering search answered before the hit: %+v", res)
+	case <-time.After(200 * time.Millisecond): // long enough to spend the budget
+	}
+	lim.Ponder.Hit()
+	res := <-done
+	checkLegal(t, p, res.Move, "move")
+	// The budget is checked at every node; a search completes its first
+	// iteration whatever the budget, which at the Katro start costs far
+	// fewer nodes than the budget's slack allows.
+	if res.Info.Nodes > budget+budget/2+5000 {
+		t.Errorf("searched %d nodes; the level-%d budget is %d", res.Info.Nodes, level, budget)
+	}
+}

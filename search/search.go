@@ -211,9 +211,10 @@ func (s *searcher) run() Result {
 		}
 		s.pollPonder()
 	}
-	if !s.stopped {
-		s.waitPonder()
-	}
+	// A pondering search answers only after the hit or the cancellation,
+	// even when its Skill budget stopped it (waitPonder returns at once
+	// when the search was cancelled).
+	s.waitPonder()
 	best := s.rootMoves[0].move
 	if k := s.pickSkill(); k != nil {
 		// A weakened search plays its choice, reported as its last line.
