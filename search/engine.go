@@ -115,9 +115,12 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	stopHelpers := e.startHelpers(ctx, s, lim)
 	res := s.run()
 	stopHelpers()
-	if len(s.team) > 0 { // count the helpers' last nodes and hits too
+	if len(s.team) > 0 {
+		// Count the helpers' last nodes and hits too, and the time they
+		// took to stop: the result is reported once they have.
 		res.Info.Nodes = s.totalNodes()
 		res.Info.TBHits = s.totalTBHits()
+		res.Info.Time = time.Since(s.start)
 		res.Info.NPS = nps(res.Info.Nodes, res.Info.Time)
 	}
 	return res, nil
