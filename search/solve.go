@@ -84,12 +84,13 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 		if s.stopped {
 			break
 		}
+		pv := s.walkPV()
 		hi := s.mtdf(d, upperMode, info.Hi, info.Lo, info.Hi)
 		if s.stopped {
 			break
 		}
 		changed := lo > info.Lo || hi < info.Hi
-		info.Lo, info.Hi, info.Depth = max(info.Lo, lo), min(info.Hi, hi), d
+		info.Lo, info.Hi, info.Depth, info.PV = max(info.Lo, lo), min(info.Hi, hi), d, pv
 		if changed || info.Lo == info.Hi {
 			s.finishInfo(&info)
 			if report != nil {
@@ -403,31 +404,54 @@ func (s *solver) makeAll(f *solveFrame, p *board.Position, ttMove board.Move) {
 	}
 }
 
-// finishInfo fills the effort and the principal line from the table.
+// finishInfo fills the effort.
 func (s *solver) finishInfo(info *SolveInfo) {
 	info.Nodes, info.Time = s.nodes, time.Since(s.start)
-	info.PV = info.PV[:0]
+}
+
+// walkPV returns the principal line of the lower-bound search just
+// completed: the moves its table holds from the root, then, from where
+// they end, moves that keep the tables' exact values (the tables' own
+// proof, to the end of the game or to a position they leave open). It
+// must run before another search overwrites the entries.
+func (s *solver) walkPV() []board.Move {
 	s.mode = lowerMode
+	var pv []board.Move
 	p, st := s.root, s.rootStretch
 	seen := map[uint64]bool{}
-	for len(info.PV) < MaxPly {
-		k := s.key(&p, info.Depth-len(info.PV), st)
-		if seen[p.Key()] {
-			break
-		}
+	for len(pv) < MaxPly && !seen[p.Key()] {
 		seen[p.Key()] = true
-		e := &s.tt[k%uint64(len(s.tt))]
-		if e.key != k || e.move == board.NoMove {
+		m := board.NoMove
+		k := s.key(&p, s.depth-len(pv), st)
+		if e := &s.tt[k%uint64(len(s.tt))]; e.key == k && e.move != board.NoMove && p.CheckMove(e.move) == nil {
+			m = e.move
+		} else if m = s.tablesMove(&p); m == board.NoMove {
 			break
 		}
-		if err := p.CheckMove(e.move); err != nil {
-			break
-		}
-		info.PV = append(info.PV, e.move)
+		pv = append(pv, m)
 		st = stretchAdd(st, p.Key())
-		p.Play(e.move)
+		p.Play(m)
 		if p.Clock() == 0 {
 			st = 0
 		}
 	}
+	return pv
+}
+
+// tablesMove returns a move that keeps p's value when the tables give p an
+// exact value that the clock leaves time for, or NoMove.
+func (s *solver) tablesMove(p *board.Position) board.Move {
+	if s.tb == nil || p.OnBoard() == 0 || p.OnBoard() > s.tb.Top() {
+		return board.NoMove
+	}
+	e, ms, err := s.tb.Moves(p)
+	if err != nil || !e.Exact() || (s.limit > 0 && max(e.DistLo, e.DistHi) > s.limit-p.Clock()) {
+		return board.NoMove
+	}
+	for _, m := range ms {
+		if m.Keeps {
+			return m.Move
+		}
+	}
+	return board.NoMove
 }

@@ -2,11 +2,13 @@ package search
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/tables"
 )
 
 // TestSolveKatro6x3 proves the small Katro board's value (a win for
@@ -62,6 +64,9 @@ func TestSolveAgreesWithTables(t *testing.T) {
 		}
 		if with.Lo != cur+e.Lo || with.Hi != cur+e.Hi {
 			t.Errorf("%s: with tables %d %d, tables say %d %d", fen, with.Lo, with.Hi, cur+e.Lo, cur+e.Hi)
+		}
+		if e.Exact() {
+			checkKeeps(t, tb, p, with.PV)
 		}
 		if !e.Exact() {
 			continue
@@ -142,6 +147,62 @@ func TestSolveExactWithHistory(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d positions (%d skipped, too large for the reference)", checked, skipped)
+}
+
+// checkKeeps checks that pv is a legal line from p whose first move keeps
+// the tables' exact value.
+func checkKeeps(t *testing.T, tb *tables.Tables, p board.Position, pv []board.Move) {
+	t.Helper()
+	if len(pv) == 0 {
+		t.Errorf("%s: no proof line", p.String())
+		return
+	}
+	_, ms, err := tb.Moves(&p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keeps := false
+	for _, m := range ms {
+		keeps = keeps || (m.Keeps && m.Move == pv[0])
+	}
+	if !keeps {
+		t.Errorf("%s: the proof line starts with %s, which does not keep the value", p.String(), pv[0])
+	}
+	for _, m := range pv {
+		if err := p.CheckMove(m); err != nil {
+			t.Fatalf("proof line %s: %v", board.FormatMoves(pv), err)
+		}
+		p.Play(m)
+	}
+}
+
+// TestSolveInterruptedKeepsLine: a solve cancelled during a search
+// returns the line of the last depth it completed, not an empty one.
+func TestSolveInterruptedKeepsLine(t *testing.T) {
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	res, err := Solve(ctx, v.Start(), SolveConfig{HashMiB: 1}, func(i SolveInfo) {
+		if i.Depth >= 12 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err %v, want the cancellation", err)
+	}
+	if len(res.PV) == 0 {
+		t.Fatalf("no line after the interruption: %+v", res)
+	}
+	p := v.Start()
+	for _, m := range res.PV {
+		if err := p.CheckMove(m); err != nil {
+			t.Fatalf("line %s: %v", board.FormatMoves(res.PV), err)
+		}
+		p.Play(m)
+	}
 }
 
 // budgetTB turns the reference solver's complaint about its node budget
