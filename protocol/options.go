@@ -297,7 +297,8 @@ func (s *server) setNoCaptureLimit(value string) error {
 // setRules changes the rule options. The current game is replayed under
 // the new rules from its start position; if one of its moves is not legal
 // under them (or the game ends sooner), the option is refused and nothing
-// changes.
+// changes. With TablePath set, the tables for the new rules are opened
+// here (see tablesFor), so that "go" finds them ready.
 func (s *server) setRules(name string, r board.Rules) error {
 	if r == s.rules {
 		return nil
@@ -310,10 +311,19 @@ func (s *server) setRules(name string, r board.Rules) error {
 	if err != nil {
 		return fmt.Errorf("%s: the current game does not fit the new rules (%v); send ucinewgame or a position first", name, err)
 	}
+	tb, off := s.tablesFor(r) // before the search is stopped: it may take a while
 	s.stopJob()
 	s.rules, s.variant, s.game = r, v, g
 	if s.eng != nil {
 		s.eng.ClearHash() // stored scores were found under the old rules
+	}
+	changed := tb.set != s.tb.set
+	s.swapTables(tb)
+	switch {
+	case off != nil:
+		s.out.info("tables off: " + off.Error())
+	case changed:
+		s.reportTables()
 	}
 	return nil
 }

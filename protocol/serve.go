@@ -210,8 +210,8 @@ func (s *server) engine() (*search.Engine, error) {
 			return nil, err
 		}
 		s.eng = e
+		e.SetTables(s.tb.set)
 	}
-	s.syncTables()
 	return s.eng, nil
 }
 

@@ -3,6 +3,7 @@ package protocol
 import (
 	"fmt"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/tables"
 )
 
@@ -13,7 +14,10 @@ const typeString = "string"
 const emptyString = "<empty>"
 
 // tableState is the server's endgame tables: the directory set by the
-// TablePath option and the set opened from it for the current rules.
+// TablePath option and the set opened from it for the current rules, nil
+// when the directory has none for them. The set is opened when TablePath
+// or a rule option is set, never by "go", so that "isready" covers the
+// file work and a timed search spends none of its time on it.
 type tableState struct {
 	path string
 	set  *tables.Tables
@@ -29,48 +33,53 @@ func (s *server) setTablePath(value string) error {
 	}
 	s.stopJob()
 	if value == "" {
-		s.closeTables()
-		s.tb.path = ""
-		s.syncTables()
+		s.swapTables(tableState{})
 		return nil
 	}
 	t, err := tables.Open(value, s.rules)
 	if err != nil {
 		return fmt.Errorf("TablePath: %v", err)
 	}
-	s.closeTables()
-	s.tb = tableState{path: value, set: t}
-	s.out.info(fmt.Sprintf("tables %s: %s, up to %d seeds", value, t.Options(), t.Top()))
-	s.syncTables()
+	s.swapTables(tableState{path: value, set: t})
+	s.reportTables()
 	return nil
 }
 
-// closeTables releases the open tables, if any, and takes them from the
-// engine.
-func (s *server) closeTables() {
-	if s.tb.set != nil {
+// reportTables prints the open set: "tables <dir>: <options>, up to <n>
+// seeds".
+func (s *server) reportTables() {
+	s.out.info(fmt.Sprintf("tables %s: %s, up to %d seeds", s.tb.path, s.tb.set.Options(), s.tb.set.Top()))
+}
+
+// tablesFor returns the tables for rules r, opening them from TablePath
+// when the open set does not serve r; the current state is not changed.
+// When the directory has none for r (or a damaged file), the state has no
+// set and off says why. Only CaptureSide and LastFour choose the set.
+func (s *server) tablesFor(r board.Rules) (tb tableState, off error) {
+	tb = s.tb
+	if tb.path == "" || (r.CaptureSide == s.rules.CaptureSide && r.LastFour == s.rules.LastFour) {
+		return tb, nil
+	}
+	if tb.set != nil && tb.set.For(r) {
+		return tb, nil
+	}
+	t, err := tables.Open(tb.path, r)
+	tb.set = t
+	return tb, err
+}
+
+// swapTables makes tb the server's tables and the engine's, closing the
+// set it replaces. No job may be running (see stopJob): a search probes
+// the set it was given until it ends.
+func (s *server) swapTables(tb tableState) {
+	if s.tb.set != nil && s.tb.set != tb.set {
 		if s.eng != nil {
 			s.eng.SetTables(nil)
 		}
 		s.tb.set.Close()
-		s.tb.set = nil
 	}
-}
-
-// syncTables gives the engine the tables for the current rules, reopening
-// them from TablePath when the rules changed. It is called before each
-// search; a failure to reopen turns tables off with a message.
-func (s *server) syncTables() {
-	if s.tb.path != "" && (s.tb.set == nil || !s.tb.set.For(s.rules)) {
-		s.closeTables()
-		t, err := tables.Open(s.tb.path, s.rules)
-		if err != nil {
-			s.out.info("tables off: " + err.Error())
-		} else {
-			s.tb.set = t
-		}
-	}
+	s.tb = tb
 	if s.eng != nil {
-		s.eng.SetTables(s.tb.set)
+		s.eng.SetTables(tb.set)
 	}
 }

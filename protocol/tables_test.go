@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -13,10 +14,7 @@ import (
 // a position in them (tbhits, a value-keeping move at once), refuses a
 // directory without tables, follows a rule change, and turns tables off.
 func TestTablePath(t *testing.T) {
-	dir := t.TempDir()
-	if err := tables.Build(context.Background(), tables.BuildConfig{Dir: dir, Options: tables.OptionsFor(board.DefaultRules()), Seeds: 8}); err != nil {
-		t.Fatal(err)
-	}
+	dir := buildTables(t, board.DefaultRules())
 	s := newSession(t, Config{})
 	s.send("uci")
 	if got := s.expect("uciok"); !contains(got, "option name TablePath type string default <empty>") {
@@ -38,17 +36,84 @@ func TestTablePath(t *testing.T) {
 	if got := s.sync(); len(errorLines(got)) != 1 || !strings.Contains(got[0], "no any-capturer tables") {
 		t.Errorf("a directory without tables:\n%s", strings.Join(got, "\n"))
 	}
-	// Other rules: no tables for them in dir; the search says so and goes on.
-	s.send("setoption name CaptureSide value opponent", "go depth 2")
+	// Other rules: no tables for them in dir; the option says so and the
+	// search goes on without them.
+	s.send("setoption name CaptureSide value opponent")
+	if got := s.sync(); !contains(got, "info string tables off: no opponent-capturer tables in "+dir+" (want hoyito3-opponent-capturer-08.sowtb and up; build them with sower tables build)") {
+		t.Errorf("rule change:\n%s", strings.Join(got, "\n"))
+	}
+	s.send("go depth 2")
 	_, lines = s.bestmove()
-	if !contains(lines, "info string tables off: no opponent-capturer tables in "+dir+" (want hoyito3-opponent-capturer-08.sowtb and up; build them with sower tables build)") {
-		t.Errorf("rule change:\n%s", strings.Join(lines, "\n"))
+	for _, l := range lines {
+		if strings.Contains(l, "tbhits") || strings.HasPrefix(l, "info string") {
+			t.Errorf("no tables for the rules, yet %q", l)
+		}
 	}
 	s.send("setoption name CaptureSide value any", "setoption name TablePath value <empty>", "go depth 2")
 	_, lines = s.bestmove()
 	for _, l := range lines {
 		if strings.Contains(l, "tbhits") {
 			t.Errorf("tables off, yet %q", l)
+		}
+	}
+}
+
+// buildTables builds the 8-seed Hoyito III tables for each rule set in a
+// new directory and returns it.
+func buildTables(t *testing.T, rules ...board.Rules) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, r := range rules {
+		if err := tables.Build(context.Background(), tables.BuildConfig{Dir: dir, Options: tables.OptionsFor(r), Seeds: 8}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestTablesFollowRules checks that a rule option reopens the tables for
+// the new rules when it is set, so that isready covers the file work and
+// go does none: once the tables are open, go uses them even after their
+// directory is gone.
+func TestTablesFollowRules(t *testing.T) {
+	capturer := board.DefaultRules()
+	fixed := capturer
+	fixed.LastFour = board.LastFourSouth
+	dir := buildTables(t, capturer, fixed)
+	s := newSession(t, Config{})
+	s.send("setoption name UCI_Variant value hoyito3", "setoption name TablePath value "+dir)
+	s.sync()
+	off := "info string tables off: no opponent-fixed tables in " + dir +
+		" (want hoyito3-opponent-fixed-08.sowtb and up; build them with sower tables build)"
+	for _, step := range []struct {
+		cmd  string
+		want []string // the lines before readyok
+	}{
+		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
+		{"setoption name LastFour value north", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
+		{"setoption name NoCaptureLimit value 100", nil}, // the same tables serve it
+		{"setoption name CaptureSide value opponent", []string{off}},
+		{"setoption name NoCaptureLimit value 200", nil},
+		{"setoption name CaptureSide value any", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
+		{"setoption name LastFour value capturer", []string{"info string tables " + dir + ": any-capturer, up to 8 seeds"}},
+		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
+	} {
+		s.send(step.cmd)
+		if got := s.sync(); strings.Join(got, "\n") != strings.Join(step.want, "\n") {
+			t.Errorf("%s: before readyok\n%s\nwant\n%s", step.cmd, strings.Join(got, "\n"), strings.Join(step.want, "\n"))
+		}
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Skipf("cannot remove the open tables here: %v", err)
+	}
+	s.send("position fen 0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 0", "go depth 6")
+	_, lines := s.bestmove()
+	if last := lines[len(lines)-1]; !strings.Contains(last, "tbhits ") {
+		t.Errorf("go after the tables were opened: no tbhits in\n%s", strings.Join(lines, "\n"))
+	}
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info string") {
+			t.Errorf("go: %q", l)
 		}
 	}
 }
