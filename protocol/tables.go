@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"path/filepath"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/tables"
@@ -26,20 +27,29 @@ type tableState struct {
 // setTablePath opens the Hoyito III tables in a directory for the current
 // rule options (an empty value or <empty> turns tables off). A directory
 // without tables for these rules, or with a damaged file, is refused with
-// the reason.
+// the reason before anything is stopped: a running search goes on with the
+// tables it has. The directory already open again only reports it, and a
+// running search goes on too.
 func (s *server) setTablePath(value string) error {
 	if value == emptyString {
 		value = ""
 	}
-	s.stopJob()
 	if value == "" {
-		s.swapTables(tableState{})
+		if s.tb.path != "" {
+			s.stopJob()
+			s.swapTables(tableState{})
+		}
+		return nil
+	}
+	if s.tb.set != nil && filepath.Clean(value) == filepath.Clean(s.tb.path) {
+		s.reportTables()
 		return nil
 	}
 	t, err := tables.Open(value, s.rules)
 	if err != nil {
 		return fmt.Errorf("TablePath: %v", err)
 	}
+	s.stopJob()
 	s.swapTables(tableState{path: value, set: t})
 	s.reportTables()
 	return nil

@@ -118,6 +118,57 @@ func TestTablesFollowRules(t *testing.T) {
 	}
 }
 
+// TestTablePathDuringSearch sets TablePath while an infinite search runs:
+// a refused directory, the directory already open (however spelled) and
+// turning off tables that are off leave the search running; a new
+// directory, and turning tables off, stop it first.
+func TestTablePathDuringSearch(t *testing.T) {
+	dir, other := buildTables(t, board.DefaultRules()), buildTables(t, board.DefaultRules())
+	opened := func(d string) string { return "info string tables " + d + ": any-capturer, up to 8 seeds" }
+	s := newSession(t, Config{})
+	s.send("setoption name UCI_Variant value hoyito3", "setoption name TablePath value "+dir)
+	s.sync()
+	for _, tc := range []struct {
+		value string
+		want  string // the line the option prints, if any
+		stops bool   // whether it stops the search
+	}{
+		{dir, opened(dir), false},
+		{dir + "/", opened(dir), false},
+		{dir + "/none", "info string error: setoption: TablePath: no any-capturer tables in " + dir + "/none", false},
+		{dir, opened(dir), false}, // still open after the refusal
+		{other, opened(other), true},
+		{"<empty>", "", true},
+		{"<empty>", "", false},
+		{"", "", false},
+		{dir, opened(dir), true},
+	} {
+		s.send("position startpos", "go infinite", "setoption name TablePath value "+tc.value)
+		got := s.sync()
+		var stopped bool
+		for _, l := range got {
+			stopped = stopped || strings.HasPrefix(l, "bestmove ")
+			if !strings.HasPrefix(l, "info depth ") && !strings.HasPrefix(l, "bestmove ") &&
+				(tc.want == "" || !strings.HasPrefix(l, tc.want)) {
+				t.Errorf("TablePath %s: unexpected %q", tc.value, l)
+			}
+			if tc.want != "" && strings.HasPrefix(l, tc.want) {
+				tc.want = "" // found
+			}
+		}
+		if tc.want != "" {
+			t.Errorf("TablePath %s: no %q in\n%s", tc.value, tc.want, strings.Join(got, "\n"))
+		}
+		if stopped != tc.stops {
+			t.Errorf("TablePath %s: stopped the search: %v, want %v", tc.value, stopped, tc.stops)
+		}
+		if !stopped {
+			s.send("stop")
+			s.bestmove()
+		}
+	}
+}
+
 // contains reports whether lines holds want.
 func contains(lines []string, want string) bool {
 	for _, l := range lines {
