@@ -1,7 +1,9 @@
 package protocol
 
 import (
+	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -633,6 +635,7 @@ func TestLongLines(t *testing.T) {
 		{"limit+1", "go " + strings.Repeat(" ", MaxLineBytes-2), true},
 		{"limit", "isready" + strings.Repeat(" ", MaxLineBytes-7), false},
 		{"limit with CRLF", "isready" + strings.Repeat(" ", MaxLineBytes-7) + "\r", false},
+		{"limit+1 with CRLF", "go " + strings.Repeat(" ", MaxLineBytes-2) + "\r", true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
@@ -641,7 +644,9 @@ func TestLongLines(t *testing.T) {
 				t.Errorf("took %v", d)
 			}
 			if tc.err {
-				if len(got) == 0 || !strings.Contains(got[0], "longer than 1048576 bytes; ignored") {
+				// The count excludes the line break, "\r\n" as well as "\n".
+				want := fmt.Sprintf("info string error: line of %d bytes is longer than 1048576 bytes; ignored", len(strings.TrimSuffix(tc.line, "\r")))
+				if len(got) == 0 || got[0] != want {
 					t.Fatalf("first line %q", got[:min(len(got), 1)])
 				}
 				got = got[1:]
@@ -655,6 +660,51 @@ func TestLongLines(t *testing.T) {
 				t.Errorf("after the long line:\n%s", strings.Join(got, "\n"))
 			}
 		})
+	}
+}
+
+// TestReadLine reads lines with each line ending, through a small buffer
+// and the engine's: the text and the length exclude the line break, also
+// when the "\r" and the "\n" come in different reads.
+func TestReadLine(t *testing.T) {
+	long := strings.Repeat("x", MaxLineBytes)
+	for _, tc := range []struct {
+		name, line string // the line, then "next\n" follows
+		text       string // "" when too long
+		length     int
+	}{
+		{"LF", "go\n", "go", 2},
+		{"CRLF", "go\r\n", "go", 2},
+		{"empty", "\n", "", 0},
+		{"empty CRLF", "\r\n", "", 0},
+		{"CR inside", "go\rdepth\n", "go\rdepth", 8},
+		{"limit LF", long + "\n", long, MaxLineBytes},
+		{"limit CRLF", long + "\r\n", long, MaxLineBytes},
+		{"limit+1 LF", long + "y\n", "", MaxLineBytes + 1},
+		{"limit+1 CRLF", long + "y\r\n", "", MaxLineBytes + 1},
+		{"CRLF across reads", long + strings.Repeat("y", 15) + "\r\n", "", MaxLineBytes + 15},
+		{"10 MiB CRLF", strings.Repeat("z", 10<<20) + "\r\n", "", 10 << 20},
+	} {
+		for _, size := range []int{16, 64 << 10} {
+			t.Run(fmt.Sprintf("%s/%d", tc.name, size), func(t *testing.T) {
+				br := bufio.NewReaderSize(strings.NewReader(tc.line+"next\n"), size)
+				l, err := readLine(br)
+				if err != nil || l.text != tc.text || l.length != tc.length || l.tooLong != (tc.text == "" && tc.length > 0) {
+					t.Errorf("got text of %d bytes, length %d, too long %v, error %v; want text of %d bytes, length %d",
+						len(l.text), l.length, l.tooLong, err, len(tc.text), tc.length)
+				}
+				if l, err := readLine(br); err != nil || l.text != "next" {
+					t.Errorf("next line: %q, %v", l.text, err)
+				}
+			})
+		}
+	}
+	// The last line, without a line break.
+	for _, in := range []string{"go", "go\r"} {
+		l, err := readLine(bufio.NewReader(strings.NewReader(in)))
+		if !errors.Is(err, io.EOF) || l.text != "go" || l.length != 2 || l.tooLong {
+			t.Errorf("last line %q: text %q, length %d, too long %v, error %v", in, l.text, l.length, l.tooLong, err)
+		}
 	}
 }
 

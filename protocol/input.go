@@ -14,7 +14,7 @@ const MaxLineBytes = 1 << 20
 // inputLine is one line read from the input, or the end of the input.
 type inputLine struct {
 	text    string // the line without its line break
-	length  int    // the line's length in bytes, even when it was too long
+	length  int    // the text's length in bytes, even when it was too long
 	tooLong bool   // longer than MaxLineBytes: text is empty
 	err     error  // io.EOF at the end of the input, or a read error
 }
@@ -46,15 +46,24 @@ func readInput(r io.Reader, lines chan<- inputLine, done <-chan struct{}) {
 	}
 }
 
-// readLine reads one line. Its text excludes the "\n" and a "\r" before
-// it. At the end of the input the error is io.EOF, with the last line's
-// text if it had no line break.
+// readLine reads one line. Its text excludes the line break: the "\n" and
+// a "\r" before it (or a "\r" that ends the input). Its length counts the
+// bytes of the text, even when the line is too long to be kept. At the end
+// of the input the error is io.EOF, with the last line's text if it had no
+// line break.
 func readLine(br *bufio.Reader) (inputLine, error) {
 	var buf []byte
 	var l inputLine
+	var tail [2]byte // the line's last two bytes so far
 	for {
 		frag, err := br.ReadSlice('\n')
 		l.length += len(frag)
+		switch n := len(frag); {
+		case n >= 2:
+			tail = [2]byte{frag[n-2], frag[n-1]}
+		case n == 1:
+			tail = [2]byte{tail[1], frag[0]}
+		}
 		if !l.tooLong {
 			buf = append(buf, frag...)
 			if len(buf) > MaxLineBytes+2 { // room for "\r\n"
@@ -64,19 +73,17 @@ func readLine(br *bufio.Reader) (inputLine, error) {
 		if errors.Is(err, bufio.ErrBufferFull) {
 			continue
 		}
-		if n := len(frag); n > 0 && frag[n-1] == '\n' {
+		if l.length > 0 && tail[1] == '\n' {
 			l.length--
-			if len(buf) > 0 {
-				buf = buf[:len(buf)-1]
-			}
+			tail = [2]byte{0, tail[0]}
 		}
-		if n := len(buf); n > 0 && buf[n-1] == '\r' {
-			buf = buf[:n-1]
+		if l.length > 0 && tail[1] == '\r' {
+			l.length--
 		}
-		if len(buf) > MaxLineBytes {
-			l.tooLong, buf = true, nil
+		l.tooLong = l.length > MaxLineBytes
+		if !l.tooLong {
+			l.text = string(buf[:l.length])
 		}
-		l.text = string(buf)
 		return l, err
 	}
 }
