@@ -24,6 +24,8 @@
 //     Position's Status reports the same result without changing the board.
 //   - The no-capture limit ends a game when the clock reaches it (a clock of
 //     200 read from notation is already a finished game at the default).
+//   - The clock stops at MaxClock, the largest the notation reads, so that
+//     every position written in notation can be read back.
 //   - The key does not cover the clock or whether the last ply was a pass:
 //     the repetition rule compares board, side to move and capture totals.
 //   - Moves are parsed case-insensitively ("C1" is c1); "0000" is a pass.

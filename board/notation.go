@@ -65,7 +65,7 @@ func (v *Variant) ParsePosition(s string) (Position, error) {
 			p.capt[s] = uint8(n)
 		}
 	}
-	clock, err := parseCount(fields[len(fields)-1], 1<<31-1)
+	clock, err := parseCount(fields[len(fields)-1], MaxClock)
 	if err != nil {
 		return p, fmt.Errorf("clock: %w", err)
 	}

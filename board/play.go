@@ -102,7 +102,7 @@ func (p *Position) playKatro(s int) bool {
 	if captured {
 		p.clock = 0
 	} else {
-		p.clock++
+		p.tick()
 	}
 	p.turn()
 	return true
@@ -147,7 +147,7 @@ func (p *Position) playHoyito(s int) bool {
 		n = p.lift(0, land)
 	}
 	p.state = 0
-	p.clock++
+	p.tick()
 	p.turn()
 	return true
 }
@@ -178,7 +178,7 @@ func (p *Position) awardLastFour(left int) {
 
 // pass plays a Hoyito III pass; a second pass in a row ends the game.
 func (p *Position) pass() {
-	p.clock++
+	p.tick()
 	p.turn()
 	if p.state&statePassed != 0 {
 		p.AwardRows(ReasonBothPassed)

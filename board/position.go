@@ -50,8 +50,21 @@ func (p *Position) Variant() *Variant { return p.v }
 // Side returns the side to move.
 func (p *Position) Side() Side { return p.side }
 
-// Clock returns the plies played since the last capture.
+// MaxClock is the largest clock: the largest the notation reads, and the
+// clock stays there when more plies without a capture are played, so that
+// every position's notation can be read back. No-capture limits are far
+// below it.
+const MaxClock = 1<<31 - 1
+
+// Clock returns the plies played since the last capture, at most MaxClock.
 func (p *Position) Clock() int { return int(p.clock) }
+
+// tick counts a ply without a capture; the clock saturates at MaxClock.
+func (p *Position) tick() {
+	if p.clock < MaxClock {
+		p.clock++
+	}
+}
 
 // Captured returns the seeds captured by s (always 0 in Katro, where seeds
 // never leave the board).

@@ -1072,6 +1072,51 @@ func TestNoCaptureLimit(t *testing.T) {
 	}
 }
 
+// TestClockSaturates plays every legal move (a pass included) of positions
+// whose clock is at or next to MaxClock, with no no-capture limit: a ply
+// without a capture leaves the clock at MaxClock at most, and every
+// position reached reads back from its notation.
+func TestClockSaturates(t *testing.T) {
+	const near, max = "2147483646", "2147483647" // MaxClock-1, MaxClock
+	// The positions' notation without the clock; each has a move without
+	// a capture.
+	for _, tc := range []struct{ game, pos string }{
+		{NameKatro, "47,0,0,0,0,0/0,0,0,0,0,0/0,0,0,0,0,3/1,0,0,0,0,0/0,0,0,0,0,1/19,0,0,0,0,1 S"}, // f1 relays
+		{NameKatro4x4, "2,3,1,4/6,3,1,0/3,0,0,0/1,4,1,3 S"},
+		{NameHoyito3, "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0"},
+		{NameHoyito3, "2,3,3,3,1,9/0,11,5,1,4,2 S 0 4"},
+		{NameHoyito3, "1,1,1,1,1,3/0,0,0,0,0,0 S 20 20"}, // South must pass
+	} {
+		v := withRules(t, tc.game, func(r *Rules) { r.NoCaptureLimit = 0 })
+		for _, clock := range []string{near, max} {
+			pos := tc.pos + " " + clock
+			p := parseIn(t, v, pos)
+			saturated := false
+			for _, m := range p.LegalMoves() {
+				q := p
+				if !q.Play(m) {
+					t.Fatalf("%s: %s not played", pos, m)
+				}
+				want := 0 // a capture
+				if q.Clock() != 0 {
+					want = MaxClock
+					saturated = true
+				}
+				if q.Clock() != want {
+					t.Errorf("%s, %s: clock %d, want %d", pos, m, q.Clock(), want)
+				}
+				s := q.String()
+				if r, err := v.ParsePosition(s); err != nil || r.String() != s {
+					t.Errorf("%s, %s: %q does not read back: %v", pos, m, s, err)
+				}
+			}
+			if !saturated {
+				t.Errorf("%s: no move without a capture", pos)
+			}
+		}
+	}
+}
+
 // TestRepetition covers the third-occurrence rule (1.7, 2.6) through Game
 // and through Position.Status with a history made by hand.
 //

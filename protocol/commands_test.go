@@ -470,6 +470,31 @@ func TestD(t *testing.T) {
 	}
 }
 
+// TestDReadsBack checks that the position d prints reads back with
+// "position fen", also at the largest clock, which a ply without a
+// capture does not pass.
+func TestDReadsBack(t *testing.T) {
+	for _, tc := range []struct{ variant, fen, moves, want string }{
+		{"katro", katroAfter4, "", katroAfter4},
+		{"hoyito3", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 2147483646", "a1", "6,6,1,0,6,6/2,7,1,6,1,6 N 0 0 2147483647"},
+		{"hoyito3", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 2147483647", "a1", "6,6,1,0,6,6/2,7,1,6,1,6 N 0 0 2147483647"},
+		{"hoyito3", "1,1,1,1,1,3/0,0,0,0,0,0 S 20 20 2147483647", "pass", "1,1,1,1,1,3/0,0,0,0,0,0 N 20 20 2147483647"},
+	} {
+		t.Run(tc.fen+" moves "+tc.moves, func(t *testing.T) {
+			ts := newTestServer(t, Config{})
+			ts.do("setoption name UCI_Variant value "+tc.variant, "setoption name NoCaptureLimit value 0")
+			got := ts.do("position fen "+tc.fen+" moves "+tc.moves, "d")
+			fen := field(got, "Fen")
+			if fen != tc.want {
+				t.Errorf("Fen: %s, want %s", fen, tc.want)
+			}
+			if got := ts.do("position fen "+fen, "d"); len(errorLines(got)) != 0 || field(got, "Fen") != fen {
+				t.Errorf("position fen %s:\n%s", fen, strings.Join(got, "\n"))
+			}
+		})
+	}
+}
+
 func TestEval(t *testing.T) {
 	for _, variant := range board.Names() {
 		ts := newTestServer(t, Config{})
