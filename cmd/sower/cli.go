@@ -32,6 +32,9 @@ type command struct {
 type cli struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// availMiB reports the memory available for a hash table (see
+	// search.AvailableMiB, the default when nil); tests set their own.
+	availMiB func() (int, bool)
 }
 
 // usageError marks an error caused by the arguments: exit status 2.
@@ -61,6 +64,12 @@ func commands() []command {
 // run executes one invocation and returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	c := &cli{stdin: stdin, stdout: stdout, stderr: stderr}
+	return c.run(args)
+}
+
+// run executes one invocation with c's streams and returns the exit status.
+func (c *cli) run(args []string) int {
+	stdout := c.stdout
 	if len(args) == 0 || strings.HasPrefix(args[0], "--max-hash") {
 		return c.fail(c.serve(args))
 	}
@@ -114,6 +123,28 @@ func (c *cli) fail(err error) int {
 		return exitUsage
 	}
 	return exitFail
+}
+
+// checkHash refuses a --hash size outside the engine's range or more than
+// the machine can spare now, with the check the engine makes before it
+// allocates its table (search.CheckHashMemory). Commands whose table is not
+// the engine's (solve) or is made later (datagen) call it before any work,
+// so that a size too large is a one-line error rather than the runtime's
+// fatal out-of-memory.
+func (c *cli) checkHash(mib int) error {
+	if mib < search.MinHashMiB || mib > search.MaxHashMiB {
+		return usagef("--hash %d: want %d to %d", mib, search.MinHashMiB, search.MaxHashMiB)
+	}
+	avail := c.availMiB
+	if avail == nil {
+		avail = search.AvailableMiB
+	}
+	if n, ok := avail(); ok {
+		if err := search.CheckHashMemory(mib, n); err != nil {
+			return usagef("--hash: %v", err)
+		}
+	}
+	return nil
 }
 
 func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }

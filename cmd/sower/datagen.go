@@ -56,10 +56,13 @@ func (c *cli) datagen(args []string) error {
 		return usagef("--random-plies %d: want 0 or more", f.randomPlies)
 	case f.depth < 0 || f.depth >= search.MaxPly:
 		return usagef("--depth %d: want 1 to %d", f.depth, search.MaxPly-1)
-	case f.hash < 1:
-		return usagef("--hash %d: want 1 MiB or more", f.hash)
 	case f.progressEvery <= 0:
 		return usagef("--progress %s: want a positive duration", f.progressEvery)
+	}
+	// Checked before the data file is touched; each of the --concurrency
+	// engines has a table of this size.
+	if err := c.checkHash(f.hash); err != nil {
+		return err
 	}
 	lim := search.Limits{Nodes: f.nodes}
 	if f.depth > 0 {

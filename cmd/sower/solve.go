@@ -24,8 +24,8 @@ func (c *cli) solve(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if hash < search.MinHashMiB || hash > search.MaxHashMiB {
-		return usagef("--hash %d: want %d to %d", hash, search.MinHashMiB, search.MaxHashMiB)
+	if err := c.checkHash(hash); err != nil {
+		return err
 	}
 	if depth < 0 || depth >= search.MaxPly {
 		return usagef("--depth %d: want 0 to %d", depth, search.MaxPly-1)
