@@ -43,10 +43,12 @@ func (c *cli) analyse(args []string) error {
 	switch {
 	case set > 1:
 		return usagef("give at most one of --depth, --movetime and --nodes")
-	case depth < 0 || depth >= search.MaxPly:
+	case fs.Changed("depth") && (depth < 1 || depth >= search.MaxPly):
 		return usagef("--depth %d: want 1 to %d", depth, search.MaxPly-1)
-	case movetime < 0:
-		return usagef("--movetime %d: want a positive number of milliseconds", movetime)
+	case fs.Changed("movetime") && movetime < 1:
+		return usagef("--movetime %d: want more than 0 milliseconds", movetime)
+	case fs.Changed("nodes") && nodes < 1:
+		return usagef("--nodes %d: want more than 0", nodes)
 	case multiPV < 1 || multiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", multiPV, board.MaxMoves)
 	}

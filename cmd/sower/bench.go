@@ -22,7 +22,7 @@ func (c *cli) bench(args []string) error {
 		return err
 	}
 	switch {
-	case set.Depth < 0 || set.Depth >= search.MaxPly:
+	case fs.Changed("depth") && (set.Depth < 1 || set.Depth >= search.MaxPly):
 		return usagef("--depth %d: want 1 to %d", set.Depth, search.MaxPly-1)
 	case set.Threads < search.MinThreads || set.Threads > search.MaxThreads:
 		return usagef("--threads %d: want %d to %d", set.Threads, search.MinThreads, search.MaxThreads)

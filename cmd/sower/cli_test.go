@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // runMem runs one sower command in process on a machine with availMiB MiB
@@ -39,5 +41,56 @@ func TestHashMemory(t *testing.T) {
 		if _, stderr, st := runMem(100, withHash(args, "8")...); st != exitOK {
 			t.Errorf("%v --hash 8: status %d, stderr %q", args, st, stderr)
 		}
+	}
+}
+
+// runQuick runs one sower command in process and fails t if it has not
+// returned within a few seconds (a command left to search without end).
+func runQuick(t *testing.T, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
+	type result struct {
+		stdout, stderr string
+		status         int
+	}
+	done := make(chan result, 1)
+	go func() {
+		o, e, st := runCLI(args...)
+		done <- result{o, e, st}
+	}()
+	select {
+	case r := <-done:
+		return r.stdout, r.stderr, r.status
+	case <-time.After(20 * time.Second):
+		t.Fatalf("%v: still running after 20 s", args)
+	}
+	return "", "", 0
+}
+
+// TestLimitsAboveZero checks that a search limit of 0 or less, which
+// would mean no limit at all, is refused with the flag's range.
+func TestLimitsAboveZero(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "d.dat")
+	dg := []string{"datagen", "--game", "hoyito3", "--games", "1", "--out", data}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"analyse", "--depth", "0"}, "--depth 0: want 1 to 127"},
+		{[]string{"analyse", "--depth", "-3"}, "--depth -3: want 1 to 127"},
+		{[]string{"analyse", "--movetime", "0"}, "--movetime 0: want more than 0 milliseconds"},
+		{[]string{"analyse", "--movetime", "-5"}, "--movetime -5: want more than 0 milliseconds"},
+		{[]string{"analyse", "--nodes", "0"}, "--nodes 0: want more than 0"},
+		{append(dg, "--nodes", "0"), "--nodes 0: want more than 0"},
+		{append(dg, "--depth", "0"), "--depth 0: want 1 to 127"},
+		{append(dg, "--depth", "-1"), "--depth -1: want 1 to 127"},
+		{[]string{"bench", "--depth", "0"}, "--depth 0: want 1 to 127"},
+	} {
+		stdout, stderr, st := runQuick(t, c.args...)
+		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {
+			t.Errorf("%v: status %d, stdout %q, stderr %q, want status 2 and %q", c.args, st, stdout, stderr, c.want)
+		}
+	}
+	if _, err := os.Stat(data); !os.IsNotExist(err) {
+		t.Errorf("datagen with a bad limit made %s (%v)", data, err)
 	}
 }

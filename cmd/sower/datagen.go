@@ -54,8 +54,10 @@ func (c *cli) datagen(args []string) error {
 		return usagef("--concurrency %d: want 1 or more", f.concurrency)
 	case f.randomPlies < 0:
 		return usagef("--random-plies %d: want 0 or more", f.randomPlies)
-	case f.depth < 0 || f.depth >= search.MaxPly:
+	case fs.Changed("depth") && (f.depth < 1 || f.depth >= search.MaxPly):
 		return usagef("--depth %d: want 1 to %d", f.depth, search.MaxPly-1)
+	case f.nodes < 1:
+		return usagef("--nodes %d: want more than 0", f.nodes)
 	case f.progressEvery <= 0:
 		return usagef("--progress %s: want a positive duration", f.progressEvery)
 	}
