@@ -94,3 +94,37 @@ func TestLimitsAboveZero(t *testing.T) {
 		t.Errorf("datagen with a bad limit made %s (%v)", data, err)
 	}
 }
+
+// TestPerftIgnoresNoCaptureLimit checks that perft counts from a position
+// at the no-capture limit as from the same position at clock 0 (rule book
+// section 5), in both games and with --divide.
+func TestPerftIgnoresNoCaptureLimit(t *testing.T) {
+	for _, c := range []struct {
+		game, fen string // fen without its clock
+		divide    bool
+		want      string // a line of the output at clock 0
+	}{
+		{"hoyito3", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0", false, "nodes 158\n"},
+		{"hoyito3", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0", true, "\nnodes 158\n"},
+		{"katro-4x4", "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S", false, "nodes "},
+		{"katro-4x4", "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S", true, "\nnodes "},
+	} {
+		perft := func(clock string) (string, int) {
+			args := []string{"perft", "--game", c.game, "--fen", c.fen + " " + clock, "--depth", "3"}
+			if c.divide {
+				args = append(args, "--divide")
+			}
+			stdout, _, st := runCLI(args...)
+			return stdout, st
+		}
+		want, st := perft("0")
+		if st != exitOK || !strings.Contains(want, c.want) {
+			t.Fatalf("%s %s 0 (divide %v): status %d, stdout %q", c.game, c.fen, c.divide, st, want)
+		}
+		for _, clock := range []string{"199", "200", "500"} {
+			if got, st := perft(clock); st != exitOK || got != want {
+				t.Errorf("%s %s %s (divide %v): status %d, stdout %q, want %q", c.game, c.fen, clock, c.divide, st, got, want)
+			}
+		}
+	}
+}

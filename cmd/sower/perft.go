@@ -22,11 +22,12 @@ func (c *cli) perft(args []string) error {
 	if depth < 0 || depth > 64 {
 		return usagef("--depth %d: want 0 to 64", depth)
 	}
-	game, err := g.build()
+	// The position itself, not a game's: perft ignores the no-capture limit
+	// and repetition (rule book section 5), which end a game.
+	p, err := g.position()
 	if err != nil {
 		return err
 	}
-	p := game.Position()
 	start := time.Now()
 	var nodes uint64
 	if divide && depth > 0 {

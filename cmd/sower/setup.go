@@ -42,18 +42,31 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	return v, nil
 }
 
+// position returns the start or --fen position as it is written: a
+// Hoyito III position at the no-capture limit keeps its seeds, which a
+// game (build) would award to the players as the game's end.
+func (g *gameFlags) position() (board.Position, error) {
+	v, err := g.variant()
+	if err != nil {
+		return board.Position{}, err
+	}
+	if g.fen == "" {
+		return v.Start(), nil
+	}
+	p, err := v.ParsePosition(g.fen)
+	if err != nil {
+		return board.Position{}, usagef("--fen: %v", err)
+	}
+	return p, nil
+}
+
 // build returns the game: the start or --fen position, with --moves played.
 func (g *gameFlags) build() (*board.Game, error) {
-	v, err := g.variant()
+	p, err := g.position()
 	if err != nil {
 		return nil, err
 	}
-	p := v.Start()
-	if g.fen != "" {
-		if p, err = v.ParsePosition(g.fen); err != nil {
-			return nil, usagef("--fen: %v", err)
-		}
-	}
+	v := p.Variant()
 	game := board.NewGame(p)
 	ms, err := v.ParseMoves(g.moves)
 	if err != nil {
