@@ -11,7 +11,6 @@ import (
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
-	"github.com/sower-engine/sower/tables"
 )
 
 // defaultAnalyseTime is how long analyse searches when given no limit.
@@ -72,7 +71,7 @@ func (c *cli) analyse(args []string) error {
 	}
 	if tdir != "" {
 		p := game.Position()
-		tb, err := tables.Open(tdir, p.Variant().Rules())
+		tb, err := openTables(tdir, p.Variant())
 		if err != nil {
 			return err
 		}

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
-	"github.com/sower-engine/sower/tables"
 )
 
 func (c *cli) solve(args []string) error {
@@ -37,10 +36,7 @@ func (c *cli) solve(args []string) error {
 	p := game.Position()
 	cfg := search.SolveConfig{History: game.History(), HashMiB: hash, MaxDepth: depth}
 	if tdir != "" {
-		if p.Variant().Family() != board.Hoyito {
-			return usagef("--tables: tables exist for hoyito3 only")
-		}
-		tb, err := tables.Open(tdir, p.Variant().Rules())
+		tb, err := openTables(tdir, p.Variant())
 		if err != nil {
 			return err
 		}

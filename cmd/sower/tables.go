@@ -221,12 +221,18 @@ type tableView struct {
 	Note string `json:"note,omitempty"`
 }
 
-// viewTables opens the tables in dir for p's rules and looks p up.
-func viewTables(dir string, p *board.Position) (*tableView, error) {
-	if p.Variant().Family() != board.Hoyito {
+// openTables opens the tables of --tables dir for v's rules; they exist for
+// Hoyito III only, and any other game is refused.
+func openTables(dir string, v *board.Variant) (*tables.Tables, error) {
+	if v.Family() != board.Hoyito {
 		return nil, usagef("--tables: tables exist for hoyito3 only")
 	}
-	tb, err := tables.Open(dir, p.Variant().Rules())
+	return tables.Open(dir, v.Rules())
+}
+
+// viewTables opens the tables in dir for p's rules and looks p up.
+func viewTables(dir string, p *board.Position) (*tableView, error) {
+	tb, err := openTables(dir, p.Variant())
 	if err != nil {
 		return nil, err
 	}

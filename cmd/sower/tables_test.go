@@ -52,3 +52,19 @@ func TestTablesBuildAndProbe(t *testing.T) {
 		t.Fatalf("build --seeds 10: status %d", st)
 	}
 }
+
+// TestTablesKatroRefused checks that every command taking --tables refuses
+// a Katro game the same way, before opening anything.
+func TestTablesKatroRefused(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"analyse", "--game", "katro", "--depth", "2", "--tables", dir},
+		{"show", "--game", "katro-4x4", "--tables", dir},
+		{"solve", "--game", "katro-6x3", "--depth", "1", "--tables", dir},
+	} {
+		stdout, stderr, st := runCLI(args...)
+		if st != exitUsage || stdout != "" || stderr != "sower: --tables: tables exist for hoyito3 only\n" {
+			t.Errorf("%v: status %d, stdout %q, stderr %q", args, st, stdout, stderr)
+		}
+	}
+}
