@@ -120,3 +120,26 @@ func TestDatagenTuneErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestTuneFlags checks that each bad value of a tune flag is refused, before
+// any data is read, with a line naming that flag and its value.
+func TestTuneFlags(t *testing.T) {
+	base := []string{"tune", "--data", filepath.Join(t.TempDir(), "none.dat"), "--game", "katro", "--out", "w.go"}
+	for _, c := range []struct {
+		flag, value, want string
+	}{
+		{"lambda", "NaN", "--lambda NaN: want a finite number"},
+		{"lambda", "-Inf", "--lambda -Inf: want a finite number"},
+		{"k", "NaN", "--k NaN: want a finite number"},
+		{"k", "Inf", "--k +Inf: want a finite number"},
+		{"valid", "NaN", "--valid NaN: want a finite number"},
+		{"rate", "Inf", "--rate +Inf: want a finite number"},
+		{"rate", "NaN", "--rate NaN: want a finite number"},
+	} {
+		args := append(append([]string(nil), base...), "--"+c.flag, c.value)
+		stdout, stderr, st := runCLI(args...)
+		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {
+			t.Errorf("--%s %s: status %d, stdout %q, stderr %q, want %q", c.flag, c.value, st, stdout, stderr, c.want)
+		}
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -37,6 +38,14 @@ func (c *cli) tune(args []string) error {
 	err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	for _, f := range []struct {
+		name string
+		v    float64
+	}{{"lambda", cfg.Lambda}, {"k", cfg.K}, {"rate", cfg.Rate}, {"valid", cfg.ValidShare}} {
+		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+			return usagef("--%s %g: want a finite number", f.name, f.v)
+		}
 	}
 	switch {
 	case len(data) == 0:
