@@ -135,6 +135,14 @@ func TestTuneFlags(t *testing.T) {
 		{"valid", "NaN", "--valid NaN: want a finite number"},
 		{"rate", "Inf", "--rate +Inf: want a finite number"},
 		{"rate", "NaN", "--rate NaN: want a finite number"},
+		{"rate", "0", "--rate 0: want more than 0"},
+		{"rate", "-0.5", "--rate -0.5: want more than 0"},
+		{"batch", "0", "--batch 0: want more than 0"},
+		{"epochs", "-1", "--epochs -1: want 0 or more"},
+		{"patience", "-2", "--patience -2: want 0 or more"},
+		{"lambda", "1.5", "--lambda 1.5: want 0 to 1"},
+		{"k", "-1", "--k -1: want 0 (fit) or more"},
+		{"valid", "1", "--valid 1: want 0 or more, below 1"},
 	} {
 		args := append(append([]string(nil), base...), "--"+c.flag, c.value)
 		stdout, stderr, st := runCLI(args...)

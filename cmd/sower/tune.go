@@ -58,8 +58,14 @@ func (c *cli) tune(args []string) error {
 		return usagef("--lambda %g: want 0 to 1", cfg.Lambda)
 	case cfg.K < 0:
 		return usagef("--k %g: want 0 (fit) or more", cfg.K)
-	case cfg.Epochs < 0 || cfg.Batch < 1 || cfg.Rate <= 0 || cfg.Patience < 0:
-		return usagef("--epochs, --patience: want 0 or more; --batch, --rate: want more than 0")
+	case cfg.Epochs < 0:
+		return usagef("--epochs %d: want 0 or more", cfg.Epochs)
+	case cfg.Batch < 1:
+		return usagef("--batch %d: want more than 0", cfg.Batch)
+	case cfg.Rate <= 0:
+		return usagef("--rate %g: want more than 0", cfg.Rate)
+	case cfg.Patience < 0:
+		return usagef("--patience %d: want 0 or more", cfg.Patience)
 	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
 		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
 	}
