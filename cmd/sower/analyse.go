@@ -78,12 +78,12 @@ func (c *cli) analyse(args []string) error {
 		defer tb.Close()
 		eng.SetTables(tb)
 	}
-	if err := protocol.WriteBoard(c.stdout, game); err != nil {
-		return err
-	}
 	// Ctrl-C stops the search early; the best move so far is still shown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if err := protocol.WriteBoard(c.stdout, game); err != nil {
+		return err
+	}
 	res, err := eng.SearchWith(ctx, game.Position(), game.History(), lim, protocol.Printers(func(l string) {
 		fmt.Fprintln(c.stdout, l)
 	}))
@@ -94,6 +94,9 @@ func (c *cli) analyse(args []string) error {
 		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info))
 	}
 	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
+	if ctx.Err() != nil {
+		return interruptedf("at depth %d: the best move so far is shown", res.Info.Depth)
+	}
 	return nil
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -31,7 +32,11 @@ func (c *cli) bench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return runBench(ctx, c.stdout, set)
+	err := runBench(ctx, c.stdout, set)
+	if errors.Is(err, context.Canceled) {
+		return interruptedf("")
+	}
+	return err
 }
 
 // runBench runs the bench suite and writes a line per position with its

@@ -19,6 +19,10 @@ const (
 	exitOK    = 0
 	exitFail  = 1 // the command ran and failed
 	exitUsage = 2 // bad arguments or input
+	// exitInterrupted is the status of a command stopped by Ctrl-C, as a
+	// shell reports a program that SIGINT ended (128 + 2): the command
+	// still shows or keeps what it had done.
+	exitInterrupted = 130
 )
 
 // command is one subcommand.
@@ -44,6 +48,21 @@ func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// interruptedError marks a command stopped by Ctrl-C: exit status 130. Its
+// message starts with "interrupted" and says what was kept.
+type interruptedError struct{ msg string }
+
+func (e interruptedError) Error() string { return e.msg }
+
+// interruptedf returns an interruptedError; the message follows
+// "interrupted", as in interruptedf("after %d games", n).
+func interruptedf(format string, a ...any) error {
+	if format == "" {
+		return interruptedError{"interrupted"}
+	}
+	return interruptedError{"interrupted " + fmt.Sprintf(format, a...)}
+}
 
 func commands() []command {
 	return []command{
@@ -121,6 +140,10 @@ func (c *cli) fail(err error) int {
 	var u usageError
 	if errors.As(err, &u) {
 		return exitUsage
+	}
+	var in interruptedError
+	if errors.As(err, &in) {
+		return exitInterrupted
 	}
 	return exitFail
 }

@@ -97,6 +97,9 @@ func (c *cli) datagen(args []string) error {
 			return usagef("--openings %s: %v", f.openings, err)
 		}
 	}
+	// Ctrl-C stops the run; the games written whole are kept.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	file, w, done, err := openData(f.out, v)
 	if err != nil {
 		return err
@@ -113,8 +116,6 @@ func (c *cli) datagen(args []string) error {
 		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games; playing the %d others\n", f.out, done.Records, len(done.Games), todo)
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	prog := newProgress(c.stderr, todo, f.progressEvery)
 	cfg.Each = func(gd bench.GameData) error {
 		for i := range gd.Records {
@@ -131,8 +132,7 @@ func (c *cli) datagen(args []string) error {
 	err = bench.Datagen(ctx, cfg)
 	prog.line(true)
 	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(c.stderr, "datagen: interrupted; run the same command again to continue %s\n", f.out)
-		return nil
+		return interruptedf("after %d of the %d games to play; run the same command to continue %s", prog.games, todo, f.out)
 	}
 	if err != nil {
 		return err

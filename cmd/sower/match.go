@@ -147,7 +147,7 @@ func (c *cli) match(args []string) error {
 		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), max(cfg.Concurrency, 1))
 	sum, err := match.Run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted after %d games", sum.Score.Games())
+		return interruptedf("after %d games", sum.Score.Games())
 	}
 	if err != nil {
 		return err

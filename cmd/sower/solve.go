@@ -44,9 +44,9 @@ func (c *cli) solve(args []string) error {
 		cfg.Tables = tb
 		fmt.Fprintf(c.stdout, "tables %s: %s, up to %d seeds\n", tdir, tb.Options(), tb.Top())
 	}
-	fmt.Fprintf(c.stdout, "solving %s (%s to move; values from its view: %s)\n", p.String(), p.Side(), valueUnit(p.Variant()))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	fmt.Fprintf(c.stdout, "solving %s (%s to move; values from its view: %s)\n", p.String(), p.Side(), valueUnit(p.Variant()))
 	res, err := search.Solve(ctx, p, cfg, func(i search.SolveInfo) {
 		fmt.Fprintf(c.stdout, "bounds %d %d depth %d nodes %d time %d\n", i.Lo, i.Hi, i.Depth, i.Nodes, i.Time.Milliseconds())
 	})
@@ -59,6 +59,7 @@ func (c *cli) solve(args []string) error {
 		fmt.Fprintf(c.stdout, "solved: %s, depth %d, %d nodes, %d ms\n", verdict(p.Variant(), res.Lo), res.Depth, res.Nodes, res.Time.Milliseconds())
 	case errors.Is(err, context.Canceled):
 		fmt.Fprintf(c.stdout, "interrupted: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
+		return interruptedf("at depth %d: the bounds proven so far are shown", res.Depth)
 	default:
 		fmt.Fprintf(c.stdout, "not solved: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
 	}

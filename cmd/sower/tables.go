@@ -83,7 +83,7 @@ func (c *cli) tablesBuild(args []string) error {
 		},
 	})
 	if errors.Is(err, context.Canceled) {
-		return fmt.Errorf("interrupted while building layer %d; layers up to %d are complete: run the same command to resume", last+4, last)
+		return interruptedf("while building layer %d; layers up to %d are complete: run the same command to resume", last+4, last)
 	}
 	return err
 }

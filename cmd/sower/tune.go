@@ -112,9 +112,6 @@ func (c *cli) tune(args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, validation %d positions of %d games\n", res.K, res.Train, res.Valid, res.ValidationSet)
 	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
-	if ctx.Err() != nil {
-		fmt.Fprintln(c.stderr, "tune: interrupted; writing the best weights so far")
-	}
 	f, err := os.Create(out)
 	if err != nil {
 		return err
@@ -127,6 +124,9 @@ func (c *cli) tune(args []string) error {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "weights written to %s\n", out)
+	if ctx.Err() != nil {
+		return interruptedf("after %d epochs: the best weights so far are written to %s", res.Epochs, out)
+	}
 	return nil
 }
 

@@ -1,0 +1,86 @@
+//go:build unix
+
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
+)
+
+// TestInterrupt stops long commands of the built binary with SIGINT, once
+// each has shown that it is at work, and checks the convention: the
+// command says "interrupted" in one line on stderr and exits with status
+// 130.
+func TestInterrupt(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := sowertest.Build(t, false)
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args   []string
+		ready  string // a line of stdout that starts once the command is at work
+		stdout string // in stdout after the interruption
+		stderr string // the last line of stderr
+	}{
+		{[]string{"bench"}, " 1/", "", "sower: interrupted\n"},
+		{[]string{"analyse", "--game", "katro", "--movetime", "60000"}, "info depth 3 ", "bestmove ", "sower: interrupted at depth "},
+		{[]string{"solve", "--game", "katro"}, "solving ", "interrupted: proven bounds", "sower: interrupted at depth "},
+		{[]string{"tables", "build", "--seeds", "24", "--dir", filepath.Join(dir, "tb")}, "building ", "", "sower: interrupted while building layer "},
+		{[]string{"datagen", "--game", "katro", "--nodes", "1000000", "--games", "3", "--progress", "50ms", "--out", filepath.Join(dir, "d.dat")}, "", "", "sower: interrupted after 0 of the 3 games to play; run the same command to continue "},
+	} {
+		cmd := exec.Command(bin, c.args...)
+		var errb bytes.Buffer
+		cmd.Stderr = &errb
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		timer := time.AfterFunc(60*time.Second, func() { cmd.Process.Kill() })
+		var stdout strings.Builder
+		r := bufio.NewReader(out)
+		if c.ready == "" {
+			// datagen prints nothing on stdout: wait for the data file.
+			for _, err := os.Stat(c.args[len(c.args)-1]); err != nil; _, err = os.Stat(c.args[len(c.args)-1]) {
+				time.Sleep(10 * time.Millisecond)
+			}
+		}
+		for c.ready != "" {
+			line, err := r.ReadString('\n')
+			stdout.WriteString(line)
+			if err != nil {
+				t.Fatalf("%v: %v before a line starting %q:\n%s\n%s", c.args, err, c.ready, stdout.String(), errb.String())
+			}
+			if strings.HasPrefix(line, c.ready) {
+				break
+			}
+		}
+		cmd.Process.Signal(syscall.SIGINT)
+		rest, _ := io.ReadAll(r)
+		stdout.Write(rest)
+		err = cmd.Wait()
+		timer.Stop()
+		var ee *exec.ExitError
+		errors.As(err, &ee)
+		lines := strings.SplitAfter(strings.TrimSuffix(errb.String(), "\n"), "\n")
+		last := lines[len(lines)-1]
+		if ee == nil || ee.ExitCode() != exitInterrupted || !strings.HasPrefix(last+"\n", c.stderr) || !strings.Contains(stdout.String(), c.stdout) {
+			t.Errorf("%v: %v, stdout\n%s\nstderr\n%s\nwant status %d, stdout with %q, last line of stderr starting %q",
+				c.args, err, stdout.String(), errb.String(), exitInterrupted, c.stdout, c.stderr)
+		}
+	}
+}
