@@ -12,7 +12,6 @@ import (
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -100,31 +99,32 @@ func (c *cli) datagen(args []string) error {
 	// Ctrl-C stops the run; the games written whole are kept.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	file, w, done, err := openData(f.out, v)
+	df, err := openData(f.out, v, c.stderr)
 	if err != nil {
 		return err
 	}
-	defer file.Close()
-	cfg.Skip = func(i int) bool { return done.Games[uint32(i)] }
+	defer df.close()
+	cfg.Skip = func(i int) bool { return df.played[uint32(i)] }
 	todo := 0
 	for i := 0; i < f.games; i++ {
-		if !done.Games[uint32(i)] {
+		if !df.played[uint32(i)] {
 			todo++
 		}
 	}
-	if done.Records > 0 {
-		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games; playing the %d others\n", f.out, done.Records, len(done.Games), todo)
+	if len(df.played) > 0 {
+		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games, and %d games kept none (%s); ",
+			f.out, df.records, len(df.played)-df.emptyGames, df.emptyGames, emptyListName(f.out))
+		if todo == 0 {
+			fmt.Fprintf(c.stderr, "all %d games are played\n", f.games)
+			return df.close()
+		}
+		fmt.Fprintf(c.stderr, "playing the %d others\n", todo)
 	}
 
 	prog := newProgress(c.stderr, todo, f.progressEvery)
 	cfg.Each = func(gd bench.GameData) error {
-		for i := range gd.Records {
-			if err := w.Write(&gd.Records[i]); err != nil {
-				return err
-			}
-		}
-		if err := w.Flush(); err != nil {
-			return fmt.Errorf("writing %s: %w", f.out, err)
+		if err := df.add(&gd); err != nil {
+			return err
 		}
 		prog.game(len(gd.Records), gd.Nodes)
 		return nil
@@ -137,48 +137,7 @@ func (c *cli) datagen(args []string) error {
 	if err != nil {
 		return err
 	}
-	return file.Close()
-}
-
-// openData opens a data file for appending: a new file gets a header; an
-// existing one must be of the same game and rules, and a record cut short
-// at its end is dropped.
-func openData(name string, v *board.Variant) (*os.File, *tune.Writer, tune.ScanResult, error) {
-	file, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
-	if err != nil {
-		return nil, nil, tune.ScanResult{}, err
-	}
-	st, err := file.Stat()
-	if err != nil {
-		file.Close()
-		return nil, nil, tune.ScanResult{}, err
-	}
-	if st.Size() == 0 {
-		w, err := tune.NewWriter(file, v)
-		if err == nil {
-			err = w.Flush()
-		}
-		if err != nil {
-			file.Close()
-			return nil, nil, tune.ScanResult{}, err
-		}
-		return file, w, tune.ScanResult{Games: map[uint32]bool{}}, nil
-	}
-	done, err := tune.Scan(file)
-	if err == nil && (done.Variant.Name() != v.Name() || done.Variant.Rules() != v.Rules()) {
-		err = fmt.Errorf("it holds %s with rules %+v, not %s with %+v", done.Variant.Name(), done.Variant.Rules(), v.Name(), v.Rules())
-	}
-	if err == nil {
-		err = file.Truncate(done.Valid)
-	}
-	if err == nil {
-		_, err = file.Seek(done.Valid, io.SeekStart)
-	}
-	if err != nil {
-		file.Close()
-		return nil, nil, done, fmt.Errorf("continuing %s: %w", name, err)
-	}
-	return file, tune.AppendWriter(file, v), done, nil
+	return df.close()
 }
 
 // progress writes datagen's progress lines.

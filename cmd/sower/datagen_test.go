@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -45,22 +49,28 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 	if len(first.Games) != 4 {
 		t.Fatalf("%d games written, want 4", len(first.Games))
 	}
-	// Cut the last record short, as an interruption would, and continue.
+	// Cut the last record short, as a crash while writing would, and
+	// continue: the game cut short is dropped whole and played again.
 	fi, _ := os.Stat(data)
 	if err := os.Truncate(data, fi.Size()-5); err != nil {
 		t.Fatal(err)
 	}
 	_, stderr, st := runCLI(append(args, "--games", "6")...)
-	if st != exitOK || !strings.Contains(stderr, "playing the 2 others") {
+	if st != exitOK || !strings.Contains(stderr, "playing the 3 others") ||
+		!strings.Contains(stderr, "ended in a record cut short (23 bytes) and the ") {
 		t.Fatalf("continuing: status %d\n%s", st, stderr)
 	}
 	second := scanData(t, data)
 	if len(second.Games) != 6 || second.Valid != mustSize(t, data) {
 		t.Fatalf("after continuing: %d games, %d records, valid %d of %d bytes", len(second.Games), second.Records, second.Valid, mustSize(t, data))
 	}
-	// The game cut short keeps its other records; the two new games add theirs.
-	if second.Records <= first.Records-1 {
-		t.Fatalf("continuing added no records: %d then %d", first.Records, second.Records)
+	// Every game holds the records of an uninterrupted run.
+	whole := filepath.Join(dir, "whole.dat")
+	if _, stderr, st := runCLI(append(args[:len(args)-1], whole, "--games", "6")...); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	if got, want := gameRecords(t, data), gameRecords(t, whole); !reflect.DeepEqual(got, want) {
+		t.Fatalf("records a game after continuing %v, in one run %v", got, want)
 	}
 
 	out := filepath.Join(dir, "w.go")
@@ -76,6 +86,68 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 	src, err := os.ReadFile(out)
 	if err != nil || !strings.Contains(string(src), "func builtinHoyito() Params") || !strings.Contains(string(src), "sower tune --data ") {
 		t.Errorf("weights file: %v\n%s", err, src)
+	}
+}
+
+// gameRecords returns the number of records of each game in a data file.
+func gameRecords(t *testing.T, name string) map[uint32]int {
+	t.Helper()
+	f, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := map[uint32]int{}
+	var rec tune.Record
+	for {
+		if err := r.Read(&rec); errors.Is(err, io.EOF) {
+			return n
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		n[rec.Game]++
+	}
+}
+
+// TestDatagenCountsGamesWithoutPositions checks that a rerun counts the
+// games that kept no position as played: they are listed beside the data.
+func TestDatagenCountsGamesWithoutPositions(t *testing.T) {
+	dir := t.TempDir()
+	data, openings := filepath.Join(dir, "h.dat"), filepath.Join(dir, "openings.txt")
+	// The first opening's games are proven at once and keep no position;
+	// the second's keep some.
+	if err := os.WriteFile(openings, []byte("0,0,0,0,1,3/1,0,0,0,0,3 S 20 20 0\n0,0,0,0,0,4/4,0,0,0,0,0 S 20 20 0\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"datagen", "--game", "hoyito3", "--openings", openings, "--random-plies", "0", "--nodes", "2000", "--out", data}
+	if _, stderr, st := runCLI(append(args, "--games", "6")...); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	list, err := os.ReadFile(data + ".empty")
+	if got := gameRecords(t, data); err != nil || string(list) != "0\n2\n4\n" || len(got) != 3 || got[0]+got[2]+got[4] != 0 {
+		t.Fatalf("records a game %v; list of games without positions %q (%v)", got, list, err)
+	}
+	size := mustSize(t, data)
+	for _, c := range []struct {
+		games int
+		want  string
+	}{
+		{6, "and 3 games kept none (" + data + ".empty); all 6 games are played\n"},
+		{6, "; all 6 games are played\n"},
+		{8, "and 3 games kept none (" + data + ".empty); playing the 2 others\n"},
+		{8, "; all 8 games are played\n"},
+	} {
+		_, stderr, st := runCLI(append(args, "--games", strconv.Itoa(c.games))...)
+		if st != exitOK || !strings.Contains(stderr, c.want) {
+			t.Fatalf("--games %d again: status %d, stderr %q, want %q", c.games, st, stderr, c.want)
+		}
+		if c.games == 6 && mustSize(t, data) != size {
+			t.Fatalf("--games 6 again changed the data file")
+		}
 	}
 }
 
