@@ -84,6 +84,8 @@ func TestLimitsAboveZero(t *testing.T) {
 		{append(dg, "--depth", "0"), "--depth 0: want 1 to 127"},
 		{append(dg, "--depth", "-1"), "--depth -1: want 1 to 127"},
 		{[]string{"bench", "--depth", "0"}, "--depth 0: want 1 to 127"},
+		{append(dg, "--nodes", "100", "--depth", "3"), "give --nodes or --depth, not both"},
+		{[]string{"analyse", "--nodes", "100", "--depth", "3"}, "give at most one of --depth, --movetime and --nodes"},
 	} {
 		stdout, stderr, st := runQuick(t, c.args...)
 		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {

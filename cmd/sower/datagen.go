@@ -45,6 +45,8 @@ func (c *cli) datagen(args []string) error {
 		return err
 	}
 	switch {
+	case fs.Changed("nodes") && fs.Changed("depth"):
+		return usagef("give --nodes or --depth, not both")
 	case f.out == "":
 		return usagef("--out: a data file is required")
 	case f.games < 1:
