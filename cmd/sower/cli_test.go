@@ -130,3 +130,25 @@ func TestPerftIgnoresNoCaptureLimit(t *testing.T) {
 		}
 	}
 }
+
+// TestHoyitoOptionsRefusedForKatro checks that the Hoyito III rule options
+// are refused for a Katro game by every command that takes them.
+func TestHoyitoOptionsRefusedForKatro(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"show", "--capture-side", "opponent"}, "--capture-side: a Hoyito III option; katro is a Katro game"},
+		{[]string{"perft", "--game", "katro-4x4", "--depth", "1", "--last-four", "south"}, "--last-four: a Hoyito III option; katro-4x4 is a Katro game"},
+		{[]string{"analyse", "--game", "katro-6x3", "--depth", "1", "--last-four", "capturer"}, "--last-four: a Hoyito III option; katro-6x3 is a Katro game"},
+		{[]string{"match", "--engine1", "builtin:random", "--engine2", "builtin:random", "--game", "katro", "--capture-side", "any"}, "--capture-side: a Hoyito III option; katro is a Katro game"},
+	} {
+		stdout, stderr, st := runCLI(c.args...)
+		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {
+			t.Errorf("%v: status %d, stdout %q, stderr %q, want %q", c.args, st, stdout, stderr, c.want)
+		}
+	}
+	if _, stderr, st := runCLI("show", "--game", "hoyito3", "--capture-side", "opponent", "--last-four", "north"); st != exitOK {
+		t.Errorf("show --game hoyito3 with its options: status %d, %s", st, stderr)
+	}
+}

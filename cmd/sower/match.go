@@ -116,6 +116,9 @@ func (c *cli) match(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := hoyitoOnly(fs, cfg.Variant); err != nil {
+		return err
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

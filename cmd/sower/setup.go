@@ -11,9 +11,11 @@ type gameFlags struct {
 	game, fen, moves      string
 	captureSide, lastFour string
 	limit                 int
+	fs                    *pflag.FlagSet // the flags' set, to tell which were given
 }
 
 func (g *gameFlags) add(fs *pflag.FlagSet, withMoves bool) {
+	g.fs = fs
 	fs.StringVarP(&g.game, "game", "g", board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3")
 	fs.StringVar(&g.fen, "fen", "", "start from this position (rule book notation) instead of the start position")
 	if withMoves {
@@ -39,7 +41,24 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
+	if err := hoyitoOnly(g.fs, v); err != nil {
+		return nil, err
+	}
 	return v, nil
+}
+
+// hoyitoOnly refuses the Hoyito III rule options given for a Katro game,
+// which has no such rules.
+func hoyitoOnly(fs *pflag.FlagSet, v *board.Variant) error {
+	if fs == nil || v.Family() == board.Hoyito {
+		return nil
+	}
+	for _, name := range []string{"capture-side", "last-four"} {
+		if fs.Changed(name) {
+			return usagef("--%s: a Hoyito III option; %s is a Katro game", name, v.Name())
+		}
+	}
+	return nil
 }
 
 // position returns the start or --fen position as it is written: a
