@@ -14,16 +14,30 @@ type gameFlags struct {
 	fs                    *pflag.FlagSet // the flags' set, to tell which were given
 }
 
+// add adds the flags of the game (default katro), its rules and a position
+// (--moves too if withMoves).
 func (g *gameFlags) add(fs *pflag.FlagSet, withMoves bool) {
-	g.fs = fs
-	fs.StringVarP(&g.game, "game", "g", board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3")
+	g.addGame(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3")
 	fs.StringVar(&g.fen, "fen", "", "start from this position (rule book notation) instead of the start position")
 	if withMoves {
 		fs.StringVar(&g.moves, "moves", "", `moves to play first, separated by spaces ("a1 f6 c1")`)
 	}
+	g.addHoyitoRules(fs)
+	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
+}
+
+// addGame adds --game with its default and help.
+func (g *gameFlags) addGame(fs *pflag.FlagSet, def, help string) {
+	g.fs = fs
+	fs.StringVarP(&g.game, "game", "g", def, help)
+}
+
+// addHoyitoRules adds the Hoyito III rule options. A command that takes
+// them without add (tables build) keeps the no-capture limit's default.
+func (g *gameFlags) addHoyitoRules(fs *pflag.FlagSet) {
+	g.limit = board.DefaultNoCaptureLimit
 	fs.StringVar(&g.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
 	fs.StringVar(&g.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
-	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
 }
 
 // variant builds the chosen variant with its rule options.

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/tables"
 )
 
@@ -44,22 +45,23 @@ func (c *cli) tablesBuild(args []string) error {
 	var dir string
 	var seeds, threads int
 	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--threads N]")
-	g.add(fs, false)
+	g.addGame(fs, board.NameHoyito3, "game: hoyito3, the only one with tables")
+	g.addHoyitoRules(fs)
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
-	fs.IntVar(&threads, "threads", runtime.GOMAXPROCS(0), "worker goroutines")
+	fs.IntVar(&threads, "threads", min(runtime.GOMAXPROCS(0), search.MaxThreads), "worker goroutines")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	v, err := tableVariant(fs.Changed("game"), &g)
+	v, err := tableVariant(&g)
 	if err != nil {
 		return err
 	}
 	if seeds < 8 || seeds > tables.MaxSeeds || seeds%4 != 0 {
 		return usagef("--seeds %d: want a multiple of 4 from 8 to %d", seeds, tables.MaxSeeds)
 	}
-	if threads < 1 {
-		return usagef("--threads %d: want 1 or more", threads)
+	if threads < search.MinThreads || threads > search.MaxThreads {
+		return usagef("--threads %d: want %d to %d", threads, search.MinThreads, search.MaxThreads)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -108,11 +110,8 @@ func (c *cli) buildProgress(p tables.Progress) {
 func mib(b uint64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
 
 // tableVariant returns the Hoyito III variant of the flags: the tables
-// commands default to hoyito3 and accept nothing else.
-func tableVariant(gameSet bool, g *gameFlags) (*board.Variant, error) {
-	if !gameSet {
-		g.game = board.NameHoyito3
-	}
+// commands accept no other game.
+func tableVariant(g *gameFlags) (*board.Variant, error) {
 	v, err := g.variant()
 	if err != nil {
 		return nil, err
@@ -153,12 +152,16 @@ func (c *cli) tablesProbe(args []string) error {
 	var asJSON bool
 	fs := c.flags("tables probe", `--fen F [--moves "…"] [--dir DIR] [--json]`)
 	g.add(fs, true)
+	// The tables' game is the default, and the only one.
+	g.game = board.NameHoyito3
+	fs.Lookup("game").DefValue = board.NameHoyito3
+	fs.Lookup("game").Usage = "game: hoyito3, the only one with tables"
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if _, err := tableVariant(fs.Changed("game"), &g); err != nil {
+	if _, err := tableVariant(&g); err != nil {
 		return err
 	}
 	game, err := g.build()

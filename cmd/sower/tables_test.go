@@ -68,3 +68,32 @@ func TestTablesKatroRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestTablesFlags checks the flags tables build shows and takes: those of
+// the tables' game only, with its default, and --threads within range.
+func TestTablesFlags(t *testing.T) {
+	for _, c := range []struct {
+		args    []string
+		status  int
+		want    string // in stdout with --help, else all of stderr
+		notWant string // not in stdout
+	}{
+		{[]string{"tables", "build", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "--fen"},
+		{[]string{"tables", "build", "--help"}, exitOK, "--last-four", "--no-capture-limit"},
+		{[]string{"tables", "probe", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "katro"},
+		{[]string{"tables", "build", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"}, exitUsage, "sower: unknown flag: --fen\n", ""},
+		{[]string{"tables", "build", "--no-capture-limit", "0"}, exitUsage, "sower: unknown flag: --no-capture-limit\n", ""},
+		{[]string{"tables", "build", "--threads", "100000"}, exitUsage, "sower: --threads 100000: want 1 to 256\n", ""},
+		{[]string{"tables", "build", "--threads", "0"}, exitUsage, "sower: --threads 0: want 1 to 256\n", ""},
+	} {
+		stdout, stderr, st := runCLI(c.args...)
+		got := stderr
+		if c.status == exitOK {
+			got = stdout
+		}
+		if st != c.status || !strings.Contains(got, c.want) || (c.status != exitOK && got != c.want) ||
+			(c.notWant != "" && strings.Contains(stdout, c.notWant)) {
+			t.Errorf("%v: status %d, stdout %q, stderr %q, want status %d, %q and not %q", c.args, st, stdout, stderr, c.status, c.want, c.notWant)
+		}
+	}
+}
