@@ -15,7 +15,7 @@ func (c *cli) solve(args []string) error {
 	var g gameFlags
 	var tdir string
 	var hash, depth int
-	fs := c.flags("solve", `[--game G] [--fen F | --moves "…"] [--tables DIR] [--hash MB] [--depth N]`)
+	fs := c.flags("solve", `[--game G] [--fen F] [--moves "…"] [--tables DIR] [--hash MB] [--depth N]`)
 	g.add(fs, true)
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to use")
 	fs.IntVar(&hash, "hash", 64, "transposition table size in MiB")

@@ -169,13 +169,13 @@ func (c *cli) tablesProbe(args []string) error {
 		return err
 	}
 	p := game.Position()
-	tb, err := tables.Open(dir, p.Variant().Rules())
+	tb, err := openTableDir("--dir", dir, p.Variant())
 	if err != nil {
 		return err
 	}
 	defer tb.Close()
 	if p.OnBoard() > tb.Top() || p.OnBoard() == 0 {
-		return fmt.Errorf("%s: %d seeds on the board; the tables in %s hold 8 to %d", p.String(), p.OnBoard(), dir, tb.Top())
+		return usagef("%s: %d seeds on the board; the tables in %s hold 8 to %d", p.String(), p.OnBoard(), dir, tb.Top())
 	}
 	e, ms, err := tb.Moves(&p)
 	if err != nil {
@@ -229,6 +229,15 @@ type tableView struct {
 func openTables(dir string, v *board.Variant) (*tables.Tables, error) {
 	if v.Family() != board.Hoyito {
 		return nil, usagef("--tables: tables exist for hoyito3 only")
+	}
+	return openTableDir("--tables", dir, v)
+}
+
+// openTableDir opens the tables in dir, given by flag: a directory that is
+// not there is a bad argument.
+func openTableDir(flag, dir string, v *board.Variant) (*tables.Tables, error) {
+	if _, err := os.Stat(dir); err != nil {
+		return nil, usagef("%s %s: %v", flag, dir, errors.Unwrap(err))
 	}
 	return tables.Open(dir, v.Rules())
 }

@@ -44,7 +44,7 @@ func TestTablesBuildAndProbe(t *testing.T) {
 	}
 	out.Reset()
 	errb.Reset()
-	if st := run([]string{"tables", "probe", "--dir", dir, "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"}, nil, &out, &errb); st != exitFail ||
+	if st := run([]string{"tables", "probe", "--dir", dir, "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"}, nil, &out, &errb); st != exitUsage ||
 		!strings.Contains(errb.String(), "48 seeds on the board") {
 		t.Fatalf("probe of a position above the tables: status %d, stderr %s", st, errb.String())
 	}

@@ -139,7 +139,7 @@ func dataGame(name string) (string, error) {
 	defer f.Close()
 	r, err := tune.NewReader(f)
 	if err != nil {
-		return "", fmt.Errorf("%s: %w", name, err)
+		return "", usagef("--data %s: %v", name, err)
 	}
 	return r.Variant().Name(), nil
 }
@@ -153,7 +153,7 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 	defer f.Close()
 	r, err := tune.NewReader(f)
 	if err != nil {
-		return d, fmt.Errorf("%s: %w", name, err)
+		return d, usagef("--data %s: %v", name, err)
 	}
 	if r.Variant().Name() != v.Name() {
 		return d, usagef("%s holds %s data, not %s", name, r.Variant().Name(), v.Name())
@@ -168,7 +168,7 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 			return d, nil // a record cut short by an interrupted datagen is left out
 		}
 		if err != nil {
-			return d, fmt.Errorf("%s: %w", name, err)
+			return d, usagef("--data %s: %v", name, err)
 		}
 		d.Add(&rec, index)
 	}
