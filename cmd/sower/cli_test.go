@@ -181,3 +181,21 @@ func TestArgumentErrorsExitTwo(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalFinishedGame checks that eval gives a finished game's result
+// instead of an evaluation.
+func TestEvalFinishedGame(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "--game", "hoyito3", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 200"}, "game over (no-capture limit): a draw, 24 seeds to 24\n"},
+		{[]string{"eval", "--game", "hoyito3", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0", "--no-capture-limit", "1", "--moves", "a1"}, "game over (no-capture limit): "},
+		{[]string{"eval", "--game", "hoyito3"}, "total "},
+	} {
+		stdout, stderr, st := runCLI(c.args...)
+		if st != exitOK || !strings.Contains(stdout, c.want) || strings.Contains(c.want, "game over") == strings.Contains(stdout, "total ") {
+			t.Errorf("%v: status %d, stdout %q, stderr %q, want %q", c.args, st, stdout, stderr, c.want)
+		}
+	}
+}
