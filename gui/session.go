@@ -471,7 +471,7 @@ func (s *session) humanMove(text string, ply int) error {
 	if !s.an.On && s.players[side] != "human" {
 		return fmt.Errorf("%s: it is %s's turn (%s)", text, strings.ToLower(side.String()), s.players[side])
 	}
-	if s.flagFell(side) {
+	if s.running >= 0 && s.flagFell(board.Side(s.running)) {
 		return nil // too late: the state shows the loss on time
 	}
 	m, err := s.v.ParseMove(text)
@@ -612,9 +612,21 @@ func (s *session) update() {
 	if s.job == nil && want != "" {
 		s.startJob(want, key, g, side)
 	}
+	// The clock of the side to move at the end of the game runs, whatever
+	// ply is shown: looking back does not stop a person's clock. An
+	// engine's search stops while the page shows an earlier ply, and so
+	// does its clock.
 	run := -1
-	if !over && s.view == len(s.moves) && !s.an.On && !(s.paused && s.job == nil) {
-		run = int(side)
+	end := g
+	if s.view != len(s.moves) {
+		end = s.gameAt(len(s.moves))
+	}
+	endPos := end.Position()
+	toMove := endPos.Side()
+	endOver := end.Status().Over() || s.lostAt(len(s.moves)) != nil
+	if !endOver && !s.an.On && !(s.paused && s.job == nil) &&
+		(s.view == len(s.moves) || s.players[toMove] == "human") {
+		run = int(toMove)
 	}
 	if run != s.running {
 		s.running, s.since = run, time.Now()
@@ -656,12 +668,12 @@ func (s *session) armFlag() {
 // out; if so, the game ends there, lost on time by side.
 func (s *session) flagFell(side board.Side) bool {
 	s.settleClock()
-	if s.limit.kind != "tc" || s.running != int(side) || s.players[side] != "human" ||
-		s.view != len(s.moves) || s.clocks[side] > 0 {
+	if s.limit.kind != "tc" || s.running != int(side) || s.players[side] != "human" || s.clocks[side] > 0 {
 		return false
 	}
 	s.lost = &timeLoss{ply: len(s.moves), side: side}
 	s.running = -1
+	s.view = len(s.moves) // show the end of the game
 	return true
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
 
 // TestLossOnTime lets a person's clock run out: the game ends there, lost
@@ -92,5 +93,44 @@ func TestLossOnTime(t *testing.T) {
 	p.await("play on", func(p *page) bool { return !p.last.Paused })
 	if p.last.Turn != "over" {
 		t.Errorf("Play from here at the end of a game lost on time: turn %q, want over", p.last.Turn)
+	}
+}
+
+// TestClockRunsWhileLookingBack looks back through the move list while a
+// person is to move: their clock goes on running, as in a chess GUI, and
+// when it runs out the game ends there and the end is shown.
+func TestClockRunsWhileLookingBack(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	tests := []struct {
+		name, north string
+		moves       int // plies played before looking back
+		toMove      string
+	}{
+		{"against an engine", "fake", 2, "south"},
+		{"two people", "human", 1, "north"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake}})
+			p := open(t, addr)
+			p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": tc.north,
+				"limitKind": "tc", "limitValue": "2+0"})
+			p.await("the new game", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "human" })
+			p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+			p.await("the position to look back from", func(p *page) bool {
+				return len(p.last.Moves) == tc.moves && !p.last.Thinking && p.last.Running == tc.toMove
+			})
+			p.send(map[string]any{"type": "goto", "ply": 0})
+			p.await("ply 0", func(p *page) bool { return p.last.View == 0 })
+			if p.last.Running != tc.toMove || p.last.Clocks == nil {
+				t.Fatalf("looking back at ply 0: running %q, clocks %v; want %s's clock running", p.last.Running, p.last.Clocks, tc.toMove)
+			}
+			p.await("the loss on time", func(p *page) bool { return p.last.Turn == "over" })
+			winner := map[string]string{"south": "north", "north": "south"}[tc.toMove]
+			if p.last.View != tc.moves || p.last.Status != winner || p.last.Reason != string(match.TimeForfeit) || p.last.Running != "" {
+				t.Errorf("after the clock ran out while looking back: view %d, status %q, reason %q, running %q; want view %d, %s wins on time",
+					p.last.View, p.last.Status, p.last.Reason, p.last.Running, tc.moves, winner)
+			}
+		})
 	}
 }
