@@ -522,6 +522,11 @@ func (s *session) played(m board.Move, side board.Side, by string, r client.Repl
 func (s *session) takeBack() {
 	n := min(s.view, len(s.moves))
 	if n == 0 {
+		if s.lostAt(0) != nil { // lost on time before the first move
+			s.lost = nil
+			s.clocks = [2]time.Duration{s.limit.base, s.limit.base}
+			s.running = -1
+		}
 		return
 	}
 	n--

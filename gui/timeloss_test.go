@@ -134,3 +134,20 @@ func TestClockRunsWhileLookingBack(t *testing.T) {
 		})
 	}
 }
+
+// TestTakeBackLossAtPlyZero undoes a loss on time before the first move.
+func TestTakeBackLossAtPlyZero(t *testing.T) {
+	addr, _ := startServer(t)
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "human",
+		"limitKind": "tc", "limitValue": "1+0"})
+	p.await("South's loss on time", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "over" })
+	p.send(map[string]any{"type": "takeback"})
+	p.await("the take back", func(p *page) bool { return p.last.Turn != "over" })
+	s := p.last
+	if s.Turn != "human" || s.Status != "ongoing" || s.Result != "" || s.Running != "south" || len(s.Moves) != 0 ||
+		s.Clocks == nil || s.Clocks[0] < 500 {
+		t.Errorf("after the take back: turn %q, status %q, result %q, running %q, clocks %v, %d moves",
+			s.Turn, s.Status, s.Result, s.Running, s.Clocks, len(s.Moves))
+	}
+}

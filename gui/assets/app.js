@@ -384,7 +384,8 @@ function drawPanel(s) {
   const pause = $('#pause');
   pause.textContent = s.paused ? 'Resume' : 'Pause';
   pause.setAttribute('aria-pressed', s.paused ? 'true' : 'false');
-  $('#takeback').disabled = s.moves.length === 0;
+  // With no move, only a loss on time before the first move can be taken back.
+  $('#takeback').disabled = s.moves.length === 0 && !(s.turn === 'over' && s.reason === 'time forfeit');
   $('#resume').disabled = s.view === s.moves.length && !s.paused;
   const an = $('#analyse');
   an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
