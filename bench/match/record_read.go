@@ -110,8 +110,9 @@ func (g *GameRecord) Replay() (*board.Game, error) {
 
 // ReadRecords reads game records in either format the arbiter writes:
 // JSON objects one a line, or the PGN-like text (from which the game, its
-// options, the start, the players, the moves with their comments and the
-// result are read back). Records come back in order.
+// options, the start, the players, the moves with their comments, the
+// result, the termination and a forfeit's loser are read back). Records
+// come back in order.
 func ReadRecords(data []byte) ([]GameRecord, error) {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 {
@@ -307,7 +308,32 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 	default:
 		g.Winner = "ongoing"
 	}
+	g.readForfeit()
 	return nil
+}
+
+// readForfeit finds the loser of a game lost by forfeit: in the final
+// comment as PGN writes it ("South forfeits: time forfeit: …", which
+// leaves the reason after the termination), or else, as other tools
+// write a forfeit (cutechess: Termination "time forfeit", a decisive
+// Result), from the result.
+func (g *GameRecord) readForfeit() {
+	switch g.Termination {
+	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+	default:
+		return
+	}
+	if side, rest, ok := strings.Cut(g.Reason, " forfeits: "); ok && (side == "South" || side == "North") {
+		g.Loser = strings.ToLower(side)
+		g.Reason = strings.TrimPrefix(rest, string(g.Termination)+": ")
+		return
+	}
+	switch g.Winner {
+	case "south":
+		g.Loser = "north"
+	case "north":
+		g.Loser = "south"
+	}
 }
 
 // readComment reads a move comment as comment writes it: "+0.35/12

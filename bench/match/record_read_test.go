@@ -2,6 +2,7 @@ package match
 
 import (
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -88,5 +89,45 @@ func TestReadRecords(t *testing.T) {
 	}
 	if !strings.Contains(RecordGame(board.NewGame(katro.Start()), "a", "b", "none", "none", nil).PGN(), `[Result "*"]`) {
 		t.Error("an unfinished game's PGN has no * result")
+	}
+}
+
+// TestReadForfeits reads the loser of a game lost by forfeit back from
+// PGN, as sower match writes it and as cutechess does.
+func TestReadForfeits(t *testing.T) {
+	katro := variant(t, board.NameKatro4x4)
+	g := board.NewGame(katro.Start())
+	ms, _ := katro.ParseMoves("a1")
+	if err := g.PlayAll(ms); err != nil {
+		t.Fatal(err)
+	}
+	forfeit := RecordGame(g, "A", "B", "tc=1+0", "tc=1+0", nil)
+	forfeit.Result, forfeit.Winner = "1-0", "south"
+	forfeit.Termination, forfeit.Loser, forfeit.Reason = TimeForfeit, "north", "no bestmove within 990 ms (+50 ms margin)"
+	tags := "[Event \"x\"]\n[Variant \"katro-4x4\"]\n[Termination %q]\n[Result %q]\n\n1. a1 {0.010s} %s %s\n"
+	tests := []struct {
+		name, text          string
+		term                Termination
+		loser, reason, want string
+	}{
+		{"sower match", forfeit.PGN(), TimeForfeit, "north", forfeit.Reason, "1-0"},
+		{"cutechess, time", fmt.Sprintf(tags, "time forfeit", "1-0", "{North loses on time}", "1-0"), TimeForfeit, "north", "North loses on time", "1-0"},
+		{"cutechess, no comment", fmt.Sprintf(tags, "time forfeit", "0-1", "", "0-1"), TimeForfeit, "south", "", "0-1"},
+		{"illegal move", fmt.Sprintf(tags, "illegal move", "0-1", `{South forfeits: illegal move: played "zz"}`, "0-1"), IllegalMove, "south", `played "zz"`, "0-1"},
+		{"adjudication", fmt.Sprintf(tags, "adjudication", "1-0", "{South wins by adjudication}", "1-0"), "adjudication", "", "South wins by adjudication", "1-0"},
+		{"unterminated", fmt.Sprintf(tags, "unterminated", "*", "", "*"), Unterminated, "", "", "*"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			recs, err := ReadRecords([]byte(tc.text))
+			if err != nil {
+				t.Fatalf("ReadRecords: %v\n%s", err, tc.text)
+			}
+			r := recs[0]
+			if r.Termination != tc.term || r.Loser != tc.loser || r.Reason != tc.reason || r.Result != tc.want || len(r.Moves) != 1 {
+				t.Errorf("termination %q, loser %q, reason %q, result %q, %d moves; want %q, %q, %q, %q, 1 move\n%s",
+					r.Termination, r.Loser, r.Reason, r.Result, len(r.Moves), tc.term, tc.loser, tc.reason, tc.want, tc.text)
+			}
+		})
 	}
 }
