@@ -99,6 +99,7 @@ func optionOrder() []string { return ruleOptions()[1:] }
 // PGN returns the game as PGN-like text: tags, then the moves numbered
 // by turns, each with a comment giving the engine's score/depth and time
 // ({+0.35/12 0.520s}), a final comment with the reason, and the result.
+// A '}' in a comment's text is written as ')' (see pgnComment).
 //
 // A turn is a run of consecutive plies by one side (a Hoyito III extra turn
 // makes a longer run). "n." starts South's n-th turn. North's turn starts
@@ -151,16 +152,16 @@ func (g *GameRecord) PGN() string {
 			}
 		}
 		for _, m := range g.Moves[i:j] {
-			toks = append(toks, m.Move, "{"+m.comment()+"}")
+			toks = append(toks, m.Move, pgnComment(m.comment()))
 		}
 		i = j
 	}
-	final := "{" + g.Reason + "}"
+	final := pgnComment(g.Reason)
 	switch {
 	case g.Termination != Normal && g.Loser != "":
-		final = fmt.Sprintf("{%s forfeits: %s: %s}", titleSide(g.Loser), g.Termination, g.Reason)
+		final = pgnComment(fmt.Sprintf("%s forfeits: %s: %s", titleSide(g.Loser), g.Termination, g.Reason))
 	case g.Seeds != nil:
-		final = fmt.Sprintf("{%s, %d-%d}", g.Reason, g.Seeds[0], g.Seeds[1])
+		final = pgnComment(fmt.Sprintf("%s, %d-%d", g.Reason, g.Seeds[0], g.Seeds[1]))
 	}
 	if g.Reason != "" || g.Seeds != nil {
 		toks = append(toks, final)
@@ -169,6 +170,23 @@ func (g *GameRecord) PGN() string {
 	b.WriteString(wrap(toks, 79))
 	b.WriteString("\n\n")
 	return b.String()
+}
+
+// pgnComment writes text as a PGN comment, {text}. A brace comment
+// cannot hold a '}' (PGN has no escape for it), so each becomes ')'; line
+// breaks and other control characters become spaces, so that the comment
+// stays within the movetext.
+func pgnComment(text string) string {
+	clean := strings.Map(func(r rune) rune {
+		switch {
+		case r == '}':
+			return ')'
+		case r < ' ' || r == 0x7f:
+			return ' '
+		}
+		return r
+	}, text)
+	return "{" + clean + "}"
 }
 
 // pgnLimit writes a limit for a PGN time control tag: "10+0.1" for a

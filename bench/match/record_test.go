@@ -119,3 +119,32 @@ Forfeits: old 2 time forfeit, 1 crash
 		t.Errorf("got:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestPGNCommentText writes engines' text that would end or break a
+// comment and reads the record back.
+func TestPGNCommentText(t *testing.T) {
+	tests := []struct{ reason, want string }{
+		{`played "x}y": not a hole`, `played "x)y": not a hole`},
+		{"}} {a} {", ")) {a) {"},
+		{"two\nlines\r\tand a tab", "two lines  and a tab"},
+		{"a\n[Round \"9\"]", "a [Round \"9\"]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.reason, func(t *testing.T) {
+			rec := GameRecord{
+				Game: 1, Variant: "katro-4x4", Start: "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S 0",
+				South: "A", North: "B", SouthLimit: "none", NorthLimit: "none",
+				Moves:  []MoveRecord{{Move: "a1", Side: "S"}},
+				Result: "1-0", Winner: "south", Termination: IllegalMove, Loser: "north", Reason: tc.reason,
+			}
+			text := rec.PGN()
+			recs, err := ReadRecords([]byte(text))
+			if err != nil {
+				t.Fatalf("ReadRecords: %v\n%s", err, text)
+			}
+			if r := recs[0]; r.Reason != tc.want || r.Result != "1-0" || len(r.Moves) != 1 {
+				t.Errorf("read back: reason %q, result %q, %d moves; want %q, 1-0, 1 move\n%s", r.Reason, r.Result, len(r.Moves), tc.want, text)
+			}
+		})
+	}
+}
