@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sower-engine/sower/bench"
@@ -74,8 +75,11 @@ type Config struct {
 	// Progress gets a line per finished game and notes about the match;
 	// Report gets the reports; JSON and PGN get the records (one JSON
 	// object per line, and PGN-like text); Log gets every line sent to
-	// and read from the engines. Any may be nil. Writers are used from
-	// one goroutine at a time.
+	// and read from the engines, each naming its process ("name(N)", N
+	// numbering the processes started), and a line per game naming its
+	// processes. Any may be nil. Writers are used from one goroutine at a
+	// time. A failed write to JSON, PGN or Log stops the match with an
+	// error.
 	Progress, Report, JSON, PGN, Log io.Writer
 }
 
@@ -173,7 +177,14 @@ func (c *Config) Check(ctx context.Context) error {
 		if _, err := exec.LookPath(e.Command[0]); err != nil {
 			return fmt.Errorf("%s: %v", label, err)
 		}
-		p, f := startProcess(ctx, e, c.timeout(), client.NewLog(c.Log))
+		log := client.NewLog(c.Log)
+		p, f := startProcess(ctx, e, e.Name+"(check)", c.timeout(), log)
+		if err := log.Err(); err != nil {
+			if p != nil {
+				p.close(0)
+			}
+			return fmt.Errorf("writing the log: %w", err)
+		}
 		if f != nil {
 			return fmt.Errorf("%s: %s", label, f.detail)
 		}
@@ -190,6 +201,8 @@ func (c *Config) Check(ctx context.Context) error {
 		}
 		p.close(quitGrace)
 		switch {
+		case log.Err() != nil:
+			return fmt.Errorf("writing the log: %w", log.Err())
 		case f != nil:
 			return fmt.Errorf("%s: %s", label, f.detail)
 		case complaint != "":
@@ -243,6 +256,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if err := r.log.Err(); err != nil && r.err == nil {
+		r.err = fmt.Errorf("writing the log: %w", err)
+	}
 	sum := r.summary()
 	if cfg.Report != nil {
 		sum.WriteReport(cfg.Report)
@@ -262,6 +278,7 @@ type runner struct {
 	log      *client.Log
 	openings []board.Position
 	cancel   context.CancelFunc
+	procs    atomic.Int64 // engine processes started, numbering them in the log
 
 	mu     sync.Mutex
 	next   int // the next game to start, 0-based
@@ -384,7 +401,8 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 		w.players[slot] = &builtinPlayer{kind: spec.Builtin, seed: r.cfg.Seed, slot: slot}
 		return w.players[slot], nil
 	}
-	p, f := startProcess(ctx, spec, r.cfg.timeout(), r.log)
+	label := fmt.Sprintf("%s(%d)", spec.Name, r.procs.Add(1))
+	p, f := startProcess(ctx, spec, label, r.cfg.timeout(), r.log)
 	if f != nil {
 		if f.term != aborted {
 			f = &fault{Crash, "could not start: " + f.detail}
@@ -486,6 +504,16 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 			return forfeit(s, f)
 		}
 		players[s] = p
+	}
+	if r.log != nil {
+		var labels [2]string
+		for s, p := range players {
+			labels[s] = r.cfg.Engines[slotOf[s]].Name
+			if pr, ok := p.(*process); ok {
+				labels[s] = pr.label
+			}
+		}
+		r.log.Note("game %d: %s (south) vs %s (north)", idx+1, labels[board.South], labels[board.North])
 	}
 
 	var clock, inc [2]time.Duration
@@ -644,8 +672,13 @@ func (r *runner) write(rec *GameRecord) {
 	if err == nil && r.cfg.PGN != nil {
 		_, err = io.WriteString(r.cfg.PGN, rec.PGN())
 	}
+	if err != nil {
+		err = fmt.Errorf("writing game %d: %w", rec.Game, err)
+	} else if err = r.log.Err(); err != nil {
+		err = fmt.Errorf("writing the log: %w", err)
+	}
 	if err != nil && r.err == nil {
-		r.err = fmt.Errorf("writing game %d: %w", rec.Game, err)
+		r.err = err
 		r.cancel()
 	}
 }

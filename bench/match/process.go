@@ -55,17 +55,19 @@ func faultOf(f *client.Fault) *fault {
 // protocol client. ponders is set when the match lets it ponder.
 type process struct {
 	e       *client.Engine
+	label   string // the process in the log
 	ponders bool
 }
 
 // startProcess starts the engine, completes the handshake and sends its
-// options. A fault says in one line what went wrong.
-func startProcess(ctx context.Context, spec *EngineSpec, timeout time.Duration, log *client.Log) (*process, *fault) {
-	e, f := client.Start(ctx, client.Spec{Name: spec.Name, Command: spec.Command, Options: spec.Options}, timeout, log)
+// options; label names the process in the log. A fault says in one line
+// what went wrong.
+func startProcess(ctx context.Context, spec *EngineSpec, label string, timeout time.Duration, log *client.Log) (*process, *fault) {
+	e, f := client.Start(ctx, client.Spec{Name: label, Command: spec.Command, Options: spec.Options}, timeout, log)
 	if f != nil {
 		return nil, faultOf(f)
 	}
-	return &process{e: e}, nil
+	return &process{e: e, label: label}, nil
 }
 
 func (p *process) setOptions(opts []Option) *fault { return faultOf(p.e.SetOptions(opts)) }

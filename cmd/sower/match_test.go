@@ -152,4 +152,12 @@ func TestMatchSowerSelfPlay(t *testing.T) {
 	if !errors.As(err, &u) || !strings.Contains(err.Error(), "rejects its options") {
 		t.Errorf("refused option: %v, want a usage error", err)
 	}
+
+	// A log that cannot be written stops the match.
+	if _, err := os.Stat("/dev/full"); err == nil {
+		_, _, err = matchCLI("--engine1", bin, "--engine2", "builtin:random", "--depth", "1", "--log", "/dev/full")
+		if err == nil || !strings.Contains(err.Error(), "writing the log") {
+			t.Errorf("--log /dev/full: %v, want an error writing the log", err)
+		}
+	}
 }
