@@ -44,7 +44,7 @@ func TestHostAndOrigin(t *testing.T) {
 	s.Allow(&net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 8123}, "127.0.0.1:8123")
 	tests := []struct {
 		host, origin, path string
-		ws                 bool
+		ws, http10         bool
 		want               int
 	}{
 		{host: "127.0.0.1:8123", path: "/", want: 200},
@@ -62,10 +62,14 @@ func TestHostAndOrigin(t *testing.T) {
 		{host: "127.0.0.1:8123", origin: "http://evil.example", path: "/ws", ws: true, want: 403},
 		{host: "evil.example:8123", origin: "http://evil.example:8123", path: "/ws", ws: true, want: 403},
 		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", want: 400}, // not an upgrade
+		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", ws: true, http10: true, want: 400},
 	}
 	for _, tc := range tests {
 		r := httptest.NewRequest("GET", "http://"+tc.host+tc.path, nil)
 		r.Host = tc.host
+		if tc.http10 {
+			r.Proto, r.ProtoMajor, r.ProtoMinor = "HTTP/1.0", 1, 0
+		}
 		if tc.origin != "" {
 			r.Header.Set("Origin", tc.origin)
 		}
@@ -233,6 +237,15 @@ func TestFraming(t *testing.T) {
 		{"long ping", func(c *wsClient) { c.writeFrame(true, opPing, make([]byte, 126), true) }, closeProtocol},
 		{"reserved bits", func(c *wsClient) { c.writeFrame(true, opText|0x40, []byte("x"), true) }, closeProtocol},
 		{"unknown opcode", func(c *wsClient) { c.writeFrame(true, 0x3, []byte("x"), true) }, closeProtocol},
+		{"close, 1-byte payload", func(c *wsClient) { c.writeFrame(true, opClose, []byte{3}, true) }, closeProtocol},
+		{"close 999", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(999, ""), true) }, closeProtocol},
+		{"close 1005", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1005, ""), true) }, closeProtocol},
+		{"close 2000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(2000, ""), true) }, closeProtocol},
+		{"close 5000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(5000, ""), true) }, closeProtocol},
+		{"close, bad utf-8 reason", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1000, "\xff\xfe"), true) }, closeProtocol},
+		{"close, no status", func(c *wsClient) { c.writeFrame(true, opClose, nil, true) }, closeNormal},
+		{"close 1001", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1001, "bye"), true) }, closeGoingAway},
+		{"close 4000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(4000, "é"), true) }, 4000},
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
@@ -249,6 +262,11 @@ func TestFraming(t *testing.T) {
 			}
 		})
 	}
+}
+
+// closePayload is a close frame's payload: a status and a reason.
+func closePayload(code int, reason string) []byte {
+	return append(binary.BigEndian.AppendUint16(nil, uint16(code)), reason...)
 }
 
 // page is a test's connection to a running server, speaking JSON.

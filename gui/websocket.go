@@ -85,6 +85,9 @@ func upgrade(w http.ResponseWriter, r *http.Request, maxMessage int) (*wsConn, e
 	if r.Method != http.MethodGet {
 		return fail(http.StatusMethodNotAllowed, "websocket: the handshake must be a GET")
 	}
+	if !r.ProtoAtLeast(1, 1) {
+		return fail(http.StatusBadRequest, "websocket: the handshake needs HTTP/1.1 or later")
+	}
 	if !headerHas(r.Header, "Connection", "upgrade") || !headerHas(r.Header, "Upgrade", "websocket") {
 		return fail(http.StatusBadRequest, "websocket: not a websocket upgrade")
 	}
@@ -210,9 +213,10 @@ func (c *wsConn) ReadMessage() ([]byte, error) {
 		case opPong:
 			continue
 		case opClose:
-			code := closeNormal
-			if len(f.payload) >= 2 {
-				code = int(binary.BigEndian.Uint16(f.payload))
+			code, err := closeCode(f.payload)
+			if err != nil {
+				c.closeWith(closeProtocol, err.Error())
+				return nil, protoErr(err.Error())
 			}
 			c.closeWith(code, "")
 			return nil, io.EOF
@@ -245,6 +249,30 @@ func (c *wsConn) ReadMessage() ([]byte, error) {
 		}
 		return msg, nil
 	}
+}
+
+// closeCode checks a close frame's payload (RFC 6455, 5.5.1 and 7.4) and
+// returns the status to answer with: the client's, or 1000 when it gave
+// none. A 1-byte payload, a status no endpoint may send (below 1000, 1004
+// to 1006, 1015, 1016 to 2999, 5000 and up) or a reason that is not UTF-8
+// is an error.
+func closeCode(payload []byte) (int, error) {
+	switch len(payload) {
+	case 0:
+		return closeNormal, nil
+	case 1:
+		return 0, errors.New("close frame with a 1-byte payload")
+	}
+	code := int(binary.BigEndian.Uint16(payload))
+	switch {
+	case code >= 1000 && code <= 1003, code >= 1007 && code <= 1014, code >= 3000 && code <= 4999:
+	default:
+		return 0, fmt.Errorf("invalid close status %d", code)
+	}
+	if !utf8.Valid(payload[2:]) {
+		return 0, errors.New("close reason not UTF-8")
+	}
+	return code, nil
 }
 
 // WriteText sends a text message in one frame.
