@@ -51,8 +51,11 @@ func ParseTC(s string) (Limit, error) {
 			return bad("bad base time")
 		}
 	}
-	if sec <= 0 || sec > maxSeconds {
+	switch {
+	case sec <= 0:
 		return bad("the base time must be positive")
+	case sec > maxSeconds:
+		return bad(fmt.Sprintf("the base time is over %d seconds", int(maxSeconds)))
 	}
 	l.Base = seconds(sec)
 	if l.Base <= 0 {
@@ -60,8 +63,11 @@ func ParseTC(s string) (Limit, error) {
 	}
 	if hasInc {
 		x, err := parseSeconds(inc)
-		if err != nil || x > maxSeconds {
+		switch {
+		case err != nil:
 			return bad("bad increment")
+		case x > maxSeconds:
+			return bad(fmt.Sprintf("the increment is over %d seconds", int(maxSeconds)))
 		}
 		l.Inc = seconds(x)
 	}

@@ -1,6 +1,7 @@
 package match
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -42,6 +43,23 @@ func TestParseTC(t *testing.T) {
 		}
 		if got := l.TC(); got != tc.str {
 			t.Errorf("ParseTC(%q).TC() = %q, want %q", tc.in, got, tc.str)
+		}
+	}
+}
+
+// TestParseTCErrors checks that an error says what is wrong.
+func TestParseTCErrors(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0+1", "must be positive"},
+		{"1000001", "the base time is over 1000000 seconds"},
+		{"16667:0", "the base time is over 1000000 seconds"},
+		{"10+1000001", "the increment is over 1000000 seconds"},
+		{"10+x", "bad increment"},
+		{"ten", "bad base time"},
+	}
+	for _, tc := range tests {
+		if _, err := ParseTC(tc.in); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ParseTC(%q): %v, want an error saying %q", tc.in, err, tc.want)
 		}
 	}
 }
