@@ -12,6 +12,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -492,10 +493,14 @@ func TestEngineTrouble(t *testing.T) {
 		{"illegal", []string{"-mode", "illegal"}, "illegal move"},
 		{"garbage", []string{"-mode", "garbage"}, "illegal move"},
 		{"no start", []string{"-mode", "nouci"}, "could not start"},
+		{"no program", nil, "will be started again when it is next needed"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			engines := []Engine{{Name: "bad", Command: append([]string{fake}, tc.args...)}}
+			if tc.args == nil {
+				engines[0].Command = []string{filepath.Join(t.TempDir(), "no-such-engine")}
+			}
 			addr, srv := startServer(t, engines...)
 			srv.cfg.Timeout = 300 * time.Millisecond
 			p := open(t, addr)
@@ -503,6 +508,9 @@ func TestEngineTrouble(t *testing.T) {
 			p.await("the engine's trouble", func(p *page) bool { return strings.Contains(p.msg, tc.say) })
 			if !strings.Contains(p.msg, "bad (south)") {
 				t.Errorf("message %q does not name the engine and side", p.msg)
+			}
+			if strings.Contains(p.msg, "could not start") && strings.Contains(p.msg, "engine restarted") {
+				t.Errorf("message %q says an engine that did not start was restarted", p.msg)
 			}
 			p.await("play to pause", func(p *page) bool { return p.last.Paused && !p.last.Thinking })
 			if len(p.last.Moves) != 0 || p.last.Game != "katro-4x4" {

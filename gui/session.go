@@ -772,8 +772,8 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 	go func() {
 		defer s.jobs.Done()
 		ready := func(mpv int) { s.post(func() { s.multiPV(j.engine, mpv) }) }
-		r, f := sl.work(s.ctx, s.srv, gameID, opts, multipv, g, req, ready)
-		s.post(func() { s.jobDone(j, r, f) })
+		r, f, up := sl.work(s.ctx, s.srv, gameID, opts, multipv, g, req, ready)
+		s.post(func() { s.jobDone(j, r, f, up) })
 	}()
 }
 
@@ -794,14 +794,16 @@ func infoOf(j *job, in client.Info, fen string) infoMsg {
 }
 
 // work runs one job on the slot's engine, starting it if needed, and
-// returns the reply or a fault. ready gets the number of lines the engine
-// offers (its MultiPV maximum, 1 without the option) before the search.
-func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client.Option, multipv int, g *board.Game, req client.Go, ready func(mpv int)) (client.Reply, *client.Fault) {
+// returns the reply or a fault, and whether an engine process is running
+// afterwards (after a fault, a fresh one). ready gets the number of lines
+// the engine offers (its MultiPV maximum, 1 without the option) before
+// the search.
+func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client.Option, multipv int, g *board.Game, req client.Go, ready func(mpv int)) (client.Reply, *client.Fault, bool) {
 	sl.mu.Lock()
 	defer sl.mu.Unlock()
 	if sl.e == nil {
 		if f := sl.start(ctx, srv); f != nil {
-			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}
+			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}, false
 		}
 	}
 	mpv := 1
@@ -825,7 +827,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 	if f == nil {
 		select {
 		case <-req.Stop:
-			return r, nil // stopped before it began
+			return r, nil, true // stopped before it began
 		default:
 		}
 		r, f = sl.e.Think(ctx, g, req)
@@ -833,7 +835,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 	if f != nil && f.Kind != client.Aborted {
 		sl.restart(ctx, srv, f)
 	}
-	return r, f
+	return r, f, sl.e != nil
 }
 
 // restart replaces an engine whose state is unknown after fault f with a
@@ -856,7 +858,6 @@ func (sl *slot) start(ctx context.Context, srv *Server) *client.Fault {
 	return nil
 }
 
-// jobDone takes an engine's answer.
 // multiPV notes how many lines an engine offers.
 func (s *session) multiPV(engine string, mpv int) {
 	if s.maxMPV[engine] == mpv {
@@ -869,14 +870,16 @@ func (s *session) multiPV(engine string, mpv int) {
 	}
 }
 
-func (s *session) jobDone(j *job, r client.Reply, f *client.Fault) {
+// jobDone takes an engine's answer, or its fault; up says whether the
+// engine's process runs after it.
+func (s *session) jobDone(j *job, r client.Reply, f *client.Fault, up bool) {
 	current := s.job != nil && s.job.gen == j.gen
 	if f != nil && f.Kind == client.Aborted {
 		return
 	}
 	if f != nil && current {
 		s.job = nil
-		s.engineTrouble(j, f.Detail)
+		s.engineTrouble(j, f.Detail, up)
 		s.update()
 		return
 	}
@@ -895,7 +898,7 @@ func (s *session) jobDone(j *job, r client.Reply, f *client.Fault) {
 			what = fmt.Sprintf("sent bestmove %q but the game is not over", r.Move)
 		}
 		s.killEngine(j.engine)
-		s.engineTrouble(j, what)
+		s.engineTrouble(j, what, true)
 		s.update()
 		return
 	}
@@ -922,16 +925,20 @@ func (s *session) killEngine(name string) {
 	}()
 }
 
-// engineTrouble reports a fault. The game is kept; the engine will be
-// started afresh for its next move. After two faults in a row at one ply
-// play pauses, so that a broken engine does not loop.
-func (s *session) engineTrouble(j *job, what string) {
+// engineTrouble reports a fault; restarted says whether a fresh process
+// has replaced the engine's (else it is started when next needed). The
+// game is kept. After two faults in a row at one ply play pauses, so
+// that a broken engine does not loop.
+func (s *session) engineTrouble(j *job, what string, restarted bool) {
 	s.faults++
 	who := j.engine
 	if j.kind == "move" {
 		who += " (" + strings.ToLower(j.side.String()) + ")"
 	}
 	msg := fmt.Sprintf("Engine %s %s. The game is kept and the engine restarted.", who, what)
+	if !restarted {
+		msg = fmt.Sprintf("Engine %s %s. The game is kept; the engine will be started again when it is next needed.", who, what)
+	}
 	if j.kind == "move" && s.faults >= 2 {
 		s.paused = true
 		msg += " Play is paused: press Resume to try again."
