@@ -616,6 +616,12 @@ func TestAnalysis(t *testing.T) {
 	// The state says how many lines the engine offers.
 	p.send(map[string]any{"type": "goto", "ply": 1})
 	p.await("the engine's MultiPV", func(p *page) bool { return p.last.Analysis.MaxMultiPV == 3 && p.last.View == 1 })
+	// More lines than it offers are its maximum.
+	p.send(map[string]any{"type": "analyse", "on": true, "engine": "fake", "multipv": 1000})
+	p.await("the new lines", func(p *page) bool { return p.last.Analysis.MultiPV != 2 })
+	if p.last.Analysis.MultiPV != 3 {
+		t.Errorf("multipv 1000 asked of an engine with 3 lines: state has %d", p.last.Analysis.MultiPV)
+	}
 	// A person moves for either side while analysing.
 	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 1})
 	p.await("the move", func(p *page) bool { return p.last.View == 2 && len(p.last.Moves) == 2 && p.last.Turn == "human" })

@@ -574,7 +574,16 @@ func (s *session) setAnalysis(r request) error {
 	if r.MultiPV > 0 {
 		s.an.MultiPV = r.MultiPV
 	}
+	s.clampMultiPV()
 	return nil
+}
+
+// clampMultiPV keeps the lines asked for within what the analysing
+// engine offers, once it has said.
+func (s *session) clampMultiPV() {
+	if mpv := s.maxMPV[s.an.Engine]; mpv > 0 {
+		s.an.MultiPV = min(s.an.MultiPV, mpv)
+	}
 }
 
 // settleClock charges the running clock with the time since it started.
@@ -866,6 +875,7 @@ func (s *session) multiPV(engine string, mpv int) {
 	s.maxMPV[engine] = mpv
 	if engine == s.an.Engine {
 		s.an.MaxMultiPV = mpv
+		s.clampMultiPV()
 		s.update()
 	}
 }
