@@ -447,6 +447,16 @@ func TestOpenings(t *testing.T) {
 	if err != nil || len(ops) != 2 {
 		t.Fatalf("ReadOpenings: %d, %v", len(ops), err)
 	}
+	// A byte order mark and comments after a position.
+	for _, text := range []string{
+		"\ufeff" + v.Start().String() + "\n" + second.String() + "\n",
+		"\ufeff# two openings\n" + v.Start().String() + " # the start\n" + second.String() + "\t#after a1 d4\n",
+	} {
+		got, err := ReadOpenings(strings.NewReader(text), v)
+		if err != nil || len(got) != 2 || got[0] != ops[0] || got[1] != ops[1] {
+			t.Errorf("ReadOpenings(%q): %d positions, %v; want the same two", text, len(got), err)
+		}
+	}
 	for _, tc := range []struct{ text, want string }{
 		{"# nothing\n", "no positions"},
 		{v.Start().String() + "\n1,2,3 S 0\n", "line 2: "},

@@ -10,16 +10,21 @@ import (
 )
 
 // ReadOpenings reads start positions, one a line in the rule book's
-// notation, for variant v. Blank lines and lines starting with # are
-// skipped. A position that does not parse, or whose game is already over,
-// is an error naming its line.
+// notation, for variant v. A # starts a comment, on a line of its own or
+// after a position; blank lines are skipped, and so is a UTF-8 byte order
+// mark at the start. A position that does not parse, or whose game is
+// already over, is an error naming its line.
 func ReadOpenings(r io.Reader, v *board.Variant) ([]board.Position, error) {
 	var out []board.Position
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for n := 1; sc.Scan(); n++ {
-		s := strings.TrimSpace(sc.Text())
-		if s == "" || strings.HasPrefix(s, "#") {
+		s := sc.Text()
+		if n == 1 {
+			s = strings.TrimPrefix(s, "\ufeff")
+		}
+		s, _, _ = strings.Cut(s, "#") // the notation has no #
+		if s = strings.TrimSpace(s); s == "" {
 			continue
 		}
 		p, err := v.ParsePosition(s)
