@@ -192,9 +192,21 @@ func ParseSPRT(s string) (SPRT, error) {
 	return t, t.Check()
 }
 
-// Check reports a test that cannot work: elo1 not above elo0, or an error
-// rate outside (0, ½).
+// maxSPRTElo bounds the Elo of an SPRT's hypotheses: past it a game pair
+// is next to certain and the test cannot tell the hypotheses apart.
+const maxSPRTElo = 1000
+
+// Check reports a test that cannot work: a bound that is not a number
+// within ±1000, elo1 not above elo0, or an error rate outside (0, ½).
 func (t SPRT) Check() error {
+	for _, b := range []struct {
+		name string
+		x    float64
+	}{{"elo0", t.Elo0}, {"elo1", t.Elo1}} {
+		if !(math.Abs(b.x) <= maxSPRTElo) {
+			return fmt.Errorf("sprt: %s %g: want a number from -%d to %d", b.name, b.x, maxSPRTElo, maxSPRTElo)
+		}
+	}
 	switch {
 	case t.Elo1 <= t.Elo0:
 		return fmt.Errorf("sprt: elo1 (%g) must be greater than elo0 (%g)", t.Elo1, t.Elo0)

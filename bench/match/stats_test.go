@@ -286,6 +286,9 @@ func TestParseSPRT(t *testing.T) {
 		{"foo=1", SPRT{}, true},
 		{"model=bayes", SPRT{}, true},
 		{"elo0", SPRT{}, true},
+		{"elo0=-1e9 elo1=1e9", SPRT{}, true},
+		{"elo0=0 elo1=1001", SPRT{}, true},
+		{"elo0=-1000 elo1=1000 model=logistic", SPRT{-1000, 1000, 0.05, 0.05, Logistic}, false},
 	}
 	for _, tc := range tests {
 		got, err := ParseSPRT(tc.in)
