@@ -3,6 +3,7 @@ package protocol
 import (
 	"errors"
 	"fmt"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -217,8 +218,20 @@ func (s *server) setOverhead(value string) error {
 
 // setThreads sets the number of threads of the next searches; a running
 // search keeps its own.
+//
+// Each search thread is a goroutine. With more threads than the Go
+// runtime runs at once (GOMAXPROCS, the number of cores by default), they
+// would take turns in slices of about 10 ms each, and the goroutine that
+// reads the commands would wait its turn behind all of them: with 64
+// threads on 2 cores, isready and stop took about a second. So the runtime
+// is allowed one more than the threads, like an engine with an operating
+// system thread per search thread: the system shares the cores among them
+// and wakes the command reader at once. It is never lowered.
 func (s *server) setThreads(value string) error {
 	s.threads, _ = strconv.Atoi(value) // checked
+	if n := s.threads + 1; n > runtime.GOMAXPROCS(0) {
+		runtime.GOMAXPROCS(n)
+	}
 	return nil
 }
 

@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"fmt"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -59,6 +61,16 @@ func TestMultiPVOption(t *testing.T) {
 			t.Errorf("depth %d: ranks %q, want 1 2 3", d, got)
 		}
 	}
+	// A root with fewer moves than the lines asked for still numbers its
+	// one line (a Hoyito III player who must pass).
+	s.send("setoption name UCI_Variant value hoyito3", "position fen 0,0,0,0,0,0/2,2,1,1,1,1 N 20 20 0", "go depth 3")
+	_, lines = s.bestmove()
+	for _, l := range lines {
+		if strings.HasPrefix(l, "info depth") && !strings.Contains(l, " multipv 1 ") {
+			t.Errorf("MultiPV 3 with one move printed %q", l)
+		}
+	}
+	s.send("setoption name UCI_Variant value katro")
 	// Back to one line: no multipv field.
 	s.send("setoption name MultiPV value 1", "go depth 3")
 	_, lines = s.bestmove()
@@ -115,6 +127,14 @@ func TestThreadsOption(t *testing.T) {
 	s.bestmove()
 	if got := errorLines(s.sync()); len(got) != 0 {
 		t.Errorf("errors: %q", got)
+	}
+	// The runtime may run every search thread and the command reader at
+	// once.
+	n := runtime.GOMAXPROCS(0)
+	s.send(fmt.Sprintf("setoption name Threads value %d", n+4))
+	s.sync()
+	if got := runtime.GOMAXPROCS(0); got < n+5 {
+		t.Errorf("with %d threads GOMAXPROCS is %d, want at least %d", n+4, got, n+5)
 	}
 }
 

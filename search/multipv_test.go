@@ -35,7 +35,8 @@ func TestMultiPVLines(t *testing.T) {
 			}
 			for d, infos := range byDepth {
 				if want == 1 {
-					if len(infos) != 1 || infos[0].MultiPV != 0 {
+					// One line, still numbered (as Stockfish does).
+					if len(infos) != 1 || infos[0].MultiPV != 1 {
 						t.Errorf("%s, MultiPV %d, one legal move, depth %d: %+v", rp.name, n, d, infos)
 					}
 					continue

@@ -523,8 +523,10 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 		TBHits:   s.totalTBHits(),
 		PV:       append([]board.Move(nil), pv...),
 	}
-	if s.multiPV > 1 {
-		s.last.MultiPV = 1 // a change of the best line within an iteration
+	if s.multiPV > 1 || s.lim.MultiPV > 1 {
+		// A change of the best line within an iteration, or the one line
+		// of a root with fewer moves than the lines asked for.
+		s.last.MultiPV = 1
 	}
 	if s.cb.Info != nil {
 		s.cb.Info(s.last)
