@@ -2,7 +2,6 @@ package gui_test
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"os"
 	"os/exec"
@@ -13,31 +12,15 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
 )
-
-// syncBuffer collects a child's stderr while the test reads it.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // guiServer is a running "sower gui".
 type guiServer struct {
 	url     string // "http://127.0.0.1:PORT/"
 	cmd     *exec.Cmd
-	stderr  *syncBuffer
+	stderr  *sowertest.SyncBuffer
 	started time.Time
 	exited  chan error
 	stopped sync.Once
@@ -50,7 +33,7 @@ var addrLine = regexp.MustCompile(`^sower gui: (http://127\.0\.0\.1:\d+/)$`)
 // The cleanup stops it with SIGTERM and checks that it exits cleanly.
 func startServer(t *testing.T, bin string, args ...string) *guiServer {
 	t.Helper()
-	s := &guiServer{stderr: &syncBuffer{}, exited: make(chan error, 1)}
+	s := &guiServer{stderr: &sowertest.SyncBuffer{}, exited: make(chan error, 1)}
 	s.cmd = exec.Command(bin, append([]string{"gui", "--addr", "127.0.0.1:0"}, args...)...)
 	s.cmd.Stderr = s.stderr
 	out, err := s.cmd.StdoutPipe()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -34,12 +35,12 @@ const (
 type testServer struct {
 	t   *testing.T
 	s   *server
-	out *syncBuffer
+	out *sowertest.SyncBuffer
 	n   int // lines already returned
 }
 
 func newTestServer(t *testing.T, cfg Config) *testServer {
-	out := new(syncBuffer)
+	out := new(sowertest.SyncBuffer)
 	s := newServer(context.Background(), out, cfg)
 	t.Cleanup(s.stopJob)
 	return &testServer{t: t, s: s, out: out}
@@ -57,7 +58,7 @@ func (ts *testServer) do(lines ...string) []string {
 		<-j.done
 		ts.s.job = nil
 	}
-	all := ts.out.lines()
+	all := ts.out.Lines()
 	got := all[ts.n:]
 	ts.n = len(all)
 	return got

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // FuzzCommands feeds arbitrary input to the command reader. Whatever the
@@ -45,7 +47,7 @@ func FuzzCommands(f *testing.F) {
 			}
 		}
 		input := append(bytes.Clone(data), "\nisready\n"...)
-		var out syncBuffer
+		var out sowertest.SyncBuffer
 		cfg := Config{
 			MaxHashMiB: 2, // keep memory small whatever Hash the input asks for
 			Bench: func(ctx context.Context, w io.Writer) error {
@@ -67,7 +69,7 @@ func FuzzCommands(f *testing.F) {
 			return
 		}
 		n := 0
-		for _, l := range out.lines() {
+		for _, l := range out.Lines() {
 			if strings.ContainsRune(l, '\r') {
 				t.Errorf("line with a carriage return: %q", l)
 			}

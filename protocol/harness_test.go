@@ -2,13 +2,13 @@ package protocol
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // wait bounds every wait of the tests for a line that should come soon;
@@ -183,33 +183,11 @@ func (s *session) close() (error, []string) {
 // stopped by the end of the input, so run suits commands without a search.
 func run(t *testing.T, input string) []string {
 	t.Helper()
-	var out syncBuffer
+	var out sowertest.SyncBuffer
 	if err := Serve(context.Background(), strings.NewReader(input), &out); err != nil {
 		t.Fatalf("Serve: %v", err)
 	}
-	return out.lines()
-}
-
-// syncBuffer is a bytes.Buffer safe for one writer and one reader.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.b.Write(p)
-}
-
-func (b *syncBuffer) lines() []string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	s := strings.TrimSuffix(b.b.String(), "\n")
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, "\n")
+	return out.Lines()
 }
 
 // errorLines returns the lines that report an error.

@@ -1,36 +1,17 @@
 package match
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
-
-// syncBuffer is a buffer safe for the writes of several goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestLogNamesProcesses plays games at once with two processes of each
 // engine: every line of the log names its process, and each game says
@@ -38,7 +19,7 @@ func (s *syncBuffer) String() string {
 func TestLogNamesProcesses(t *testing.T) {
 	bin := clienttest.BuildFake(t)
 	lim := Limit{MoveTime: 2 * time.Second}
-	var log syncBuffer
+	var log sowertest.SyncBuffer
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 4, Concurrency: 2,
 		Engines: [2]EngineSpec{fake(bin, "e", lim), fake(bin, "e-2", lim)},
