@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/tables"
@@ -89,9 +90,9 @@ func TestSolveAgreesWithTables(t *testing.T) {
 // exact memoised solver of reference_test.go, which keys its memo with the
 // positions since the last capture, on Hoyito III positions from random
 // games, each with the game's history, under low no-capture limits so that
-// repetition and the limit decide many lines. A transposition table that
-// reused a value decided by a repetition on one path at a node reached by
-// another would prove a wrong value here.
+// repetition and the limit decide many lines. (A table that does not see
+// the path rarely goes wrong on such random positions; the case where it
+// does is TestSolveTableSeesThePath.)
 func TestSolveExactWithHistory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
 	want, budget := 40, 1_000_000
@@ -147,6 +148,48 @@ func TestSolveExactWithHistory(t *testing.T) {
 		checked++
 	}
 	t.Logf("%d positions (%d skipped, too large for the reference)", checked, skipped)
+}
+
+// TestSolveTableSeesThePath searches one position twice with the same
+// solver and table: first with a history in which its child Y occurred
+// twice, so that playing Y repeats it a third time and ends the game, then
+// with no history. The two values differ (the exact reference says so),
+// and the second search must not take the first one's result from the
+// table: the key holds the positions since the last capture.
+func TestSolveTableSeesThePath(t *testing.T) {
+	r := board.DefaultRules()
+	r.NoCaptureLimit = 10
+	v, err := board.NewWithRules(board.NameHoyito3, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.ParsePosition("2,0,2,1,1,0/1,0,0,1,0,0 S 36 4 2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1, err := v.ParseMove("a1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := after(t, p, a1)
+	k := y.Key()
+	twice, ok1 := exactWithin(t, p, []uint64{k, k}, 2*mix(k), 1_000_000)
+	fresh, ok2 := exactWithin(t, p, nil, 0, 1_000_000)
+	if !ok1 || !ok2 || twice == fresh {
+		t.Fatalf("test position: exact values %d (Y twice before) and %d (no history), want two different", twice, fresh)
+	}
+	s := &solver{ctx: context.Background(), root: p, start: time.Now(), limit: r.NoCaptureLimit,
+		family: board.Hoyito, vmax: v.Total(), tt: make([]solveEntry, 1<<16)}
+	const depth = 40 // past the no-capture limit: no unresolved leaf
+	for _, c := range []struct {
+		keys []uint64
+		want int
+	}{{[]uint64{k, k}, twice}, {nil, fresh}} {
+		s.keys = append(s.keys[:0], c.keys...)
+		if got := s.ab(&p, 0, depth, -s.vmax-1, s.vmax+1, stretchHash(c.keys)); got != c.want {
+			t.Errorf("history %x: the solver finds %d, the exact value is %d", c.keys, got, c.want)
+		}
+	}
 }
 
 // checkKeeps checks that pv is a legal line from p whose first move keeps
