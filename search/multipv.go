@@ -12,7 +12,9 @@ import (
 // move had in the previous iteration, and brings its best to place k.
 // After the iteration the ranked moves are sorted by score (a later line
 // may come out better than an earlier one when the table lets it see
-// deeper), and reported in that order. With MultiPV 1 none of this runs:
+// deeper), and reported in that order. At a root whose exact value the
+// endgame tables give, the moves they prove value-keeping fill the first
+// lines and rank first, whatever the others score (see markKeeping). With MultiPV 1 none of this runs:
 // the search and its reports are the single-line search's.
 
 // iterateMulti runs one iteration over every line and returns the best

@@ -57,6 +57,7 @@ type searcher struct {
 	root      board.Position
 	rootMoves [board.MaxMoves]rootMove
 	nRoot     int
+	nKeep     int // root moves the tables prove value-keeping, first (markKeeping)
 	multiPV   int // lines to find, 1 to nRoot
 	skill     skillLines
 	pvIdx     int // the line being searched: root moves before it are done
@@ -168,6 +169,7 @@ func (s *searcher) run() Result {
 			return s.finish(res)
 		}
 	}
+	s.nKeep = 0
 	if s.tb != nil && s.multiPV > 1 {
 		s.markKeeping()
 	}
@@ -351,7 +353,11 @@ func (s *searcher) searchRoot(depth int, alpha, beta Score) Score {
 	best := -Infinity
 	s.push(root)
 	defer s.pop()
-	for i := s.pvIdx; i < s.nRoot; i++ {
+	end := s.nRoot
+	if s.pvIdx < s.nKeep {
+		end = s.nKeep // value-keeping moves fill the lines first
+	}
+	for i := s.pvIdx; i < end; i++ {
 		s.reportCurrMove(depth, i)
 		rm := &s.rootMoves[i]
 		same := rm.pos.Side() == root.Side()

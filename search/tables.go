@@ -105,10 +105,11 @@ func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (S
 
 // markKeeping marks, when the tables give the root an exact value that
 // the clock leaves time for, the root moves that the tables prove keep
-// it, and puts them first. Several lines are then ranked with those moves
-// first: another move may score as much in the search (the tables bound
-// it by the same margin without proving it, and a bound is scored as
-// the latest end with that margin), but it is not known to keep the value.
+// it, puts them first and counts them (nKeep). Several lines are then
+// filled with those moves first, and ranked with them first: another move
+// may score as much or more in the search (the tables bound it by the same
+// margin without proving it, and a bound is scored as the latest end with
+// that margin), but it is not known to keep the value.
 func (s *searcher) markKeeping() {
 	_, _, exact, ok := s.tbBounds(&s.root, 0)
 	if !ok || !exact {
@@ -124,6 +125,9 @@ func (s *searcher) markKeeping() {
 			if m.Keeps && m.Move == rm.move {
 				rm.keeps = true
 			}
+		}
+		if rm.keeps {
+			s.nKeep++
 		}
 	}
 	slices.SortStableFunc(s.rootMoves[:s.nRoot], keepsFirst)

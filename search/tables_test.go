@@ -79,7 +79,8 @@ func TestTablesAtTheRoot(t *testing.T) {
 
 // TestTablesMultiPV: with several lines at a root whose value the tables
 // give exactly, the lines of the moves that keep it come first, reported
-// exact and with table hits, and the search plays one of them. A move
+// exact and with table hits, also when there are fewer lines than moves,
+// and the search plays one of them. A move
 // that the tables only bound by the same margin (d2 here) must not be
 // preferred.
 func TestTablesMultiPV(t *testing.T) {
@@ -103,24 +104,28 @@ func TestTablesMultiPV(t *testing.T) {
 	if len(keeps) != 3 || keeps[d2] {
 		t.Fatalf("test position: moves %+v; want three, d2 not keeping the value", ms)
 	}
-	last := map[int]Info{}
-	res, err := e.Search(context.Background(), p, nil, Limits{Depth: 30, MultiPV: 3}, func(i Info) { last[i.MultiPV] = i })
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !keeps[res.Move] {
-		t.Errorf("bestmove %s does not keep the value", res.Move)
-	}
-	for k := 1; k <= 3; k++ {
-		i := last[k]
-		if len(i.PV) == 0 {
-			t.Fatalf("line %d: no report", k)
+	// With two lines, fewer than the moves, both are the keeping ones.
+	for _, n := range []int{2, 3} {
+		last := map[int]Info{}
+		e.ClearHash()
+		res, err := e.Search(context.Background(), p, nil, Limits{Depth: 30, MultiPV: n}, func(i Info) { last[i.MultiPV] = i })
+		if err != nil {
+			t.Fatal(err)
 		}
-		if i.TBHits == 0 {
-			t.Errorf("line %d: no table hits reported", k)
+		if !keeps[res.Move] {
+			t.Errorf("MultiPV %d: bestmove %s does not keep the value", n, res.Move)
 		}
-		if k <= 2 && (!keeps[i.PV[0]] || i.Bound != BoundExact) {
-			t.Errorf("line %d: %s bound %v; want a value-keeping move, exact", k, i.PV[0], i.Bound)
+		for k := 1; k <= n; k++ {
+			i := last[k]
+			if len(i.PV) == 0 {
+				t.Fatalf("MultiPV %d, line %d: no report", n, k)
+			}
+			if i.TBHits == 0 {
+				t.Errorf("MultiPV %d, line %d: no table hits reported", n, k)
+			}
+			if k <= 2 && (!keeps[i.PV[0]] || i.Bound != BoundExact) {
+				t.Errorf("MultiPV %d, line %d: %s bound %v; want a value-keeping move, exact", n, k, i.PV[0], i.Bound)
+			}
 		}
 	}
 }
