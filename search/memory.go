@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"unsafe"
 )
 
 // Hash sizes the machine can hold. Go cannot recover from running out of
@@ -60,10 +61,30 @@ func parseMemAvailable(b []byte) (int, bool) {
 // CheckHashMemory returns an error when the table NewTable(mib) makes
 // (mib rounded down to a power of two) does not fit in availMiB MiB
 // available (see HashLimitMiB).
-func CheckHashMemory(mib, availMiB int) error {
+func CheckHashMemory(mib, availMiB int) error { return CheckHashesMemory(mib, 1, availMiB) }
+
+// CheckHashesMemory is CheckHashMemory for count tables of mib MiB at once
+// (count engines in one program).
+func CheckHashesMemory(mib, count, availMiB int) error {
 	size := (1 << bucketsLog(max(mib, MinHashMiB)) * bucketSize * entryBytes) >> 20
-	if limit := HashLimitMiB(availMiB); size > limit {
-		return fmt.Errorf("hash size %d MiB (a table of %d MiB): more than this machine can spare now (%d MiB available, so at most %d MiB)", mib, size, availMiB, limit)
+	return checkTables(mib, size, count, availMiB)
+}
+
+// CheckSolveMemory returns an error when the table Solve makes for a
+// HashMiB of mib does not fit in availMiB MiB available.
+func CheckSolveMemory(mib, availMiB int) error {
+	return checkTables(mib, solveEntries(mib)*int(unsafe.Sizeof(solveEntry{}))>>20, 1, availMiB)
+}
+
+// checkTables returns an error when count tables of size MiB each, made
+// for a hash size of mib, do not fit in availMiB MiB available.
+func checkTables(mib, size, count, availMiB int) error {
+	if limit := HashLimitMiB(availMiB); size*count > limit {
+		what := fmt.Sprintf("a table of %d MiB", size)
+		if count > 1 {
+			what = fmt.Sprintf("%d tables of %d MiB", count, size)
+		}
+		return fmt.Errorf("hash size %d MiB (%s): more than this machine can spare now (%d MiB available, so at most %d MiB)", mib, what, availMiB, limit)
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -57,7 +58,12 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	if cfg.Tables != nil && cfg.Tables.Fits(v) {
 		s.tb = cfg.Tables
 	}
-	s.tt = make([]solveEntry, mib<<20/24)
+	if avail, ok := AvailableMiB(); ok {
+		if err := CheckSolveMemory(mib, avail); err != nil {
+			return SolveInfo{}, fmt.Errorf("solve: %w", err)
+		}
+	}
+	s.tt = make([]solveEntry, solveEntries(mib))
 	s.keys = append(s.keys, cfg.History...)
 	s.rootStretch = stretchHash(s.keys[len(s.keys)-min(root.Clock(), len(s.keys)):])
 	if s.tb != nil {
@@ -101,6 +107,10 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	s.finishInfo(&info)
 	return info, ctx.Err()
 }
+
+// solveEntries returns the number of entries of the solver's table for a
+// HashMiB of mib: one per 24 bytes of it (an entry takes 16).
+func solveEntries(mib int) int { return mib << 20 / 24 }
 
 // The two modes: unresolved leaves score the worst, or the best, for the
 // root's side to move.

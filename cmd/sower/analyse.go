@@ -51,7 +51,7 @@ func (c *cli) analyse(args []string) error {
 	case multiPV < 1 || multiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", multiPV, board.MaxMoves)
 	}
-	if err := c.checkHash(hash); err != nil {
+	if err := c.checkHash(hash, search.CheckHashMemory); err != nil {
 		return err
 	}
 	game, err := g.build()

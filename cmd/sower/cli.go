@@ -149,12 +149,12 @@ func (c *cli) fail(err error) int {
 }
 
 // checkHash refuses a --hash size outside the engine's range or more than
-// the machine can spare now, with the check the engine makes before it
-// allocates its table (search.CheckHashMemory). Commands whose table is not
-// the engine's (solve) or is made later (datagen) call it before any work,
-// so that a size too large is a one-line error rather than the runtime's
-// fatal out-of-memory.
-func (c *cli) checkHash(mib int) error {
+// the machine can spare now, with fits, the check made before the tables
+// are allocated (search.CheckHashMemory for one engine's,
+// search.CheckHashesMemory for several, search.CheckSolveMemory for the
+// solver's). Commands call it before any work, so that a size too large
+// is a one-line error rather than the runtime's fatal out-of-memory.
+func (c *cli) checkHash(mib int, fits func(mib, availMiB int) error) error {
 	if mib < search.MinHashMiB || mib > search.MaxHashMiB {
 		return usagef("--hash %d: want %d to %d", mib, search.MinHashMiB, search.MaxHashMiB)
 	}
@@ -163,7 +163,7 @@ func (c *cli) checkHash(mib int) error {
 		avail = search.AvailableMiB
 	}
 	if n, ok := avail(); ok {
-		if err := search.CheckHashMemory(mib, n); err != nil {
+		if err := fits(mib, n); err != nil {
 			return usagef("--hash: %v", err)
 		}
 	}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -24,22 +26,42 @@ func withHash(args []string, mib string) []string {
 	return append(append([]string(nil), args...), "--hash", mib)
 }
 
-// TestHashMemory checks that every command with --hash refuses a table the
-// machine cannot spare, with the engine's own check, before any work.
+// TestHashMemory checks that every command with --hash refuses tables the
+// machine cannot spare, sized as the command makes them (the engine's, the
+// solver's smaller one, one per datagen engine), before any work.
 func TestHashMemory(t *testing.T) {
 	data := filepath.Join(t.TempDir(), "d.dat")
-	for _, args := range [][]string{
-		{"solve", "--game", "katro-6x3", "--depth", "1"},
-		{"analyse", "--game", "katro-4x4", "--depth", "1"},
-		{"datagen", "--game", "katro-4x4", "--games", "1", "--nodes", "10", "--out", data},
+	solve := []string{"solve", "--game", "katro-6x3", "--depth", "1"}
+	analyse := []string{"analyse", "--game", "katro-4x4", "--depth", "1"}
+	datagen := []string{"datagen", "--game", "katro-4x4", "--games", "1", "--nodes", "10", "--out", data}
+	datagen2 := append(slices.Clone(datagen), "--concurrency", "2")
+	for _, c := range []struct {
+		args   []string
+		avail  int
+		hash   string
+		tables string // "" when it fits
+	}{
+		{solve, 100, "512", "a table of 341 MiB"},
+		{solve, 100, "32", ""}, // 21 MiB, within 100·7/8−64 = 23
+		{analyse, 100, "512", "a table of 512 MiB"},
+		{analyse, 100, "32", "a table of 32 MiB"},
+		{analyse, 100, "8", ""},
+		{datagen, 100, "512", "a table of 512 MiB"},
+		{datagen, 150, "64", ""}, // within 150·7/8−64 = 67
+		{datagen2, 150, "64", "2 tables of 64 MiB"},
+		{datagen2, 150, "16", ""},
 	} {
-		stdout, stderr, st := runMem(100, withHash(args, "512")...)
-		if st != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 ||
-			!strings.Contains(stderr, "--hash: hash size 512 MiB (a table of 512 MiB): more than this machine can spare now (100 MiB available") {
-			t.Errorf("%v --hash 512: status %d, stdout %q, stderr %q", args, st, stdout, stderr)
+		args := withHash(c.args, c.hash)
+		stdout, stderr, st := runMem(c.avail, args...)
+		if c.tables == "" {
+			if st != exitOK {
+				t.Errorf("%v with %d MiB available: status %d, stderr %q", args, c.avail, st, stderr)
+			}
+			continue
 		}
-		if _, stderr, st := runMem(100, withHash(args, "8")...); st != exitOK {
-			t.Errorf("%v --hash 8: status %d, stderr %q", args, st, stderr)
+		want := fmt.Sprintf("--hash: hash size %s MiB (%s): more than this machine can spare now (%d MiB available", c.hash, c.tables, c.avail)
+		if st != exitUsage || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, want) {
+			t.Errorf("%v with %d MiB available: status %d, stdout %q, stderr %q; want %q", args, c.avail, st, stdout, stderr, want)
 		}
 	}
 }

@@ -64,7 +64,7 @@ func (c *cli) datagen(args []string) error {
 	}
 	// Checked before the data file is touched; each of the --concurrency
 	// engines has a table of this size.
-	if err := c.checkHash(f.hash); err != nil {
+	if err := c.checkHash(f.hash, func(mib, avail int) error { return search.CheckHashesMemory(mib, f.concurrency, avail) }); err != nil {
 		return err
 	}
 	lim := search.Limits{Nodes: f.nodes}

@@ -23,7 +23,7 @@ func (c *cli) solve(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := c.checkHash(hash); err != nil {
+	if err := c.checkHash(hash, search.CheckSolveMemory); err != nil {
 		return err
 	}
 	if depth < 0 || depth >= search.MaxPly {
