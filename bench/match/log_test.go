@@ -40,7 +40,7 @@ func TestLogNamesProcesses(t *testing.T) {
 			t.Fatalf("log line %q names no process", l)
 		}
 		if strings.HasSuffix(l, "> uci") {
-			uci[m[0]]++
+			uci[m[1]+"("+m[2]+")"]++ // by process label
 		}
 	}
 	if len(uci) < 4 || len(games) != 4 {
