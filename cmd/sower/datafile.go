@@ -194,7 +194,18 @@ func (d *dataFile) add(gd *bench.GameData) error {
 	if err := d.w.Flush(); err != nil {
 		return err
 	}
+	// One write for the whole game; if it fails partway (a full disk),
+	// the part written is cut off again, so that the file ends with whole
+	// games.
+	at, err := d.file.Seek(0, io.SeekCurrent)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", d.name, err)
+	}
 	if _, err := d.file.Write(d.buf.Bytes()); err != nil {
+		if terr := d.file.Truncate(at); terr != nil {
+			return fmt.Errorf("writing %s: %w (and cutting off the part written: %v)", d.name, err, terr)
+		}
+		d.file.Seek(at, io.SeekStart)
 		return fmt.Errorf("writing %s: %w", d.name, err)
 	}
 	return nil
