@@ -222,11 +222,13 @@ func (s *server) setOverhead(value string) error {
 // Each search thread is a goroutine. With more threads than the Go
 // runtime runs at once (GOMAXPROCS, the number of cores by default), they
 // would take turns in slices of about 10 ms each, and the goroutine that
-// reads the commands would wait its turn behind all of them: with 64
-// threads on 2 cores, isready and stop took about a second. So the runtime
+// reads the commands would wait its turn behind all of them (isready and
+// stop took seconds with hundreds of threads on 2 cores). So the runtime
 // is allowed one more than the threads, like an engine with an operating
 // system thread per search thread: the system shares the cores among them
-// and wakes the command reader at once. It is never lowered.
+// and wakes the command reader at once. It is never lowered; setting it
+// also ends the runtime's own updates of GOMAXPROCS to the cores the
+// process may use.
 func (s *server) setThreads(value string) error {
 	s.threads, _ = strconv.Atoi(value) // checked
 	if n := s.threads + 1; n > runtime.GOMAXPROCS(0) {

@@ -131,6 +131,7 @@ func TestThreadsOption(t *testing.T) {
 	// The runtime may run every search thread and the command reader at
 	// once.
 	n := runtime.GOMAXPROCS(0)
+	t.Cleanup(func() { runtime.GOMAXPROCS(n) })
 	s.send(fmt.Sprintf("setoption name Threads value %d", n+4))
 	s.sync()
 	if got := runtime.GOMAXPROCS(0); got < n+5 {

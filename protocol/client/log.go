@@ -9,8 +9,8 @@ import (
 
 // Log writes every line sent to and read from engines, from any goroutine,
 // one line each: seconds since the log began, the engine's name (its
-// Spec.Name, which a program running several processes of one engine
-// should make tell them apart), ">" for a line sent or "<" for a line
+// Spec.Name; a program running several processes of one engine should
+// give each a name of its own), ">" for a line sent or "<" for a line
 // read, and the line. A nil *Log writes nothing. The first write that
 // fails stops the log; Err returns its error.
 type Log struct {
