@@ -114,8 +114,11 @@ func (c *cli) datagen(args []string) error {
 		}
 	}
 	if len(df.played) > 0 {
-		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games, and %d games kept none (%s); ",
-			f.out, df.records, len(df.played)-df.emptyGames, df.emptyGames, emptyListName(f.out))
+		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games", f.out, df.records, len(df.played)-df.emptyGames)
+		if df.emptyGames > 0 {
+			fmt.Fprintf(c.stderr, ", and %d games kept none (%s)", df.emptyGames, emptyListName(f.out))
+		}
+		fmt.Fprint(c.stderr, "; ")
 		if todo == 0 {
 			fmt.Fprintf(c.stderr, "all %d games are played\n", f.games)
 			return df.close()
