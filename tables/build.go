@@ -33,6 +33,16 @@ type BuildStats struct {
 	Bytes     uint64 // peak working memory of the arrays, approximate
 }
 
+// BuildMemory estimates the memory that building the n-seed layer for
+// opts holds at its peak: the main arrays (11 bytes a position and 4 a
+// quiet move, of which there are about 3.1 a position in every layer
+// measured, 8 to 24 seeds) and the entries written out. BuildStats.Bytes
+// reports the main arrays as they were.
+func BuildMemory(n int, opts Options) uint64 {
+	p := Positions(n) * uint64(opts.halves())
+	return p*(11+EntrySize) + p*31/10*4
+}
+
 // chunk is how many consecutive positions a worker expands at a time.
 const chunk = 1 << 14
 

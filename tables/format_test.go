@@ -2,6 +2,7 @@ package tables
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -111,4 +112,29 @@ func FuzzReadLayer(f *testing.F) {
 		c := unrank(l.n-1, l.seeds)
 		_ = l.lookup(l.opts.halves()-1, &c)
 	})
+}
+
+// TestBuildMemory: the estimate of a build's peak memory is within 15% of
+// what the builds of the 8- and 12-seed layers report (their main arrays
+// plus the entries written out), for a capturer set and a fixed one.
+func TestBuildMemory(t *testing.T) {
+	for _, r := range []board.Rules{board.DefaultRules(), {LastFour: board.LastFourSouth, NoCaptureLimit: 200}} {
+		opts := OptionsFor(r)
+		var got []BuildStats
+		err := Build(context.Background(), BuildConfig{Dir: t.TempDir(), Options: opts, Seeds: 12,
+			Layer: func(st BuildStats, resumed bool) { got = append(got, st) }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, st := range got {
+			actual := st.Bytes + st.Positions*EntrySize
+			est := BuildMemory(st.Seeds, opts)
+			if est < actual*85/100 || est > actual*115/100 {
+				t.Errorf("%s, %d seeds: estimate %d bytes, the build held %d", opts, st.Seeds, est, actual)
+			}
+		}
+		if len(got) != 2 {
+			t.Fatalf("%s: %d layers built, want 2", opts, len(got))
+		}
+	}
 }
