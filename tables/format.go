@@ -193,11 +193,80 @@ func openLayer(path string) (*Layer, error) {
 		return nil, err
 	}
 	l := &Layer{seeds: h.seeds, opts: h.opts, n: h.n, data: data[HeaderSize:], sum: h.sum, lowerSum: h.lowerSum, exact: h.exact, close: unmap}
-	if got := xxhash.Sum64(l.data); got != h.sum {
+	if err := checkEntries(l.data, h); err != nil {
 		l.Close()
-		return nil, fmt.Errorf("entries checksum %016x, header says %016x: the file is damaged", got, h.sum)
+		return nil, err
 	}
 	return l, nil
+}
+
+// checkEntries checks, in one pass over the entries, their checksum and
+// that they make sense: bounds within the seeds on the board, lo not above
+// hi, and as many exact entries as the header says. A file whose checksum
+// matches but whose entries do not make sense was not written by the
+// builder, and is refused as well.
+func checkEntries(data []byte, h header) error {
+	// The sense check runs beside the checksum, on the other core: the
+	// open costs little more than the checksum alone.
+	type result struct {
+		exact uint64
+		ok    bool
+	}
+	done := make(chan result, 1)
+	go func() {
+		e, ok := sensible(data, h.seeds)
+		done <- result{e, ok}
+	}()
+	d := xxhash.New()
+	d.Write(data)
+	r := <-done
+	exact, sane := r.exact, r.ok
+	if got := d.Sum64(); got != h.sum {
+		return fmt.Errorf("entries checksum %016x, header says %016x: the file is damaged", got, h.sum)
+	}
+	if !sane {
+		for i := 0; i < len(data); i += EntrySize {
+			if _, ok := sensible(data[i:i+EntrySize], h.seeds); !ok {
+				return fmt.Errorf("entry %d has bounds [%d, %d], impossible with %d seeds on the board: the file was not written by the builder",
+					i/EntrySize, int8(data[i]), int8(data[i+1]), h.seeds)
+			}
+		}
+	}
+	if exact != h.exact {
+		return fmt.Errorf("%d entries are exact, the header says %d: the file was not written by the builder", exact, h.exact)
+	}
+	return nil
+}
+
+// sensible counts the exact entries of c (whole entries) and reports
+// whether every one has -n <= lo <= hi <= n. It reads two entries at a
+// time and tests the bounds without branches (lo+n and hi+n as unsigned
+// numbers: a negative one is larger than any bound), which makes the
+// check about three times as fast as an entry-by-entry loop.
+func sensible(c []byte, n int) (exact uint64, ok bool) {
+	ok = true
+	i := 0
+	for ; i+2*EntrySize <= len(c); i += 2 * EntrySize {
+		w := binary.LittleEndian.Uint64(c[i:])
+		lo0, hi0 := int(int8(w)), int(int8(w>>8))
+		lo1, hi1 := int(int8(w>>32)), int(int8(w>>40))
+		if lo0 == hi0 {
+			exact++
+		}
+		if lo1 == hi1 {
+			exact++
+		}
+		ok = ok && uint(lo0+n) <= uint(hi0+n) && uint(hi0+n) <= uint(2*n) &&
+			uint(lo1+n) <= uint(hi1+n) && uint(hi1+n) <= uint(2*n)
+	}
+	if i+EntrySize <= len(c) {
+		lo, hi := int(int8(c[i])), int(int8(c[i+1]))
+		if lo == hi {
+			exact++
+		}
+		ok = ok && uint(lo+n) <= uint(hi+n) && uint(hi+n) <= uint(2*n)
+	}
+	return exact, ok
 }
 
 // readLayer decodes a whole table file held in memory (for fuzzing and
@@ -208,8 +277,8 @@ func readLayer(b []byte) (*Layer, error) {
 		return nil, err
 	}
 	l := &Layer{seeds: h.seeds, opts: h.opts, n: h.n, data: b[HeaderSize:], sum: h.sum, lowerSum: h.lowerSum, exact: h.exact}
-	if got := xxhash.Sum64(l.data); got != h.sum {
-		return nil, fmt.Errorf("entries checksum %016x, header says %016x: the file is damaged", got, h.sum)
+	if err := checkEntries(l.data, h); err != nil {
+		return nil, err
 	}
 	return l, nil
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/cespare/xxhash/v2"
+
 	"github.com/sower-engine/sower/board"
 )
 
@@ -46,6 +48,11 @@ func TestCorruptFilesRefused(t *testing.T) {
 		{"header damaged", flip(17), "header checksum"},
 		{"entry damaged", flip(HeaderSize + 1000), "damaged"},
 		{"last entry damaged", flip(len(good) - 1), "damaged"},
+		// Entries that do not make sense, with every checksum made to
+		// match: a file not written by the builder.
+		{"lo above hi", forged(t, good, 7, func(e []byte) { e[0], e[1] = 2, 0xfe }), "bounds [2, -2]"},
+		{"bound past the seeds", forged(t, good, 9, func(e []byte) { e[1] = 9 }), "impossible with 8 seeds"},
+		{"exact count", forgedHeader(t, good, func(h *header) { h.exact++ }), "the header says"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -63,6 +70,29 @@ func TestCorruptFilesRefused(t *testing.T) {
 			}
 		})
 	}
+}
+
+// forged returns file with entry i changed by f and the checksums made to
+// match again.
+func forged(t *testing.T, file []byte, i int, f func(e []byte)) []byte {
+	t.Helper()
+	b := bytes.Clone(file)
+	f(b[HeaderSize+i*EntrySize:])
+	return forgedHeader(t, b, func(*header) {})
+}
+
+// forgedHeader returns file with its header changed by f and its checksums
+// made to match its entries and header.
+func forgedHeader(t *testing.T, file []byte, f func(h *header)) []byte {
+	t.Helper()
+	h, err := decodeHeader(file, int64(len(file)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := file[HeaderSize:]
+	h.sum = xxhash.Sum64(data)
+	f(&h)
+	return append(h.encode(), data...)
 }
 
 // TestOpenChecksTheChain refuses a set whose 12-seed layer was built from
