@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sower-engine/sower/protocol/client"
@@ -53,6 +54,9 @@ type Server struct {
 	cfg  Config
 	log  *client.Log
 	port string // the port served, for the Host check
+
+	procs  atomic.Int64 // engine processes started, numbering them in the log
+	logBad sync.Once    // the log's write error is noted once
 
 	mu       sync.Mutex
 	errMu    sync.Mutex

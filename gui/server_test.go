@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
 
@@ -642,4 +644,51 @@ func TestAnalysis(t *testing.T) {
 	}
 	p.send(map[string]any{"type": "analyse", "on": false})
 	p.await("analysis off", func(p *page) bool { return !p.last.Analysis.On })
+}
+
+// failWriter fails every write.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestEngineLog: the log names each process of an engine by a number of
+// its own, and a log that cannot be written is noted once.
+func TestEngineLog(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	spec := Engine{Name: "fake", Command: []string{fake}}
+	var log, notes sowertest.SyncBuffer
+	srv, err := New(Config{Engines: []Engine{spec}, Timeout: 5 * time.Second, Log: &log, Errors: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ { // two processes of one engine, as two pages have
+		sl := &slot{spec: spec}
+		if f := sl.start(context.Background(), srv); f != nil {
+			t.Fatal(f.Detail)
+		}
+		sl.e.Close(0)
+	}
+	for _, want := range []string{" fake(1) > uci\n", " fake(2) > uci\n"} {
+		if strings.Count(log.String(), want) != 1 {
+			t.Errorf("the log has %q %d times, want once:\n%s", want, strings.Count(log.String(), want), log.String())
+		}
+	}
+	if notes.String() != "" {
+		t.Errorf("notes %q", notes.String())
+	}
+
+	srv, err = New(Config{Engines: []Engine{spec}, Timeout: 5 * time.Second, Log: failWriter{}, Errors: &notes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		sl := &slot{spec: spec}
+		if f := sl.start(context.Background(), srv); f != nil {
+			t.Fatal(f.Detail)
+		}
+		sl.e.Close(0)
+	}
+	if got := strings.Count(notes.String(), "writing the engine log: no space left on device"); got != 1 {
+		t.Errorf("notes %q: want the log's failure once", notes.String())
+	}
 }

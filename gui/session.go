@@ -857,9 +857,16 @@ func (sl *slot) restart(ctx context.Context, srv *Server, f *client.Fault) {
 	}
 }
 
-// start starts the slot's engine (its lock held).
+// start starts the slot's engine (its lock held). The log names the
+// process by the engine and a number counted over the server's life,
+// "sower(3)", so that the processes of one engine (several pages, a
+// restart) can be told apart; a log that cannot be written is noted once.
 func (sl *slot) start(ctx context.Context, srv *Server) *client.Fault {
-	e, f := client.Start(ctx, client.Spec{Name: sl.spec.Name, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
+	label := fmt.Sprintf("%s(%d)", sl.spec.Name, srv.procs.Add(1))
+	e, f := client.Start(ctx, client.Spec{Name: label, Command: sl.spec.Command}, srv.cfg.Timeout, srv.log)
+	if err := srv.log.Err(); err != nil {
+		srv.logBad.Do(func() { srv.note("writing the engine log: %v; the log is stopped", err) })
+	}
 	if f != nil {
 		return f
 	}
