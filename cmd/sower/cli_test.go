@@ -151,6 +151,10 @@ func TestPerftIgnoresNoCaptureLimit(t *testing.T) {
 			}
 		}
 	}
+	// A flag that could not change the count is refused.
+	if _, stderr, st := runCLI("perft", "--depth", "1", "--no-capture-limit", "10"); st != exitUsage || !strings.Contains(stderr, "perft ignores the no-capture limit") {
+		t.Errorf("--no-capture-limit: status %d, stderr %q", st, stderr)
+	}
 }
 
 // TestHoyitoOptionsRefusedForKatro checks that the Hoyito III rule options

@@ -19,6 +19,9 @@ func (c *cli) perft(args []string) error {
 	if !fs.Changed("depth") {
 		return usagef("--depth is required")
 	}
+	if fs.Changed("no-capture-limit") {
+		return usagef("--no-capture-limit: perft ignores the no-capture limit (rule book section 5)")
+	}
 	if depth < 0 || depth > 64 {
 		return usagef("--depth %d: want 0 to 64", depth)
 	}
