@@ -11,6 +11,7 @@ func (c *cli) perft(args []string) error {
 	var divide bool
 	fs := c.flags("perft", "--game G --depth N [--fen F] [--divide]")
 	g.add(fs, false)
+	fs.MarkHidden("no-capture-limit") // refused below: perft ignores the limit
 	fs.IntVarP(&depth, "depth", "d", 0, "plies to count (required, 0-64)")
 	fs.BoolVar(&divide, "divide", false, "print each legal move with the count below it")
 	if err := parse(fs, args); err != nil {
