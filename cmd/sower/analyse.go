@@ -117,7 +117,7 @@ func (c *cli) eval(args []string) error {
 	if st := game.Status(); st.Over() {
 		// A finished game has a result, not an estimate.
 		fmt.Fprint(c.stdout, p.Diagram())
-		fmt.Fprintf(c.stdout, "game over (%s): %s\n", st.Reason, resultText(st, p.Variant()))
+		fmt.Fprintf(c.stdout, "game over: %s\n", protocol.StatusText(st))
 		return nil
 	}
 	e := eval.New(p.Variant())
@@ -133,17 +133,4 @@ func (c *cli) eval(args []string) error {
 		fmt.Fprintf(c.stdout, "weights fitted on %s by: %s\n", w.Variant, w.Command)
 	}
 	return protocol.WriteEval(c.stdout, e, &p)
-}
-
-// resultText words a finished game's result, with the seeds of a Hoyito III
-// game.
-func resultText(st board.Status, v *board.Variant) string {
-	r := "a draw"
-	if w, ok := st.Result.Winner(); ok {
-		r = w.String() + " wins"
-	}
-	if v.Family() == board.Hoyito {
-		r += fmt.Sprintf(", %d seeds to %d", st.Seeds[board.South], st.Seeds[board.North])
-	}
-	return r
 }
