@@ -79,40 +79,24 @@ func (d *dataFile) start(v *board.Variant) error {
 // drops a game cut short at the end, and places the file at its end.
 func (d *dataFile) resume(v *board.Variant, size int64, stderr io.Writer) error {
 	bad := func(err error) error { return usageError{fmt.Errorf("--out %s: cannot continue it: %w", d.name, err)} }
-	r, err := tune.NewReader(d.file)
+	sc, err := tune.Scan(d.file)
 	if err != nil {
 		return bad(err)
 	}
-	if rv := r.Variant(); rv.Name() != v.Name() || rv.Rules() != v.Rules() {
+	if rv := sc.Variant; rv.Name() != v.Name() || rv.Rules() != v.Rules() {
 		return bad(fmt.Errorf("it holds %s with rules %+v, not %s with %+v", rv.Name(), rv.Rules(), v.Name(), v.Rules()))
 	}
-	counts := map[uint32]int{}
-	var rec tune.Record
-	last, lastStart := int64(-1), int64(0) // the last game and where its records start
-	for {
-		at := r.Offset()
-		err := r.Read(&rec)
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			break
-		}
-		if err != nil {
-			return bad(err)
-		}
-		if int64(rec.Game) != last {
-			last, lastStart = int64(rec.Game), at
-		}
-		counts[rec.Game]++
-	}
-	valid := r.Offset()
+	valid := sc.Valid
 	if size > valid {
 		// A record cut short. Its game, if its number was written, decides
 		// whether the last whole records belong to the same cut game.
 		cut, what := valid, fmt.Sprintf("a record cut short (%d bytes)", size-valid)
 		var num [4]byte
-		if n, _ := d.file.ReadAt(num[:], valid); last >= 0 && (n < 4 || int64(binary.LittleEndian.Uint32(num[:])) == last) {
-			cut = lastStart
-			what += fmt.Sprintf(" and the %d whole records of its game, %d, before it", counts[uint32(last)], last)
-			delete(counts, uint32(last))
+		if n, _ := d.file.ReadAt(num[:], valid); sc.LastGame >= 0 && (n < 4 || int64(binary.LittleEndian.Uint32(num[:])) == sc.LastGame) {
+			cut = sc.LastStart
+			what += fmt.Sprintf(" and the %d whole records of its game, %d, before it", sc.LastRecords, sc.LastGame)
+			delete(sc.Games, uint32(sc.LastGame))
+			sc.Records -= sc.LastRecords
 		}
 		if err := d.file.Truncate(cut); err != nil {
 			return fmt.Errorf("--out %s: %w", d.name, err)
@@ -123,10 +107,10 @@ func (d *dataFile) resume(v *board.Variant, size int64, stderr io.Writer) error 
 	if _, err := d.file.Seek(valid, io.SeekStart); err != nil {
 		return err
 	}
-	for g, n := range counts {
+	for g := range sc.Games {
 		d.played[g] = true
-		d.records += n
 	}
+	d.records = sc.Records
 	empty, err := readEmptyList(emptyListName(d.name))
 	if err != nil {
 		return usageError{err}

@@ -233,6 +233,13 @@ type ScanResult struct {
 	// Valid is the size of the header and the whole records: a file cut
 	// short by an interruption is continued from there.
 	Valid int64
+	// LastGame is the game of the last whole record (-1 when there is
+	// none), and LastStart and LastRecords where that game's last run of
+	// records starts and how many it holds: the part of the file to drop
+	// with a record of the same game cut short after it.
+	LastGame    int64
+	LastStart   int64
+	LastRecords int
 }
 
 // Scan reads a whole data file to continue it: its variant, how many
@@ -243,9 +250,10 @@ func Scan(r io.Reader) (ScanResult, error) {
 	if err != nil {
 		return ScanResult{}, err
 	}
-	res := ScanResult{Variant: rd.Variant(), Games: map[uint32]bool{}}
+	res := ScanResult{Variant: rd.Variant(), Games: map[uint32]bool{}, LastGame: -1}
 	var rec Record
 	for {
+		at := rd.Offset()
 		err := rd.Read(&rec)
 		if err == io.EOF || err == io.ErrUnexpectedEOF {
 			break
@@ -253,7 +261,11 @@ func Scan(r io.Reader) (ScanResult, error) {
 		if err != nil {
 			return res, err
 		}
+		if int64(rec.Game) != res.LastGame {
+			res.LastGame, res.LastStart, res.LastRecords = int64(rec.Game), at, 0
+		}
 		res.Records++
+		res.LastRecords++
 		res.Games[rec.Game] = true
 	}
 	res.Valid = rd.Offset()
