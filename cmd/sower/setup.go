@@ -17,7 +17,12 @@ type gameFlags struct {
 // add adds the flags of the game (default katro), its rules and a position
 // (--moves too if withMoves).
 func (g *gameFlags) add(fs *pflag.FlagSet, withMoves bool) {
-	g.addGame(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3")
+	g.addWith(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6, katro-4x4 or hoyito3", withMoves)
+}
+
+// addWith is add with --game's default and help.
+func (g *gameFlags) addWith(fs *pflag.FlagSet, def, help string, withMoves bool) {
+	g.addGame(fs, def, help)
 	fs.StringVar(&g.fen, "fen", "", "start from this position (rule book notation) instead of the start position")
 	if withMoves {
 		fs.StringVar(&g.moves, "moves", "", `moves to play first, separated by spaces ("a1 f6 c1")`)

@@ -21,6 +21,9 @@ import (
 // defaultTableDir is where tables are built and looked for by default.
 const defaultTableDir = "tables"
 
+// tablesGameHelp is the help of the tables commands' --game.
+const tablesGameHelp = "game: hoyito3, the only one with tables"
+
 func (c *cli) tables(args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		fmt.Fprintln(c.stdout, "usage: sower tables build|probe [flags]")
@@ -46,7 +49,7 @@ func (c *cli) tablesBuild(args []string) error {
 	var dir string
 	var seeds, threads int
 	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--threads N]")
-	g.addGame(fs, board.NameHoyito3, "game: hoyito3, the only one with tables")
+	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
@@ -171,11 +174,7 @@ func (c *cli) tablesProbe(args []string) error {
 	var dir string
 	var asJSON bool
 	fs := c.flags("tables probe", `--fen F [--moves "…"] [--dir DIR] [--json]`)
-	g.add(fs, true)
-	// The tables' game is the default, and the only one.
-	g.game = board.NameHoyito3
-	fs.Lookup("game").DefValue = board.NameHoyito3
-	fs.Lookup("game").Usage = "game: hoyito3, the only one with tables"
+	g.addWith(fs, board.NameHoyito3, tablesGameHelp, true)
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
