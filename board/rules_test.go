@@ -1473,3 +1473,56 @@ func TestHoyitoLapLimit(t *testing.T) {
 		t.Error("default limit: North may pass")
 	}
 }
+
+func TestRepetitionOption(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want Repetition
+		ok   bool
+	}{{"threefold", RepetitionThreefold, true}, {" OFF ", RepetitionOff, true}, {"twofold", 0, false}, {"", 0, false}} {
+		got, err := ParseRepetition(c.in)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseRepetition(%q) = %v, %v; want %v, ok %v", c.in, got, err, c.want, c.ok)
+		}
+		if c.ok && got.String() != strings.ToLower(strings.TrimSpace(c.in)) {
+			t.Errorf("%v.String() = %q", got, got.String())
+		}
+	}
+	r := DefaultRules()
+	r.Repetition = RepetitionOff
+	r.NoCaptureLimit = 0
+	if _, err := NewWithRules(NameHoyito3, r); err == nil || !strings.Contains(err.Error(), "Repetition off") {
+		t.Errorf("Repetition off with no limit: err %v, want a refusal naming Repetition off", err)
+	}
+	// A position repeated a third time ends the game under threefold, and
+	// not under off.
+	for _, rep := range []Repetition{RepetitionThreefold, RepetitionOff} {
+		r := DefaultRules()
+		r.Repetition = rep
+		v, err := NewWithRules(NameHoyito3, r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := v.ParsePosition("1,1,1,3,0,2/0,0,0,0,0,0 S 20 20 0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Playing the first legal move every time comes back to a
+		// position a third time after 25 plies, with no capture.
+		g := NewGame(p)
+		for i := 0; i < 48 && !g.Status().Over(); i++ {
+			pos := g.Position()
+			ms := pos.LegalMoves()
+			if err := g.Play(ms[0]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		over := g.Status().Over()
+		if rep == RepetitionThreefold && (!over || g.Status().Reason != ReasonRepeat) {
+			t.Errorf("threefold: status %+v after %d plies, want a repetition", g.Status(), g.Ply())
+		}
+		if rep == RepetitionOff && over && g.Status().Reason == ReasonRepeat {
+			t.Errorf("off: the game ended by repetition after %d plies", g.Ply())
+		}
+	}
+}

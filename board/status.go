@@ -129,12 +129,13 @@ func (p *Position) Status(history []uint64) Status {
 }
 
 // drawnBy returns the engine convention that ends the game here, if any:
-// the no-capture limit, then repetition.
+// the no-capture limit, then repetition (unless the Repetition option is
+// off).
 func (p *Position) drawnBy(history []uint64) Reason {
 	if lim := p.v.rules.NoCaptureLimit; lim > 0 && int(p.clock) >= lim {
 		return ReasonLimit
 	}
-	if Repeats(p.key, history, 2) {
+	if p.v.rules.Repetition == RepetitionThreefold && Repeats(p.key, history, 2) {
 		return ReasonRepeat
 	}
 	return Ongoing

@@ -128,11 +128,12 @@ type Variant struct {
 	laneAt [2][3][maxCols]int8
 }
 
-// Rules are the rule options of the rule book: CaptureSide and LastFour
-// (Hoyito III) and the no-capture limit (both games).
+// Rules are the rule options of the rule book: CaptureSide, LastFour and
+// Repetition (Hoyito III) and the no-capture limit (both games).
 type Rules struct {
 	CaptureSide    CaptureSide
 	LastFour       LastFour
+	Repetition     Repetition
 	NoCaptureLimit int // plies without a capture that end the game; 0 = off
 }
 
@@ -208,6 +209,35 @@ func ParseLastFour(s string) (LastFour, error) {
 	return 0, fmt.Errorf("LastFour %q: want capturer, south or north", s)
 }
 
+// Repetition says whether a third occurrence of a position ends a Hoyito
+// III game (rule book 2.6).
+type Repetition uint8
+
+// Repetition values.
+const (
+	RepetitionThreefold Repetition = iota // the third occurrence ends the game
+	RepetitionOff                         // repetition ends nothing
+)
+
+// String returns the option value as written: "threefold" or "off".
+func (r Repetition) String() string {
+	if r == RepetitionOff {
+		return "off"
+	}
+	return "threefold"
+}
+
+// ParseRepetition reads "threefold" or "off" (any case).
+func ParseRepetition(s string) (Repetition, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "threefold":
+		return RepetitionThreefold, nil
+	case "off":
+		return RepetitionOff, nil
+	}
+	return 0, fmt.Errorf("unknown Repetition %q: want threefold or off", s)
+}
+
 // New returns the named variant with the default rules.
 func New(name string) (*Variant, error) {
 	return NewWithRules(name, DefaultRules())
@@ -223,6 +253,12 @@ func NewWithRules(name string, r Rules) (*Variant, error) {
 	}
 	if r.LastFour > LastFourNorth {
 		return nil, fmt.Errorf("LastFour %d is not a known value", r.LastFour)
+	}
+	if r.Repetition > RepetitionOff {
+		return nil, fmt.Errorf("unknown Repetition value %d", r.Repetition)
+	}
+	if r.Repetition == RepetitionOff && r.NoCaptureLimit == 0 {
+		return nil, fmt.Errorf("no-capture limit 0 (off) with Repetition off: nothing would end a game without captures; set a limit or keep Repetition threefold")
 	}
 	v := &Variant{name: name, rules: r}
 	switch strings.ToLower(name) {
