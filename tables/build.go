@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"runtime"
 	"sync"
@@ -27,10 +28,17 @@ type BuildStats struct {
 	Positions uint64 // entries (both halves of a fixed set)
 	Edges     uint64 // same-layer moves
 	Rounds    int
-	Exact     uint64 // positions with Lo == Hi
-	MaxDist   int
-	Time      time.Duration
-	Bytes     uint64 // peak working memory of the arrays, approximate
+	// ClockRounds is the last horizon the clock rounds computed (the
+	// fixed point, the start of the period of two, or the limit);
+	// Changes the changes of value they recorded; Alternating the
+	// positions whose value alternates with the parity of the clock.
+	ClockRounds int
+	Changes     uint64
+	Alternating int
+	Exact       uint64 // positions with Lo == Hi
+	MaxDist     int
+	Time        time.Duration
+	Bytes       uint64 // peak working memory of the arrays, approximate
 }
 
 // BuildMemory estimates the memory that building the n-seed layer for
@@ -54,6 +62,7 @@ type builder struct {
 	dlo, dhi []uint8
 	capLo    []int8
 	capHi    []int8
+	capV     []int8   // best capture value under Repetition off, noCap if none
 	cnt      []uint8  // kids whose bound supports hi
 	term     []int8   // double-pass margin, noCap if none
 	off      []uint32 // parents of x are par[off[x]:off[x+1]]
@@ -64,9 +73,18 @@ type builder struct {
 	phase    time.Time // when the current phase started
 }
 
-// buildLayer computes the n-seed layer's entries; lower is the (n-4)-seed
-// layer (nil for 8 seeds). It returns the entries in file order.
-func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers int, progress func(Progress)) ([]byte, BuildStats, error) {
+// built is what buildLayer returns: the entries and the clock section in
+// file order, and the header fields they need.
+type built struct {
+	entries, clk []byte
+	last, period int
+	changes      uint64
+}
+
+// buildLayer computes the n-seed layer; lower is the (n-4)-seed layer (nil
+// for 8 seeds). The clock rounds keep their changes in a temporary file in
+// dir.
+func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers int, progress func(Progress), dir string) (built, BuildStats, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -78,34 +96,78 @@ func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers 
 	}
 	b.total = b.n * uint64(opts.halves())
 	if b.total >= 1<<32 {
-		return nil, BuildStats{}, fmt.Errorf("layer %d has %d positions: more than this builder indexes", n, b.total)
+		return built{}, BuildStats{}, fmt.Errorf("layer %d has %d positions: more than this builder indexes", n, b.total)
 	}
 	st := BuildStats{Seeds: n, Positions: b.total}
 	if err := b.moves(ctx); err != nil {
-		return nil, st, err
+		return built{}, st, err
 	}
 	edges, err := b.parents(ctx)
 	if err != nil {
-		return nil, st, err
+		return built{}, st, err
 	}
 	st.Edges = edges
-	st.Bytes = b.total*11 + edges*4
+	st.Bytes = b.total*12 + edges*4
 	rounds, err := b.iterate(ctx)
 	if err != nil {
-		return nil, st, err
+		return built{}, st, err
 	}
 	st.Rounds = rounds
-	out := make([]byte, b.total*EntrySize)
+	out := built{entries: make([]byte, b.total*EntrySize)}
 	for x := uint64(0); x < b.total; x++ {
 		st.MaxDist = max(st.MaxDist, int(b.dlo[x]), int(b.dhi[x]))
 		if b.lo[x] == b.hi[x] {
 			st.Exact++
 		}
-		o := out[x*EntrySize:]
+		o := out.entries[x*EntrySize:]
 		o[0], o[1], o[2], o[3] = byte(b.lo[x]), byte(b.hi[x]), b.dlo[x], b.dhi[x]
+	}
+	// The bounds are packed: their working arrays go before the clock
+	// rounds start.
+	b.lo, b.hi, b.dlo, b.dhi, b.capLo, b.capHi, b.cnt = nil, nil, nil, nil, nil, nil, nil
+	if opts.Limit > 0 {
+		if err := b.clockValues(ctx, opts.Limit, dir, &out, &st); err != nil {
+			return built{}, st, err
+		}
+	} else {
+		out.clk = make([]byte, clockIndexSize(b.total)+b.total)
+		fillEmptyIndex(out.clk, b.total)
 	}
 	st.Time = time.Since(b.start)
 	return out, st, nil
+}
+
+// clockValues runs the clock rounds and lays out their results: each
+// entry's value at clock 0 and settle horizon, and the clock section.
+func (b *builder) clockValues(ctx context.Context, limit int, dir string, out *built, st *BuildStats) error {
+	log, err := newChangeLog(dir, b.total)
+	if err != nil {
+		return err
+	}
+	defer log.close()
+	run, err := b.clock(ctx, limit, log.add)
+	if err != nil {
+		return err
+	}
+	b.par, b.off = nil, nil
+	for x := uint64(0); x < b.total; x++ {
+		out.entries[x*EntrySize+4] = byte(run.valueAt(uint32(x), limit))
+	}
+	out.last, out.period, out.changes = run.last, run.period, run.changes
+	st.Rounds = max(st.Rounds, run.last)
+	st.ClockRounds, st.Changes, st.Alternating = run.last, run.changes, len(run.alt)
+	out.clk, err = log.section(out.entries)
+	return err
+}
+
+// fillEmptyIndex writes the index of a clock section without changes.
+func fillEmptyIndex(clk []byte, total uint64) {
+	off := uint64(0)
+	for blk := uint64(0); blk*ClockBlock < total; blk++ {
+		binary.LittleEndian.PutUint64(clk[blk*8:], off)
+		off += min(ClockBlock, total-blk*ClockBlock)
+	}
+	binary.LittleEndian.PutUint64(clk[((total+ClockBlock-1)/ClockBlock)*8:], off)
 }
 
 // report sends a progress report if anyone listens.

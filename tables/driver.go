@@ -2,8 +2,10 @@ package tables
 
 import (
 	"context"
+
 	"errors"
 	"fmt"
+	"github.com/cespare/xxhash/v2"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -35,6 +37,9 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 	if err := checkLayer(cfg.Seeds); err != nil {
 		return err
 	}
+	if err := cfg.Options.check(); err != nil {
+		return err
+	}
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
 		return err
 	}
@@ -55,19 +60,20 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 				cfg.Layer(BuildStats{Seeds: n, Positions: l.Entries(), Exact: l.exact, Bytes: uint64(l.Size())}, true)
 			}
 		} else {
-			data, st, err := buildLayer(ctx, n, cfg.Options, lower, cfg.Workers, cfg.Progress)
+			out, st, err := buildLayer(ctx, n, cfg.Options, lower, cfg.Workers, cfg.Progress, cfg.Dir)
 			if err != nil {
 				return err
 			}
-			h := header{seeds: n, opts: cfg.Options, halves: cfg.Options.halves(), n: Positions(n), exact: st.Exact}
+			h := header{seeds: n, opts: cfg.Options, halves: cfg.Options.halves(), n: Positions(n), exact: st.Exact,
+				last: out.last, period: out.period, changes: out.changes, clkSize: uint64(len(out.clk))}
 			if lower != nil {
-				h.lowerSum = lower.sum
+				h.lowerSum = lower.id
 			}
-			h.sum = memLayer(n, cfg.Options, data, 0, 0).sum
-			if err := writeLayer(path, h, data); err != nil {
+			h.sum, h.clkSum = xxhash.Sum64(out.entries), xxhash.Sum64(out.clk)
+			if err := writeLayer(path, h, out.entries, out.clk); err != nil {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
-			data = nil
+			out = built{}
 			if l, err = OpenLayer(path); err != nil {
 				return err
 			}
@@ -97,7 +103,7 @@ func existing(path string, n int, opts Options, lower *Layer) (*Layer, error) {
 	}
 	want := uint64(0)
 	if lower != nil {
-		want = lower.sum
+		want = lower.id
 	}
 	if l.seeds != n || l.opts != opts || l.lowerSum != want {
 		l.Close()

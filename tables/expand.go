@@ -11,6 +11,10 @@ type expansion struct {
 	// (the four seeds plus the lower layer's bound, or the last seeds'
 	// award), noCap without one.
 	capLo, capHi int8
+	// capV is the best exact value the mover reaches by a capture under
+	// Repetition off: the four seeds plus the lower layer's value at a
+	// fresh clock, or the last seeds' award; noCap without one.
+	capV int8
 	// term is set when neither side has a legal move: two passes end the
 	// game and each side keeps its own row; termVal is the margin.
 	term    bool
@@ -43,7 +47,7 @@ func (e *expander) index(half int, c *cells) uint32 {
 
 // expand lists the moves of board c with the side to move in half.
 func (e *expander) expand(half int, c *cells, x *expansion) {
-	x.nk, x.capLo, x.capHi, x.term = 0, noCap, noCap, false
+	x.nk, x.capLo, x.capHi, x.capV, x.term = 0, noCap, noCap, noCap, false
 	other := half
 	if e.fixed {
 		other ^= 1
@@ -59,16 +63,18 @@ func (e *expander) expand(half int, c *cells, x *expansion) {
 			x.kids[x.nk] = e.index(other, &r)
 			x.nk++
 		case capture:
-			var lo, hi int8
+			var lo, hi, v int8
 			if e.lower == nil {
 				lo = e.award(half)
-				hi = lo
+				hi, v = lo, lo
 			} else {
-				en := e.lower.lookup(half, &d)
-				lo, hi = int8(4+en.Lo), int8(4+en.Hi)
+				i := uint64(half)*e.lower.n + rank(&d)
+				en := decode(e.lower.data[i*EntrySize:])
+				lo, hi, v = int8(4+en.Lo), int8(4+en.Hi), int8(4+en.Value)
 			}
 			x.capLo = max(x.capLo, lo)
 			x.capHi = max(x.capHi, hi)
+			x.capV = max(x.capV, v)
 		}
 	}
 	if x.nk > 0 || x.capLo != noCap {

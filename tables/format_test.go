@@ -2,6 +2,7 @@ package tables
 
 import (
 	"bytes"
+	"encoding/binary"
 	"context"
 	"os"
 	"path/filepath"
@@ -16,10 +17,28 @@ import (
 // layerFile returns the bytes of a freshly built 8-seed default layer.
 func layerFile(t testing.TB) []byte {
 	t.Helper()
-	tb, _ := buildSet(t, board.DefaultRules(), 8)
-	l := tb.Layer(8)
-	h := header{seeds: 8, opts: l.opts, halves: 1, n: l.n, sum: l.sum, exact: l.exact}
-	return append(h.encode(), l.data...)
+	dir := t.TempDir()
+	opts := OptionsFor(board.DefaultRules())
+	if err := Build(context.Background(), BuildConfig{Dir: dir, Options: opts, Seeds: 8}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, opts.FileName(8)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// version1File returns a file of format version 1 as an earlier Sower
+// wrote it: a 64-byte header and 4-byte entries.
+func version1File(entries int) []byte {
+	b := make([]byte, 64+4*entries)
+	copy(b, "SOWERTB\x00")
+	binary.LittleEndian.PutUint32(b[8:], 1)
+	binary.LittleEndian.PutUint32(b[12:], 64)
+	b[16], b[17], b[20], b[21] = 1, 8, 1, 4
+	binary.LittleEndian.PutUint64(b[56:], xxhash.Sum64(b[:56]))
+	return b
 }
 
 // TestCorruptFilesRefused damages a good file in the ways a disk, a copy
@@ -47,12 +66,19 @@ func TestCorruptFilesRefused(t *testing.T) {
 		{"version", flip(8), "version"},
 		{"header damaged", flip(17), "header checksum"},
 		{"entry damaged", flip(HeaderSize + 1000), "damaged"},
-		{"last entry damaged", flip(len(good) - 1), "damaged"},
+		{"clock section damaged", flip(len(good) - 1), "clock section checksum"},
+		{"version 1", version1File(75582), "build the tables again"},
+		{"version 1 header only", version1File(0)[:64], "build the tables again"},
 		// Entries that do not make sense, with every checksum made to
 		// match: a file not written by the builder.
 		{"lo above hi", forged(t, good, 7, func(e []byte) { e[0], e[1] = 2, 0xfe }), "bounds [2, -2]"},
 		{"bound past the seeds", forged(t, good, 9, func(e []byte) { e[1] = 9 }), "impossible with 8 seeds"},
 		{"exact count", forgedHeader(t, good, func(h *header) { h.exact++ }), "the header says"},
+		{"value past the seeds", forged(t, good, 11, func(e []byte) { e[4] = 0xf0 }), "value -16"},
+		{"settle past the last horizon", forged(t, good, 12, func(e []byte) { e[5] = 250 }), "settle horizon 250"},
+		{"settle not the last change", forged(t, good, firstChanging(t, good), func(e []byte) { e[5]++ }), "its last change"},
+		{"period", forgedHeader(t, good, func(h *header) { h.period = 3 }), "period 3"},
+		{"changes count", forgedHeader(t, good, func(h *header) { h.changes++ }), "clock section of"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -90,33 +116,48 @@ func forgedHeader(t *testing.T, file []byte, f func(h *header)) []byte {
 		t.Fatal(err)
 	}
 	data := file[HeaderSize:]
-	h.sum = xxhash.Sum64(data)
+	entries := data[:uint64(h.halves)*h.n*EntrySize]
+	h.sum, h.clkSum = xxhash.Sum64(entries), xxhash.Sum64(data[len(entries):])
 	f(&h)
 	return append(h.encode(), data...)
+}
+
+// firstChanging returns the index of the first entry of file whose value
+// changes with the clock (settle horizon above 0).
+func firstChanging(t *testing.T, file []byte) int {
+	t.Helper()
+	for i := HeaderSize; i+EntrySize <= len(file); i += EntrySize {
+		if file[i+5] > 0 {
+			return (i - HeaderSize) / EntrySize
+		}
+	}
+	t.Fatal("no entry changes with the clock")
+	return 0
 }
 
 // TestOpenChecksTheChain refuses a set whose 12-seed layer was built from
 // another 8-seed layer, and a directory without tables.
 func TestOpenChecksTheChain(t *testing.T) {
 	dir := t.TempDir()
-	if _, err := Open(dir, board.DefaultRules()); err == nil || !strings.Contains(err.Error(), "no any-capturer tables") {
+	if _, err := Open(dir, board.DefaultRules()); err == nil || !strings.Contains(err.Error(), "no any-capturer-limit200 tables") {
 		t.Fatalf("empty directory: got %v", err)
 	}
 	r := board.DefaultRules()
 	tb, _ := buildSet(t, r, 12)
 	l12, l8 := tb.Layer(12), tb.Layer(8)
 	write := func(l *Layer, lowerSum uint64) {
-		h := header{seeds: l.seeds, opts: l.opts, halves: 1, n: l.n, sum: l.sum, exact: l.exact, lowerSum: lowerSum}
-		if err := writeLayer(filepath.Join(dir, l.opts.FileName(l.seeds)), h, l.data); err != nil {
+		h := header{seeds: l.seeds, opts: l.opts, halves: 1, n: l.n, sum: l.sum, exact: l.exact, lowerSum: lowerSum,
+			last: l.last, period: l.period, clkSum: l.clkSum, clkSize: uint64(len(l.clk)), changes: l.changeCount()}
+		if err := writeLayer(filepath.Join(dir, l.opts.FileName(l.seeds)), h, l.data, l.clk); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write(l8, 0)
-	write(l12, l8.sum^1)
+	write(l12, l8.id^1)
 	if _, err := Open(dir, r); err == nil || !strings.Contains(err.Error(), "different 8-seed layer") {
 		t.Fatalf("broken chain: got %v", err)
 	}
-	write(l12, l8.sum)
+	write(l12, l8.id)
 	got, err := Open(dir, r)
 	if err != nil {
 		t.Fatal(err)

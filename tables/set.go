@@ -47,6 +47,10 @@ func Open(dir string, r board.Rules) (*Tables, error) {
 		t.top = n
 	}
 	if t.top == 0 {
+		if _, err := os.Stat(filepath.Join(dir, t.opts.version1Name(8))); err == nil {
+			return nil, fmt.Errorf("%s holds tables of format version 1 (%s), from an earlier Sower: this program reads version 2, which adds the exact values under Repetition off; build the tables again with sower tables build",
+				dir, t.opts.version1Name(8))
+		}
 		return nil, fmt.Errorf("no %s tables in %s (want %s and up; build them with sower tables build)",
 			t.opts, dir, t.opts.FileName(8))
 	}
@@ -60,7 +64,7 @@ func (t *Tables) check(l *Layer, n int) error {
 	}
 	want := uint64(0)
 	if n > 8 {
-		want = t.layers[n/4-1].sum
+		want = t.layers[n/4-1].id
 	}
 	if l.lowerSum != want {
 		return fmt.Errorf("was built from a different %d-seed layer than the one present (checksum %016x, want %016x)",
@@ -119,12 +123,44 @@ func (t *Tables) For(r board.Rules) bool {
 // p is in the tables (a Hoyito III position of a variant the set Fits, with
 // 8 to Top() seeds on the board). It allocates nothing.
 func (t *Tables) Probe(p *board.Position) (Entry, bool) {
-	n := p.OnBoard()
-	if n < 8 || n > t.top {
+	l, half, c, ok := t.locate(p)
+	if !ok {
 		return Entry{}, false
 	}
-	circ, _ := p.Circuit(board.South)
+	return l.lookup(half, &c), true
+}
+
+// Value returns the exact value of p under Repetition off at p's own
+// no-capture clock, from the side to move's view, in seeds of the final
+// margin of the seeds on the board, and whether the tables know it: p is in
+// the tables and the set has a no-capture limit. It allocates nothing.
+func (t *Tables) Value(p *board.Position) (int, bool) {
+	if t.opts.Limit == 0 {
+		return 0, false
+	}
+	l, half, c, ok := t.locate(p)
+	if !ok {
+		return 0, false
+	}
+	h := t.opts.Limit - p.Clock()
+	if h <= 0 {
+		return c.rowSum(0) - c.rowSum(1), true
+	}
+	return l.valueAt(half, &c, h), true
+}
+
+// HasValues reports whether the set holds exact values under Repetition
+// off (it was built for a no-capture limit).
+func (t *Tables) HasValues() bool { return t.opts.Limit > 0 }
+
+// locate returns p's layer, half and board as the side to move sees it.
+func (t *Tables) locate(p *board.Position) (*Layer, int, cells, bool) {
 	var c cells
+	n := p.OnBoard()
+	if n < 8 || n > t.top {
+		return nil, 0, c, false
+	}
+	circ, _ := p.Circuit(board.South)
 	half := 0
 	if p.Side() == board.South {
 		copy(c[:], circ[:Holes])
@@ -135,5 +171,5 @@ func (t *Tables) Probe(p *board.Position) (Entry, bool) {
 	if t.opts.Fixed && p.Side() != t.favoured {
 		half = 1
 	}
-	return t.layers[n/4].lookup(half, &c), true
+	return t.layers[n/4], half, c, true
 }
