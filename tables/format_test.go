@@ -2,8 +2,8 @@ package tables
 
 import (
 	"bytes"
-	"encoding/binary"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
