@@ -13,10 +13,11 @@ import (
 // Progress is a report of a build: the layer, the phase and how far it is.
 type Progress struct {
 	Seeds int    // the layer being built
-	Phase string // "moves", "parents", "rounds" or "write"
-	// Done and Total count positions for the moves and parents phases; for
-	// the rounds phase Done is the round number and Total the positions
-	// whose bounds changed in it.
+	Phase string // "moves", "parents", "rounds", "clock" or "clock rounds"
+	// Done and Total count positions for the moves, parents and clock
+	// phases; for the rounds and clock rounds phases Done is the round
+	// number and Total the positions whose bounds (or values) changed in
+	// it.
 	Done, Total uint64
 	Elapsed     time.Duration // since the layer started
 	PhaseTime   time.Duration // since the phase started
@@ -154,7 +155,6 @@ func (b *builder) clockValues(ctx context.Context, limit int, dir string, out *b
 		out.entries[x*EntrySize+4] = byte(run.valueAt(uint32(x), limit))
 	}
 	out.last, out.period, out.changes = run.last, run.period, run.changes
-	st.Rounds = max(st.Rounds, run.last)
 	st.ClockRounds, st.Changes, st.Alternating = run.last, run.changes, len(run.alt)
 	out.clk, err = log.section(out.entries)
 	return err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 )
 
 // maxHorizon is the largest horizon a change can be recorded at (one
@@ -63,6 +64,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		return clockRun{}, err
 	}
 	run := clockRun{}
+	lastReport := time.Now()
 	queued := make([]uint64, (t+63)/64) // bit set of the next work list
 	var work, changed, prevChanged []uint32
 	var nv, old, prevOld, vs []int8
@@ -107,7 +109,10 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		}
 		run.changes += uint64(len(changed))
 		run.last = h
-		b.report("clock", uint64(h), uint64(len(changed)))
+		if time.Since(lastReport) >= time.Second {
+			lastReport = time.Now()
+			b.report("clock rounds", uint64(h), uint64(len(changed)))
+		}
 		if len(changed) == 0 {
 			break
 		}

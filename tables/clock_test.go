@@ -306,3 +306,36 @@ func TestClockRoundsSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestMoveValuesSatisfyTheRecursion checks Moves' values at random clocks:
+// the position's value is the best of its moves' and at least one keeps it.
+func TestMoveValuesSatisfyTheRecursion(t *testing.T) {
+	tb, v := buildSet(t, offRules(board.DefaultRules(), 30), 12)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := 0; i < 2000; i++ {
+		n := 8 + 4*rng.IntN(2)
+		c := randomBoard(rng, n)
+		p, err := v.ParsePosition(fenAt(&c, board.Side(rng.IntN(2)), rng.IntN(30)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := tb.Value(&p)
+		if !ok {
+			t.Fatalf("%s: no value", &p)
+		}
+		_, ms, err := tb.Moves(&p)
+		if err != nil {
+			t.Fatalf("%s: %v", &p, err)
+		}
+		best, keeps := -1000, 0
+		for _, m := range ms {
+			best = max(best, m.Value)
+			if m.KeepsValue {
+				keeps++
+			}
+		}
+		if best != want || keeps == 0 {
+			t.Fatalf("%s: value %d; moves give %d, %d keep it: %+v", &p, want, best, keeps, ms)
+		}
+	}
+}

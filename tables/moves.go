@@ -15,6 +15,12 @@ type MoveValue struct {
 	// secure Lo at its distance (so repeating them cannot cycle), and
 	// when the position is exact they are exactly its best moves.
 	Keeps bool
+	// Value is the move's exact value under Repetition off, from the
+	// mover's view, at the position's clock (the child's clock is one more,
+	// or 0 after a capture); KeepsValue is true for the moves whose Value
+	// is the position's. Both are unset for a set without a limit.
+	Value      int
+	KeepsValue bool
 }
 
 // ErrNotInTables is returned for a position the tables do not hold.
@@ -29,31 +35,39 @@ func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
 		return e, nil, ErrNotInTables
 	}
 	me, n := p.Side(), p.OnBoard()
+	pv, hasValue := t.Value(p)
 	var out []MoveValue
 	for _, m := range p.LegalMoves() {
 		c := *p
 		c.Play(m)
 		gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
 		var v Entry
+		var value int
 		switch {
 		case c.OnBoard() == 0: // the game ended with this move
 			v = Entry{Lo: gain, Hi: gain, DistLo: 1, DistHi: 1}
+			value = gain
 		case c.Side() == me: // a capture: the layer below
 			k, ok := t.Probe(&c)
 			if !ok {
 				return e, nil, ErrNotInTables
 			}
 			v = Entry{Lo: gain + k.Lo, Hi: gain + k.Hi, DistLo: 1, DistHi: 1}
+			cv, _ := t.Value(&c)
+			value = gain + cv
 		case m == board.Pass && mustPass(&c):
 			// The opponent must pass too: the game ends, each keeping
 			// their row.
 			v.Lo = p.SeedsOf(me) - p.SeedsOf(me.Other())
 			v = Entry{Lo: v.Lo, Hi: v.Lo, DistLo: 2, DistHi: 2}
+			value = v.Lo
 		default:
 			k, ok := t.Probe(&c)
 			if !ok {
 				return e, nil, ErrNotInTables
 			}
+			cv, _ := t.Value(&c)
+			value = -cv
 			v = Entry{Lo: -k.Hi, Hi: -k.Lo, DistLo: k.DistHi + 1, DistHi: k.DistLo + 1}
 			if v.Lo == -n {
 				v.DistLo = 0
@@ -63,7 +77,11 @@ func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
 			}
 		}
 		keeps := v.Lo == e.Lo && (e.DistLo == 0 || v.DistLo == e.DistLo)
-		out = append(out, MoveValue{Move: m, Entry: v, Keeps: keeps})
+		mv := MoveValue{Move: m, Entry: v, Keeps: keeps}
+		if hasValue {
+			mv.Value, mv.KeepsValue = value, value == pv
+		}
+		out = append(out, mv)
 	}
 	return e, out, nil
 }

@@ -83,15 +83,27 @@ func (c *cli) tablesBuild(args []string) error {
 					st.Seeds, st.Positions, st.Exact, pct, mib(st.Bytes))
 				return
 			}
-			fmt.Fprintf(c.stdout, "layer %2d: %d positions, %d exact (%.1f%%), %d moves, %d rounds, max distance %d, file %s, main arrays %s, %s\n",
+			fmt.Fprintf(c.stdout, "layer %2d: %d positions, bounds exact for %d (%.1f%%), %d moves, %d rounds, max distance %d, %s, main arrays %s, %s\n",
 				st.Seeds, st.Positions, st.Exact, pct, st.Edges, st.Rounds, st.MaxDist,
-				mib(st.Positions*tables.EntrySize), mib(st.Bytes), st.Time.Round(time.Millisecond))
+				clockSummary(st), mib(st.Bytes), st.Time.Round(time.Millisecond))
 		},
 	})
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("while building layer %d; layers up to %d are complete: run the same command to resume", last+4, last)
 	}
 	return err
+}
+
+// clockSummary describes a built layer's clock rounds: where the exact
+// values under Repetition off settle.
+func clockSummary(st tables.BuildStats) string {
+	switch {
+	case st.ClockRounds == 0:
+		return "no exact values (no no-capture limit)"
+	case st.Alternating > 0:
+		return fmt.Sprintf("values exact for all, of period 2 from horizon %d (%d positions alternate), %d changes", st.ClockRounds, st.Alternating, st.Changes)
+	}
+	return fmt.Sprintf("values exact for all, fixed from horizon %d, %d changes", st.ClockRounds, st.Changes)
 }
 
 // buildMemoryLimit sets the Go runtime's soft memory limit for building
@@ -116,8 +128,12 @@ func (c *cli) buildMemoryLimit(seeds int, opts tables.Options) string {
 // buildProgress prints a progress report on stderr.
 func (c *cli) buildProgress(p tables.Progress) {
 	el := p.Elapsed.Round(time.Second)
-	if p.Phase == "rounds" {
+	switch p.Phase {
+	case "rounds":
 		fmt.Fprintf(c.stderr, "layer %d: round %d, %d bounds changed, %s\n", p.Seeds, p.Done, p.Total, el)
+		return
+	case "clock rounds":
+		fmt.Fprintf(c.stderr, "layer %d: clock round %d, %d values changed, %s\n", p.Seeds, p.Done, p.Total, el)
 		return
 	}
 	rate := float64(p.Done) / max(p.PhaseTime.Seconds(), 1e-3)
@@ -147,16 +163,24 @@ func tableVariant(g *gameFlags) (*board.Variant, error) {
 
 // probeJSON is the object sower tables probe --json prints.
 type probeJSON struct {
-	FEN        string      `json:"fen"`
-	Side       string      `json:"side"`
-	Seeds      int         `json:"seeds"`
-	Lo         int         `json:"lo"`
-	Hi         int         `json:"hi"`
+	FEN   string `json:"fen"`
+	Side  string `json:"side"`
+	Seeds int    `json:"seeds"`
+	Lo    int    `json:"lo"`
+	Hi    int    `json:"hi"`
+	// Value is the exact value under Repetition off at the position's
+	// clock (absent for tables without a no-capture limit); Exact tells
+	// whether the tables give the exact value under the active rules:
+	// always under Repetition off, when lo == hi under threefold.
+	Value      *int        `json:"value,omitempty"`
 	Exact      bool        `json:"exact"`
+	Repetition string      `json:"repetition"`
+	Clock      int         `json:"clock"`
 	Distance   int         `json:"distance"`
 	DistanceLo int         `json:"distance_lo"`
 	DistanceHi int         `json:"distance_hi"`
 	Moves      []string    `json:"moves"`
+	ValueMoves []string    `json:"value_moves,omitempty"`
 	Children   []childJSON `json:"children"`
 }
 
@@ -167,6 +191,8 @@ type childJSON struct {
 	DistanceLo int    `json:"distance_lo"`
 	DistanceHi int    `json:"distance_hi"`
 	Keeps      bool   `json:"keeps"`
+	Value      *int   `json:"value,omitempty"`
+	KeepsValue bool   `json:"keeps_value,omitempty"`
 }
 
 func (c *cli) tablesProbe(args []string) error {
@@ -200,36 +226,71 @@ func (c *cli) tablesProbe(args []string) error {
 	if err != nil {
 		return err
 	}
+	out := probeReport(&p, tb, e, ms)
+	if asJSON {
+		return json.NewEncoder(c.stdout).Encode(out)
+	}
+	out.write(c.stdout, &p)
+	return nil
+}
+
+// probeReport gathers what tables probe prints.
+func probeReport(p *board.Position, tb *tables.Tables, e tables.Entry, ms []tables.MoveValue) probeJSON {
+	off := p.Variant().Rules().Repetition == board.RepetitionOff
 	out := probeJSON{FEN: p.String(), Side: string(p.Side().Letter()), Seeds: p.OnBoard(),
 		Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), DistanceLo: e.DistLo, DistanceHi: e.DistHi,
-		Moves: []string{}}
+		Repetition: p.Variant().Rules().Repetition.String(), Clock: p.Clock(), Moves: []string{}}
+	if v, ok := tb.Value(p); ok {
+		out.Value = &v
+		out.Exact = out.Exact || off
+	}
 	for _, m := range ms {
 		if m.Keeps {
 			out.Moves = append(out.Moves, m.Move.String())
 		}
-		out.Children = append(out.Children, childJSON{Move: m.Move.String(), Lo: m.Entry.Lo, Hi: m.Entry.Hi,
-			DistanceLo: m.Entry.DistLo, DistanceHi: m.Entry.DistHi, Keeps: m.Keeps})
+		ch := childJSON{Move: m.Move.String(), Lo: m.Entry.Lo, Hi: m.Entry.Hi,
+			DistanceLo: m.Entry.DistLo, DistanceHi: m.Entry.DistHi, Keeps: m.Keeps}
+		if out.Value != nil {
+			v := m.Value
+			ch.Value, ch.KeepsValue = &v, m.KeepsValue
+			if m.KeepsValue {
+				out.ValueMoves = append(out.ValueMoves, m.Move.String())
+			}
+		}
+		out.Children = append(out.Children, ch)
 	}
-	if asJSON {
-		return json.NewEncoder(c.stdout).Encode(out)
-	}
-	w := c.stdout
+	return out
+}
+
+// write prints the report as text.
+func (out *probeJSON) write(w io.Writer, p *board.Position) {
 	fmt.Fprintf(w, "position  %s\n", out.FEN)
-	kind := "exact"
-	if !e.Exact() {
-		kind = "not exact: the value depends on the repetition and no-capture rules"
+	kind := "exact under any repetition rule"
+	if out.Lo != out.Hi {
+		kind = "not exact under Repetition threefold: the value depends on how the repetition ends"
 	}
-	fmt.Fprintf(w, "bounds    lo %d hi %d (%s; margin of the %d seeds on the board, %s's view)\n", e.Lo, e.Hi, kind, out.Seeds, p.Side())
-	fmt.Fprintf(w, "distance  %d plies (lo secured in %d, hi in %d)\n", e.Distance(), e.DistLo, e.DistHi)
+	fmt.Fprintf(w, "bounds    lo %d hi %d (%s; margin of the %d seeds on the board, %s's view)\n", out.Lo, out.Hi, kind, out.Seeds, p.Side())
+	if out.Value != nil {
+		fmt.Fprintf(w, "value     %+d (exact under Repetition off at clock %d; keeping it: %s)\n", *out.Value, out.Clock, strings.Join(out.ValueMoves, " "))
+	} else {
+		fmt.Fprintf(w, "value     none: these tables have no no-capture limit, which Repetition off needs\n")
+	}
+	fmt.Fprintf(w, "distance  %d plies (lo secured in %d, hi in %d)\n", out.Distance, out.DistanceLo, out.DistanceHi)
 	fmt.Fprintf(w, "moves     %s\n", strings.Join(out.Moves, " "))
 	for _, ch := range out.Children {
 		mark := ""
 		if ch.Keeps {
-			mark = "  keeps the value"
+			mark = "  keeps the bounds"
 		}
-		fmt.Fprintf(w, "  %-4s  lo %3d hi %3d  distances %d/%d%s\n", ch.Move, ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi, mark)
+		val := ""
+		if ch.Value != nil {
+			val = fmt.Sprintf("  value %+3d", *ch.Value)
+			if ch.KeepsValue {
+				mark += "  keeps the value"
+			}
+		}
+		fmt.Fprintf(w, "  %-4s  lo %3d hi %3d  distances %d/%d%s%s\n", ch.Move, ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi, val, mark)
 	}
-	return nil
 }
 
 // tableView is what show prints about a position from the tables.
