@@ -54,6 +54,9 @@ type Engine struct {
 	tt     *Table
 	s      *searcher      // reused between searches; allocated once
 	tables *tables.Tables // Hoyito III endgame tables, or nil (SetTables)
+	// noEstimate turns off the tables' estimate under threefold
+	// (SetTableEstimate).
+	noEstimate bool
 
 	threads int         // see SetThreads
 	helpers []*searcher // the helper threads' searchers, reused
@@ -109,7 +112,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	}
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
-	s.useTables(e.tablesFor(root.Variant()))
+	s.useTables(e.tablesFor(root.Variant()), !e.noEstimate)
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
 	stopHelpers := e.startHelpers(ctx, s, lim)

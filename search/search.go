@@ -108,6 +108,9 @@ type searcher struct {
 	tb     *tables.Tables // endgame tables for this game, or nil
 	tbHits uint64
 	watch  repeatWatch // second occurrences on the path, kept with tables
+	// tbExact: the tables' values settle nodes (Repetition off);
+	// tbEstimate: they score the nodes the bounds leave open (threefold).
+	tbExact, tbEstimate bool
 	// partial is the best move found so far in an unfinished iteration:
 	// reported at the end if the search stops before the iteration does.
 	partial struct {

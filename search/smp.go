@@ -58,7 +58,7 @@ func (e *Engine) startHelpers(ctx context.Context, main *searcher, lim Limits) (
 	for i, h := range team {
 		h.reset(hctx, main.tt, &main.root, main.keys, Limits{SearchMoves: lim.SearchMoves}, Callbacks{})
 		h.currMovePeriod = main.currMovePeriod
-		h.useTables(main.tb)
+		h.useTables(main.tb, main.tbEstimate)
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()

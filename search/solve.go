@@ -57,6 +57,7 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	s.family = v.Family()
 	if cfg.Tables != nil && cfg.Tables.Fits(v) {
 		s.tb = cfg.Tables
+		s.tbExact = v.Rules().Repetition == board.RepetitionOff && s.tb.HasValues()
 	}
 	if avail, ok := AvailableMiB(); ok {
 		if err := CheckSolveMemory(mib, avail); err != nil {
@@ -139,14 +140,16 @@ type solver struct {
 	// rootStretch is stretchHash of the root's stretch in the history.
 	rootStretch uint64
 	watch       repeatWatch // second occurrences on the path, kept with tables
-	limit       int
-	vmax        int
-	depth       int
-	mode        int
-	nodes       uint64
-	stopped     bool
-	start       time.Time
-	frames      [MaxPly + 1]solveFrame
+	// tbExact: under Repetition off the tables' values are exact leaves.
+	tbExact bool
+	limit   int
+	vmax    int
+	depth   int
+	mode    int
+	nodes   uint64
+	stopped bool
+	start   time.Time
+	frames  [MaxPly + 1]solveFrame
 }
 
 // solveFrame holds one ply's children.
@@ -252,7 +255,12 @@ func (s *solver) leaf(p *board.Position) (lo, hi int) {
 	cur := p.Captured(me) - p.Captured(me.Other())
 	n := p.OnBoard()
 	lo, hi = cur-n, cur+n
-	if s.tb != nil && n <= s.tb.Top() && s.watch.clean(p.Clock()) {
+	if s.tbExact && n <= s.tb.Top() {
+		if v, ok := s.tb.Value(p); ok {
+			return cur + v, cur + v
+		}
+	}
+	if s.tb != nil && !s.tbExact && n <= s.tb.Top() && s.watch.clean(p.Clock()) {
 		if e, ok := s.tb.Probe(p); ok {
 			left := 1 << 30
 			if s.limit > 0 {
@@ -455,7 +463,18 @@ func (s *solver) tablesMove(p *board.Position) board.Move {
 		return board.NoMove
 	}
 	e, ms, err := s.tb.Moves(p)
-	if err != nil || !e.Exact() || (s.limit > 0 && max(e.DistLo, e.DistHi) > s.limit-p.Clock()) {
+	if err != nil {
+		return board.NoMove
+	}
+	if s.tbExact {
+		for _, m := range ms {
+			if m.KeepsValue {
+				return m.Move
+			}
+		}
+		return board.NoMove
+	}
+	if !e.Exact() || (s.limit > 0 && max(e.DistLo, e.DistHi) > s.limit-p.Clock()) {
 		return board.NoMove
 	}
 	for _, m := range ms {

@@ -14,12 +14,26 @@ import (
 // searches only.
 func (e *Engine) SetTables(t *tables.Tables) { e.tables = t }
 
+// SetTableEstimate says whether a search under Repetition threefold scores
+// the table positions whose bounds leave them open with their exact value
+// under Repetition off (the default), or searches on inside the bounds as
+// it does without values. It changes no proven result. Call it between
+// searches only.
+func (e *Engine) SetTableEstimate(on bool) { e.noEstimate = !on }
+
 // useTables sets the tables of a search (nil for none), after reset: the
-// path holds the game's history.
-func (s *searcher) useTables(t *tables.Tables) {
+// path holds the game's history, and the root its rules. Under Repetition
+// off the tables' exact values settle every node they hold; under
+// threefold, their bounds are the proof and the values (when estimate is
+// set) the score of the nodes the bounds leave open.
+func (s *searcher) useTables(t *tables.Tables, estimate bool) {
 	s.tb, s.tbHits = t, 0
+	s.tbExact, s.tbEstimate = false, false
 	if t != nil {
 		s.watch.reset(s.keys)
+		off := s.root.Variant().Rules().Repetition == board.RepetitionOff
+		s.tbExact = off && t.HasValues()
+		s.tbEstimate = !off && estimate && t.HasValues()
 	}
 }
 
@@ -37,7 +51,21 @@ func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
 // or when a position since the last capture has occurred twice, so that
 // the play forcing the bounds could meet it a third time (repeatWatch).
 func (s *searcher) tbBounds(pos *board.Position, ply int) (lb, ub Score, exact, ok bool) {
-	if pos.OnBoard() > s.tb.Top() || !s.watch.clean(pos.Clock()) {
+	if pos.OnBoard() > s.tb.Top() {
+		return 0, 0, false, false
+	}
+	if s.tbExact {
+		// Repetition off: the value at the position's clock is exact.
+		v, in := s.tb.Value(pos)
+		if !in {
+			return 0, 0, false, false
+		}
+		s.tbHits++
+		me := pos.Side()
+		sc := HoyitoEnd(pos.Captured(me)-pos.Captured(me.Other())+v, ply)
+		return sc, sc, true, true
+	}
+	if !s.watch.clean(pos.Clock()) {
 		return 0, 0, false, false
 	}
 	e, in := s.tb.Probe(pos)
@@ -86,10 +114,14 @@ func highScore(m int) Score {
 
 // probeNode applies the tables to a node of the search: it returns the
 // node's score and true when the tables settle it (an exact value, or a
-// bound outside the window), or else the window narrowed to the bounds.
+// bound outside the window, or under threefold the estimate), or else the
+// window narrowed to the bounds.
 func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (Score, Score, Score, bool) {
 	lb, ub, exact, ok := s.tbBounds(pos, ply)
 	if !ok {
+		if est, in := s.tbEstimateOf(pos); in {
+			return est, alpha, beta, true
+		}
 		return 0, alpha, beta, false
 	}
 	switch {
@@ -100,7 +132,29 @@ func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (S
 	case ub <= alpha:
 		return ub, alpha, beta, true
 	}
+	if est, in := s.tbEstimateOf(pos); in {
+		return min(max(est, lb), ub), alpha, beta, true
+	}
 	return 0, max(alpha, lb), min(beta, ub), false
+}
+
+// tbEstimateOf returns, under Repetition threefold with the estimate on,
+// the score the search gives a table position whose bounds leave it open:
+// its exact value under Repetition off at its clock, as an ordinary score
+// in hundredths of a seed (never a proven one). Repetition can only end a
+// game earlier than the limit, at the row margin, so that value is what
+// best play reaches unless one side prefers to repeat.
+func (s *searcher) tbEstimateOf(pos *board.Position) (Score, bool) {
+	if !s.tbEstimate || pos.OnBoard() > s.tb.Top() {
+		return 0, false
+	}
+	v, in := s.tb.Value(pos)
+	if !in {
+		return 0, false
+	}
+	s.tbHits++
+	me := pos.Side()
+	return Score(100 * (pos.Captured(me) - pos.Captured(me.Other()) + v)), true
 }
 
 // markKeeping marks, when the tables give the root an exact value that
@@ -122,7 +176,7 @@ func (s *searcher) markKeeping() {
 	for i := 0; i < s.nRoot; i++ {
 		rm := &s.rootMoves[i]
 		for _, m := range ms {
-			if m.Keeps && m.Move == rm.move {
+			if s.keeps(m) && m.Move == rm.move {
 				rm.keeps = true
 			}
 		}
@@ -131,6 +185,17 @@ func (s *searcher) markKeeping() {
 		}
 	}
 	slices.SortStableFunc(s.rootMoves[:s.nRoot], keepsFirst)
+}
+
+// keeps reports whether a root move keeps the value the search takes from
+// the tables: the exact value at the clock under Repetition off (any such
+// move reaches it, since the clock's end is part of the value), the bounds
+// at their distance under threefold.
+func (s *searcher) keeps(m tables.MoveValue) bool {
+	if s.tbExact {
+		return m.KeepsValue
+	}
+	return m.Keeps
 }
 
 // keepsFirst orders a root move the tables prove value-keeping before one
@@ -162,7 +227,7 @@ func (s *searcher) rootTables() (Result, bool) {
 	best := -1
 	for i := 0; i < s.nRoot && best < 0; i++ {
 		for _, m := range ms {
-			if m.Keeps && m.Move == s.rootMoves[i].move {
+			if s.keeps(m) && m.Move == s.rootMoves[i].move {
 				best = i
 				break
 			}
