@@ -113,6 +113,7 @@ func TestIdentify(t *testing.T) {
 				"option name LastFour type combo default capturer var capturer var south var north",
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",
 				"option name TablePath type string default <empty>",
+				"option name TableEstimate type check default true",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {

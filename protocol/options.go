@@ -58,6 +58,7 @@ func (s *server) options() []option {
 		{name: "NoCaptureLimit", kind: typeSpin, def: strconv.Itoa(board.DefaultNoCaptureLimit),
 			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
 		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
+		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
 	}
 }
 

@@ -33,7 +33,7 @@ func TestBinaryOptions(t *testing.T) {
 	bin := buildSower(t)
 	s, stderr := startSower(t, bin)
 	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder",
-		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "NoCaptureLimit", "TablePath"}
+		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "NoCaptureLimit", "TablePath", "TableEstimate"}
 	for _, hello := range []string{"ugi", "uci"} {
 		s.send(hello)
 		got := s.expect(hello + "ok")

@@ -116,6 +116,7 @@ type server struct {
 	elo           int
 	seed          uint64
 	tb            tableState // Hoyito III endgame tables (TablePath)
+	noEstimate    bool       // TableEstimate false
 
 	// ugi is true after a "ugi" handshake and false after "uci": UGI's
 	// bestmove carries the move alone, UCI's may add "ponder <move>".
@@ -211,6 +212,7 @@ func (s *server) engine() (*search.Engine, error) {
 		}
 		s.eng = e
 		e.SetTables(s.tb.set)
+		e.SetTableEstimate(!s.noEstimate)
 	}
 	return s.eng, nil
 }

@@ -55,6 +55,19 @@ func (s *server) setTablePath(value string) error {
 	return nil
 }
 
+// setTableEstimate says whether searches under Repetition threefold score
+// the table positions their bounds leave open with the tables' exact value
+// under Repetition off (search.Engine.SetTableEstimate). It waits for a
+// running search to end.
+func (s *server) setTableEstimate(value string) error {
+	s.stopJob()
+	s.noEstimate = value == "false"
+	if s.eng != nil {
+		s.eng.SetTableEstimate(!s.noEstimate)
+	}
+	return nil
+}
+
 // reportTables prints the open set: "tables <dir>: <options>, up to <n>
 // seeds".
 func (s *server) reportTables() {
@@ -64,10 +77,11 @@ func (s *server) reportTables() {
 // tablesFor returns the tables for rules r, opening them from TablePath
 // when the open set does not serve r; the current state is not changed.
 // When the directory has none for r (or a damaged file), the state has no
-// set and off says why. Only CaptureSide and LastFour choose the set.
+// set and off says why. CaptureSide, LastFour and the no-capture limit
+// choose the set; one set serves both settings of Repetition.
 func (s *server) tablesFor(r board.Rules) (tb tableState, off error) {
 	tb = s.tb
-	if tb.path == "" || (r.CaptureSide == s.rules.CaptureSide && r.LastFour == s.rules.LastFour) {
+	if tb.path == "" || (r.CaptureSide == s.rules.CaptureSide && r.LastFour == s.rules.LastFour && r.NoCaptureLimit == s.rules.NoCaptureLimit) {
 		return tb, nil
 	}
 	if tb.set != nil && tb.set.For(r) {

@@ -21,7 +21,7 @@ func TestTablePath(t *testing.T) {
 		t.Fatalf("uci does not list TablePath:\n%s", strings.Join(got, "\n"))
 	}
 	s.send("setoption name UCI_Variant value hoyito3", "setoption name TablePath value "+dir)
-	if got := s.sync(); !contains(got, "info string tables "+dir+": any-capturer, up to 8 seeds") {
+	if got := s.sync(); !contains(got, "info string tables "+dir+": any-capturer-limit200, up to 8 seeds") {
 		t.Fatalf("TablePath:\n%s", strings.Join(got, "\n"))
 	}
 	s.send("position fen 0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 0", "go depth 6")
@@ -33,13 +33,13 @@ func TestTablePath(t *testing.T) {
 		t.Errorf("last info %q, want the tables' score -32 seeds and tbhits", last)
 	}
 	s.send("setoption name TablePath value " + dir + "/none")
-	if got := s.sync(); len(errorLines(got)) != 1 || !strings.Contains(got[0], "no any-capturer tables") {
+	if got := s.sync(); len(errorLines(got)) != 1 || !strings.Contains(got[0], "no any-capturer-limit200 tables") {
 		t.Errorf("a directory without tables:\n%s", strings.Join(got, "\n"))
 	}
 	// Other rules: no tables for them in dir; the option says so and the
 	// search goes on without them.
 	s.send("setoption name CaptureSide value opponent")
-	if got := s.sync(); !contains(got, "info string tables off: no opponent-capturer tables in "+dir+" (want hoyito3-opponent-capturer-08.sowtb and up; build them with sower tables build)") {
+	if got := s.sync(); !contains(got, "info string tables off: no opponent-capturer-limit200 tables in "+dir+" (want hoyito3-opponent-capturer-limit200-08.sowtb and up; build them with sower tables build)") {
 		t.Errorf("rule change:\n%s", strings.Join(got, "\n"))
 	}
 	s.send("go depth 2")
@@ -83,20 +83,25 @@ func TestTablesFollowRules(t *testing.T) {
 	s := newSession(t, Config{})
 	s.send("setoption name UCI_Variant value hoyito3", "setoption name TablePath value "+dir)
 	s.sync()
-	off := "info string tables off: no opponent-fixed tables in " + dir +
-		" (want hoyito3-opponent-fixed-08.sowtb and up; build them with sower tables build)"
+	off := "info string tables off: no opponent-fixed-limit200 tables in " + dir +
+		" (want hoyito3-opponent-fixed-limit200-08.sowtb and up; build them with sower tables build)"
 	for _, step := range []struct {
 		cmd  string
 		want []string // the lines before readyok
 	}{
-		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
-		{"setoption name LastFour value north", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
-		{"setoption name NoCaptureLimit value 100", nil}, // the same tables serve it
+		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed-limit200, up to 8 seeds"}},
+		{"setoption name LastFour value north", []string{"info string tables " + dir + ": any-fixed-limit200, up to 8 seeds"}},
+		// The no-capture limit chooses the set too: the exact values
+		// under Repetition off depend on it.
+		{"setoption name NoCaptureLimit value 100", []string{"info string tables off: no any-fixed-limit100 tables in " + dir +
+			" (want hoyito3-any-fixed-limit100-08.sowtb and up; build them with sower tables build)"}},
+		{"setoption name NoCaptureLimit value 200", []string{"info string tables " + dir + ": any-fixed-limit200, up to 8 seeds"}},
+		{"setoption name Repetition value off", nil}, // the same tables serve it
+		{"setoption name Repetition value threefold", nil},
 		{"setoption name CaptureSide value opponent", []string{off}},
-		{"setoption name NoCaptureLimit value 200", nil},
-		{"setoption name CaptureSide value any", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
-		{"setoption name LastFour value capturer", []string{"info string tables " + dir + ": any-capturer, up to 8 seeds"}},
-		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed, up to 8 seeds"}},
+		{"setoption name CaptureSide value any", []string{"info string tables " + dir + ": any-fixed-limit200, up to 8 seeds"}},
+		{"setoption name LastFour value capturer", []string{"info string tables " + dir + ": any-capturer-limit200, up to 8 seeds"}},
+		{"setoption name LastFour value south", []string{"info string tables " + dir + ": any-fixed-limit200, up to 8 seeds"}},
 	} {
 		s.send(step.cmd)
 		if got := s.sync(); strings.Join(got, "\n") != strings.Join(step.want, "\n") {
@@ -124,7 +129,7 @@ func TestTablesFollowRules(t *testing.T) {
 // directory, and turning tables off, stop it first.
 func TestTablePathDuringSearch(t *testing.T) {
 	dir, other := buildTables(t, board.DefaultRules()), buildTables(t, board.DefaultRules())
-	opened := func(d string) string { return "info string tables " + d + ": any-capturer, up to 8 seeds" }
+	opened := func(d string) string { return "info string tables " + d + ": any-capturer-limit200, up to 8 seeds" }
 	s := newSession(t, Config{})
 	s.send("setoption name UCI_Variant value hoyito3", "setoption name TablePath value "+dir)
 	s.sync()
@@ -135,7 +140,7 @@ func TestTablePathDuringSearch(t *testing.T) {
 	}{
 		{dir, opened(dir), false},
 		{dir + "/", opened(dir), false},
-		{dir + "/none", "info string error: setoption: TablePath: no any-capturer tables in " + dir + "/none", false},
+		{dir + "/none", "info string error: setoption: TablePath: no any-capturer-limit200 tables in " + dir + "/none", false},
 		{dir, opened(dir), false}, // still open after the refusal
 		{other, opened(other), true},
 		{"<empty>", "", true},
