@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -85,5 +87,27 @@ func TestRepetitionFlag(t *testing.T) {
 		if st != exitOK || !strings.Contains(stdout, "--repetition") {
 			t.Errorf("%v --help: status %d, no --repetition in %q", cmd, st, stdout)
 		}
+	}
+}
+
+// TestDatagenRepetition: datagen with --repetition off writes the option in
+// the data file's header, continues that file with the same option, and
+// refuses to continue it with threefold.
+func TestDatagenRepetition(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "off.dat")
+	args := []string{"datagen", "--game", "hoyito3", "--repetition", "off", "--no-capture-limit", "40", "--nodes", "100", "--random-plies", "4", "--out", data}
+	if _, stderr, st := runCLI(append(args, "--games", "1")...); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	if r := scanData(t, data).Variant.Rules(); r.Repetition != board.RepetitionOff || r.NoCaptureLimit != 40 {
+		t.Errorf("data file rules %+v, want Repetition off, limit 40", r)
+	}
+	if _, stderr, st := runCLI(append(args, "--games", "2")...); st != exitOK || !strings.Contains(stderr, " of 1 games; playing the 1 others") {
+		t.Errorf("continuing with off: status %d\n%s", st, stderr)
+	}
+	threefold := append(slices.Clone(args), "--games", "3")
+	threefold[4] = "threefold"
+	if _, stderr, st := runCLI(threefold...); st != exitUsage || !strings.Contains(stderr, "Repetition:off NoCaptureLimit:40}, not hoyito3 with {CaptureSide:any LastFour:capturer Repetition:threefold") {
+		t.Errorf("continuing with threefold: status %d\n%s", st, stderr)
 	}
 }
