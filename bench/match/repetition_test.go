@@ -15,8 +15,9 @@ import (
 // fake engines play the first legal move) under both settings of the
 // Repetition option: the arbiter ends it by repetition after 25 plies
 // under threefold, and under off lets it run to the no-capture limit. The
-// records and PGN tags carry the option, a record replays under it, and
-// the engines get it (after the no-capture limit when it is off).
+// records and PGN tags carry the option, a record (and its PGN) replays
+// under it, and the engines get it (after the no-capture limit when it is
+// off).
 func TestRepetitionMatch(t *testing.T) {
 	t.Parallel()
 	bin := clienttest.BuildFake(t)
@@ -57,6 +58,18 @@ func TestRepetitionMatch(t *testing.T) {
 				}
 				if tag := `[Repetition "` + c.rep.String() + `"]`; !strings.Contains(rec.PGN(), tag) {
 					t.Errorf("game %d: no %s in the PGN:\n%s", rec.Game, tag, rec.PGN())
+				}
+				// The PGN reads back with the option, and replays under it.
+				back, err := ReadRecords([]byte(rec.PGN()))
+				if err != nil || len(back) != 1 {
+					t.Fatalf("game %d: reading the PGN: %d records, %v", rec.Game, len(back), err)
+				}
+				if got := back[0].Options["Repetition"]; got != c.rep.String() {
+					t.Errorf("game %d: Repetition %q read from the PGN", rec.Game, got)
+				}
+				g, err := back[0].Replay()
+				if err != nil || g.Status().Reason.String() != c.reason {
+					t.Errorf("game %d: the PGN replays to %+v, %v; want %s", rec.Game, g.Status(), err, c.reason)
 				}
 			}
 			b, err := os.ReadFile(trace)
