@@ -172,9 +172,9 @@ func testURL(t *testing.T, browser context.Context, srv *guiServer) {
 	// captures it under "any" and not under "opponent".
 	pos, m := ownFourCapture(t)
 	hoyito, _ := board.New(board.NameHoyito3)
-	oppV, _ := hoyito.WithRules(board.Rules{CaptureSide: board.CaptureOpponent, LastFour: board.LastFourNorth, NoCaptureLimit: 50})
+	oppV, _ := hoyito.WithRules(board.Rules{CaptureSide: board.CaptureOpponent, LastFour: board.LastFourNorth, Repetition: board.RepetitionOff, NoCaptureLimit: 50})
 	q = url.Values{"game": {board.NameHoyito3}, "south": {"human"}, "north": {"human"}, "animate": {"off"},
-		"captureside": {"opponent"}, "lastfour": {"north"}, "nocapturelimit": {"50"},
+		"captureside": {"opponent"}, "lastfour": {"north"}, "repetition": {"off"}, "nocapturelimit": {"50"},
 		"fen": {pos}, "moves": {m}}
 	tb.open(q.Encode())
 	s = tb.waitFor("the Hoyito III game", 20*time.Second, settled)
@@ -185,7 +185,7 @@ func testURL(t *testing.T, browser context.Context, srv *guiServer) {
 	r = newReferee(t, oppV, p, true, true)
 	r.follow(tb, s)
 	r.check(tb, s)
-	for id, want := range map[string]string{"#captureside-select": "opponent", "#lastfour-select": "north", "#nocapturelimit-input": "50"} {
+	for id, want := range map[string]string{"#captureside-select": "opponent", "#lastfour-select": "north", "#repetition-select": "off", "#nocapturelimit-input": "50"} {
 		if got := eval[string](tb, `document.querySelector(`+strconv.Quote(id)+`).value`); got != want {
 			t.Errorf("%s: %q, want %q from the address bar", id, got, want)
 		}

@@ -15,6 +15,7 @@ type request struct {
 	LimitValue     string `json:"limitValue"`
 	CaptureSide    string `json:"captureSide"`
 	LastFour       string `json:"lastFour"`
+	Repetition     string `json:"repetition"` // Hoyito III only: ignored for Katro
 	NoCaptureLimit *int   `json:"noCaptureLimit"`
 	Fen            string `json:"fen"`
 	Moves          string `json:"moves"`
@@ -75,6 +76,7 @@ type stateMsg struct {
 type rulesMsg struct {
 	CaptureSide    string `json:"captureSide"`
 	LastFour       string `json:"lastFour"`
+	Repetition     string `json:"repetition"`
 	NoCaptureLimit int    `json:"noCaptureLimit"`
 }
 

@@ -371,6 +371,14 @@ func (s *session) newGame(r request) error {
 	if err != nil {
 		return err
 	}
+	if r.Repetition != "" && v.Family() == board.Hoyito { // a Katro game keeps threefold
+		if rules.Repetition, err = board.ParseRepetition(r.Repetition); err != nil {
+			return err
+		}
+		if v, err = v.WithRules(rules); err != nil {
+			return err
+		}
+	}
 	var players [2]string
 	if players[board.South], err = s.player(r.South, "south"); err != nil {
 		return err

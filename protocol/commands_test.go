@@ -111,6 +111,7 @@ func TestIdentify(t *testing.T) {
 				fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", eloLo, eloLo, eloHi),
 				"option name CaptureSide type combo default any var any var opponent",
 				"option name LastFour type combo default capturer var capturer var south var north",
+				"option name Repetition type combo default threefold var threefold var off",
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",
 				"option name TablePath type string default <empty>",
 				"option name TableEstimate type check default true",
@@ -159,6 +160,7 @@ func TestSetOption(t *testing.T) {
 		{"setoption name captureside value ANY", func(s *server) bool { return s.rules.CaptureSide == board.CaptureAny }, ""},
 		{"setoption name LastFour value north", func(s *server) bool { return s.rules.LastFour == board.LastFourNorth }, ""},
 		{"setoption name LastFour value South", func(s *server) bool { return s.rules.LastFour == board.LastFourSouth }, ""},
+		{"setoption name Repetition value threefold", func(s *server) bool { return s.rules.Repetition == board.RepetitionThreefold }, ""},
 		{"setoption name NoCaptureLimit value 0", func(s *server) bool { return s.rules.NoCaptureLimit == 0 && s.variant.Rules().NoCaptureLimit == 0 }, ""},
 		{"setoption name NoCaptureLimit value 1000000", func(s *server) bool { return s.rules.NoCaptureLimit == 1000000 }, ""},
 		{"setoption name UCI_Variant value hoyito3", func(s *server) bool {
@@ -218,6 +220,8 @@ func TestSetOptionRefused(t *testing.T) {
 		"setoption name UCI_Variant value katro 6x3",
 		"setoption name CaptureSide value mine",
 		"setoption name LastFour value west",
+		"setoption name Repetition value twofold",
+		"setoption name Repetition value off", // a Katro game
 		"setoption name NoCaptureLimit value -1",
 		"setoption name NoCaptureLimit value 1000001",
 		"setoption name NoCaptureLimit value ten",
@@ -786,6 +790,30 @@ func TestStatusText(t *testing.T) {
 	} {
 		if got := StatusText(tc.st); got != tc.want {
 			t.Errorf("StatusText(%+v) = %q, want %q", tc.st, got, tc.want)
+		}
+	}
+}
+
+// TestRepetitionAcrossVariants: Repetition off, set in Hoyito III, is kept
+// when UCI_Variant changes, and a Katro game keeps threefold repetition.
+func TestRepetitionAcrossVariants(t *testing.T) {
+	ts := newTestServer(t, Config{})
+	for _, c := range []struct {
+		cmd        string
+		game, rule board.Repetition // the game's and the option's
+	}{
+		{"setoption name UCI_Variant value hoyito3", board.RepetitionThreefold, board.RepetitionThreefold},
+		{"setoption name Repetition value OFF", board.RepetitionOff, board.RepetitionOff},
+		{"setoption name UCI_Variant value katro-4x4", board.RepetitionThreefold, board.RepetitionOff},
+		{"setoption name LastFour value north", board.RepetitionThreefold, board.RepetitionOff},
+		{"setoption name UCI_Variant value hoyito3", board.RepetitionOff, board.RepetitionOff},
+		{"setoption name Repetition value threefold", board.RepetitionThreefold, board.RepetitionThreefold},
+	} {
+		if e := errorLines(ts.do(c.cmd)); len(e) > 0 {
+			t.Fatalf("%s: %q", c.cmd, e)
+		}
+		if game, rule := ts.s.variant.Rules().Repetition, ts.s.rules.Repetition; game != c.game || rule != c.rule {
+			t.Errorf("%s: the game's Repetition %v, the option %v; want %v, %v", c.cmd, game, rule, c.game, c.rule)
 		}
 	}
 }

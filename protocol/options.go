@@ -55,6 +55,8 @@ func (s *server) options() []option {
 		{name: "LastFour", kind: typeCombo, def: board.LastFourCapturer.String(),
 			vars:  []string{board.LastFourCapturer.String(), board.LastFourSouth.String(), board.LastFourNorth.String()},
 			apply: (*server).setLastFour},
+		{name: "Repetition", kind: typeCombo, def: board.RepetitionThreefold.String(),
+			vars: []string{board.RepetitionThreefold.String(), board.RepetitionOff.String()}, apply: (*server).setRepetition},
 		{name: "NoCaptureLimit", kind: typeSpin, def: strconv.Itoa(board.DefaultNoCaptureLimit),
 			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
 		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
@@ -164,7 +166,7 @@ func (s *server) cmdSetOption(args []string) error {
 // options) and reports it; the same variant again only reports it.
 func (s *server) setVariant(name string) error {
 	if name != s.variant.Name() {
-		v, err := board.NewWithRules(name, s.rules)
+		v, err := newVariant(name, s.rules)
 		if err != nil {
 			return err
 		}
@@ -303,11 +305,47 @@ func (s *server) setLastFour(value string) error {
 	return s.setRules("LastFour", r)
 }
 
+// setRepetition sets the Hoyito III Repetition option. Off is refused
+// while the game is a Katro game, where the option does not apply, and
+// with no no-capture limit, where nothing would end a game without
+// captures.
+func (s *server) setRepetition(value string) error {
+	rep, err := board.ParseRepetition(value)
+	if err != nil {
+		return err
+	}
+	if rep == board.RepetitionOff && s.variant.Family() == board.Katro {
+		return fmt.Errorf("Repetition: a Hoyito III option; %s is a Katro game", s.variant.Name())
+	}
+	if rep == board.RepetitionOff && s.rules.NoCaptureLimit == 0 {
+		return errors.New("Repetition: off needs a no-capture limit, and NoCaptureLimit is 0 (none): nothing would end a game without captures; set NoCaptureLimit first; Repetition stays threefold")
+	}
+	r := s.rules
+	r.Repetition = rep
+	return s.setRules("Repetition", r)
+}
+
 func (s *server) setNoCaptureLimit(value string) error {
 	n, _ := strconv.Atoi(value) // checked
+	if n == 0 && s.rules.Repetition == board.RepetitionOff {
+		return fmt.Errorf("NoCaptureLimit: 0 (none) with Repetition off: nothing would end a game without captures; set Repetition threefold first; NoCaptureLimit stays %d", s.rules.NoCaptureLimit)
+	}
 	r := s.rules
 	r.NoCaptureLimit = n
 	return s.setRules("NoCaptureLimit", r)
+}
+
+// newVariant returns the named game under rules r. The Repetition option
+// is Hoyito III's: a Katro game keeps the rule book's threefold
+// repetition whatever r says (the option stays set for the next Hoyito
+// III game).
+func newVariant(name string, r board.Rules) (*board.Variant, error) {
+	v, err := board.NewWithRules(name, r)
+	if err == nil && v.Family() == board.Katro && r.Repetition != board.RepetitionThreefold {
+		r.Repetition = board.RepetitionThreefold
+		v, err = board.NewWithRules(name, r)
+	}
+	return v, err
 }
 
 // setRules changes the rule options. The current game is replayed under
@@ -319,7 +357,7 @@ func (s *server) setRules(name string, r board.Rules) error {
 	if r == s.rules {
 		return nil
 	}
-	v, err := board.NewWithRules(s.variant.Name(), r)
+	v, err := newVariant(s.variant.Name(), r)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sower-engine/sower/board"
 )
 
 // TestBinaryMaxHash: sower --max-hash caps the Hash option.
@@ -33,7 +35,7 @@ func TestBinaryOptions(t *testing.T) {
 	bin := buildSower(t)
 	s, stderr := startSower(t, bin)
 	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder",
-		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "NoCaptureLimit", "TablePath", "TableEstimate"}
+		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate"}
 	for _, hello := range []string{"ugi", "uci"} {
 		s.send(hello)
 		got := s.expect(hello + "ok")
@@ -102,4 +104,81 @@ func TestBinaryOptions(t *testing.T) {
 	if err, _ := s.close(); err != nil {
 		t.Errorf("exit: %v (stderr %q)", err, stderr.String())
 	}
+}
+
+// TestBinaryRepetition drives the Repetition option over the engine's
+// pipe: listed by uci, refused for a Katro game and together with no
+// no-capture limit (whichever comes second), each refusal one error line
+// that leaves the engine as it was; set to off in Hoyito III, a game
+// that repeats a position a third time goes on, and the engine searches
+// it. The game cycles when each side plays its first legal move.
+func TestBinaryRepetition(t *testing.T) {
+	bin := buildSower(t)
+	s, stderr := startSower(t, bin)
+	s.send("uci")
+	if got := s.expect("uciok"); !slices.Contains(got, "option name Repetition type combo default threefold var threefold var off") {
+		t.Errorf("uci:\n%s", strings.Join(got, "\n"))
+	}
+	const fen = "1,1,1,3,0,2/0,0,0,0,0,0 S 20 20 0"
+	moves := cycle(t, fen)
+	pos := "position fen " + fen + " moves " + moves
+	for _, c := range []struct {
+		cmds []string
+		err  string // the one error line wanted, or "" for none
+	}{
+		{[]string{"setoption name Repetition value off"}, "Repetition: a Hoyito III option; katro is a Katro game"},
+		{[]string{"setoption name UCI_Variant value hoyito3", "setoption name NoCaptureLimit value 0", "setoption name Repetition value off"},
+			"Repetition: off needs a no-capture limit, and NoCaptureLimit is 0"},
+		{[]string{"setoption name NoCaptureLimit value 200", "setoption name Repetition value off", "setoption name NoCaptureLimit value 0"},
+			"NoCaptureLimit: 0 (none) with Repetition off: nothing would end a game without captures; set Repetition threefold first; NoCaptureLimit stays 200"},
+		{[]string{pos}, ""},
+	} {
+		s.send(c.cmds...)
+		got := errorLines(s.sync())
+		if (c.err == "" && len(got) != 0) || (c.err != "" && (len(got) != 1 || !strings.Contains(got[0], c.err))) {
+			t.Errorf("%q: errors %q, want %q", c.cmds, got, c.err)
+		}
+	}
+	// Off (set, and kept after the refused limit): the third occurrence
+	// ends nothing, and the engine plays on. Threefold: the game is over.
+	for _, c := range []struct{ value, over string }{{"off", "response false"}, {"threefold", "response true"}} {
+		s.send("setoption name Repetition value "+c.value, pos, "query gameover")
+		if got := s.expect("response "); got[len(got)-1] != c.over {
+			t.Errorf("Repetition %s: query gameover %q, want %q", c.value, got, c.over)
+		}
+		if c.value == "off" {
+			s.send("go depth 3")
+			s.bestmove()
+		}
+	}
+	s.send("quit")
+	if err, _ := s.close(); err != nil {
+		t.Errorf("exit: %v (stderr %q)", err, stderr.String())
+	}
+}
+
+// cycle returns the moves, each side playing its first legal move, from
+// the Hoyito III position fen to the third occurrence of a position
+// under the default rules.
+func cycle(t *testing.T, fen string) string {
+	t.Helper()
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.ParsePosition(fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(p)
+	for !g.Status().Over() && g.Ply() < 100 {
+		pos := g.Position()
+		if err := g.Play(pos.LegalMoves()[0]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if st := g.Status(); st.Reason != board.ReasonRepeat {
+		t.Fatalf("%s: the game ends %+v, not by repetition", fen, st)
+	}
+	return board.FormatMoves(g.Moves())
 }

@@ -29,8 +29,11 @@
 //     without a legal move loses, a Hoyito III game ends with an empty board,
 //     and the no-capture limit and threefold repetition end games, with the
 //     game's history before the root counted (a small counting filter makes
-//     most repetition checks free). Katro wins score by distance; proven
-//     Hoyito III results score by their exact margin (see Score).
+//     most repetition checks free); with the Hoyito III rule option
+//     Repetition off a repeated position ends nothing, and the solver's
+//     table keys leave out the path (see solver.key). Katro wins score by
+//     distance; proven Hoyito III results score by their exact margin (see
+//     Score).
 //   - Hoyito III endgame tables (Engine.SetTables, package tables): a node
 //     with few enough seeds takes the tables' exact value when the
 //     no-capture clock leaves time for its distance, or has its window cut

@@ -117,14 +117,17 @@ func losingDescendant(t *testing.T, eg endgame, plies int) (endgame, bool) {
 func TestAlphaBetaExact(t *testing.T) {
 	type variant struct {
 		name  string
-		limit int // no-capture limit; 0 for the default
+		limit int  // no-capture limit; 0 for the default
+		off   bool // Repetition off
 	}
 	variants := []variant{
-		{board.NameKatro6x3, 0}, {board.NameKatro4x4, 0}, {board.NameHoyito3, 0},
+		{board.NameKatro6x3, 0, false}, {board.NameKatro4x4, 0, false}, {board.NameHoyito3, 0, false},
 		// Random games of the larger Katro boards rarely come near an end
 		// with a small game tree; a low no-capture limit makes them end.
-		{board.NameKatro, 10}, {board.NameKatro4x6, 10},
-		{board.NameHoyito3, 8}, {board.NameKatro4x4, 12}, {board.NameKatro6x3, 8},
+		{board.NameKatro, 10, false}, {board.NameKatro4x6, 10, false},
+		{board.NameHoyito3, 8, false}, {board.NameKatro4x4, 12, false}, {board.NameKatro6x3, 8, false},
+		// Without repetition, a quiet stretch ends only by the limit.
+		{board.NameHoyito3, 10, true}, {board.NameHoyito3, 8, true},
 	}
 	perVariant, maxNodes := 6, 10_000
 	if testing.Short() {
@@ -138,11 +141,14 @@ func TestAlphaBetaExact(t *testing.T) {
 		if vv.limit > 0 {
 			r.NoCaptureLimit = vv.limit
 		}
+		if vv.off {
+			r.Repetition = board.RepetitionOff
+		}
 		v, err := board.NewWithRules(vv.name, r)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(fmt.Sprintf("%s-limit%d", vv.name, r.NoCaptureLimit), func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s-limit%d-%v", vv.name, r.NoCaptureLimit, r.Repetition), func(t *testing.T) {
 			for _, eg := range randomEndgames(t, v, uint64(i+1), perVariant, maxNodes) {
 				checkExact(t, eg)
 			}

@@ -12,18 +12,21 @@ import "github.com/sower-engine/sower/board"
 // bounds are trusted only at a node whose stretch holds no second
 // occurrence: then every position of the forcing play occurs at most twice.
 // Positions from before the last capture never matter: a capture changes
-// the capture totals, which are part of the key.
+// the capture totals, which are part of the key. With Repetition off (off
+// set) nothing ends the forcing play early, so every node is clean.
 type repeatWatch struct {
 	last []int32 // last[i]: the greatest j <= i where keys[j] repeats an earlier key; -1 if none
+	off  bool    // Repetition off: no key counts as a repetition
 }
 
 // reset computes the watch for the keys of a game's history (positions of
-// every stretch; a key can only equal one of its own stretch).
+// every stretch; a key can only equal one of its own stretch). It keeps
+// off.
 func (w *repeatWatch) reset(keys []uint64) {
 	w.last = w.last[:0]
 	prev := int32(-1)
 	for i, k := range keys {
-		if board.Repeats(k, keys[:i], 1) {
+		if !w.off && board.Repeats(k, keys[:i], 1) {
 			prev = int32(i)
 		}
 		w.last = append(w.last, prev)
@@ -39,7 +42,7 @@ func (w *repeatWatch) push(keys []uint64, k uint64, clock int, maybe bool) {
 	if n := len(w.last); n > 0 {
 		prev = w.last[n-1]
 	}
-	if maybe && board.Repeats(k, keys[len(keys)-min(clock, len(keys)):], 1) {
+	if maybe && !w.off && board.Repeats(k, keys[len(keys)-min(clock, len(keys)):], 1) {
 		prev = int32(len(keys))
 	}
 	w.last = append(w.last, prev)

@@ -50,7 +50,8 @@ type searcher struct {
 	tt     *Table
 	ev     *eval.Evaluator
 	family board.Family
-	limit  int // the no-capture limit, 0 = off
+	limit  int  // the no-capture limit, 0 = off
+	repOff bool // Repetition off: a repeated position ends nothing
 	lim    Limits
 	cb     Callbacks
 
@@ -127,6 +128,8 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	v := root.Variant()
 	s.family = v.Family()
 	s.limit = v.Rules().NoCaptureLimit
+	s.repOff = v.Rules().Repetition == board.RepetitionOff
+	s.watch.off = s.repOff
 	s.ev = eval.New(v)
 	s.nodes, s.seldepth, s.stopped, s.iterated = 1, 0, false, false // the root is a node
 	s.published.Store(0)
@@ -440,9 +443,10 @@ func (s *searcher) pop() {
 }
 
 // repeated reports whether the position with key k occurred twice before
-// on the game's path, so that it now occurs for the third time.
+// on the game's path, so that it now occurs for the third time and ends
+// the game (never with Repetition off).
 func (s *searcher) repeated(k uint64) bool {
-	if s.rep[k%repSize] < 2 {
+	if s.rep[k%repSize] < 2 || s.repOff {
 		return false
 	}
 	return board.Repeats(k, s.keys, 2)

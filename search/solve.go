@@ -55,6 +55,8 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	v := root.Variant()
 	s := &solver{ctx: ctx, root: root, start: time.Now(), limit: v.Rules().NoCaptureLimit}
 	s.family = v.Family()
+	s.repOff = v.Rules().Repetition == board.RepetitionOff
+	s.watch.off = s.repOff
 	if cfg.Tables != nil && cfg.Tables.Fits(v) {
 		s.tb = cfg.Tables
 		s.tbExact = v.Rules().Repetition == board.RepetitionOff && s.tb.HasValues()
@@ -66,7 +68,9 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	}
 	s.tt = make([]solveEntry, solveEntries(mib))
 	s.keys = append(s.keys, cfg.History...)
-	s.rootStretch = stretchHash(s.keys[len(s.keys)-min(root.Clock(), len(s.keys)):])
+	if !s.repOff {
+		s.rootStretch = stretchHash(s.keys[len(s.keys)-min(root.Clock(), len(s.keys)):])
+	}
 	if s.tb != nil {
 		s.watch.reset(s.keys)
 	}
@@ -140,16 +144,16 @@ type solver struct {
 	// rootStretch is stretchHash of the root's stretch in the history.
 	rootStretch uint64
 	watch       repeatWatch // second occurrences on the path, kept with tables
-	// tbExact: under Repetition off the tables' values are exact leaves.
-	tbExact bool
-	limit   int
-	vmax    int
-	depth   int
-	mode    int
-	nodes   uint64
-	stopped bool
-	start   time.Time
-	frames  [MaxPly + 1]solveFrame
+	repOff      bool        // Repetition off: no repetition ends a game, no stretch in the keys
+	tbExact     bool        // under Repetition off the tables' values are exact leaves
+	limit       int
+	vmax        int
+	depth       int
+	mode        int
+	nodes       uint64
+	stopped     bool
+	start       time.Time
+	frames      [MaxPly + 1]solveFrame
 }
 
 // solveFrame holds one ply's children.
@@ -199,6 +203,10 @@ func (s *solver) mtdf(d, mode, guess, lo, hi int) int {
 // that a repetition decided to a path where it does not hold (the
 // graph-history interaction), at the cost of transpositions inside a
 // stretch reached by different paths.
+//
+// With Repetition off the value no longer depends on the path (nothing
+// counts occurrences, and the tables' bounds hold on any path), so the
+// stretch hash stays 0 (see extend) and an entry serves every path.
 func (s *solver) key(p *board.Position, depth int, st uint64) uint64 {
 	k := p.Key() ^ uint64(s.mode+1)*0x9e3779b97f4a7c15 ^ st*0xd6e8feb86659fd93
 	if p.AfterPass() {
@@ -227,6 +235,15 @@ func stretchAdd(h, k uint64) uint64 {
 	k *= 0x7fb5d329728ea185
 	k ^= k >> 27
 	return h + k
+}
+
+// extend returns the stretch hash h with the position of key k added, or
+// 0 with Repetition off, where the key leaves the stretch out.
+func (s *solver) extend(h, k uint64) uint64 {
+	if s.repOff {
+		return 0
+	}
+	return stretchAdd(h, k)
 }
 
 // endValue scores a finished game for the side to move.
@@ -291,7 +308,7 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) i
 		me := p.Side()
 		return p.Captured(me) - p.Captured(me.Other())
 	}
-	if (s.limit > 0 && p.Clock() >= s.limit) || board.Repeats(p.Key(), s.keys, 2) {
+	if (s.limit > 0 && p.Clock() >= s.limit) || (!s.repOff && board.Repeats(p.Key(), s.keys, 2)) {
 		if s.family == board.Katro {
 			if !p.HasLegalMove() {
 				return -1 // no legal move loses even so
@@ -348,7 +365,7 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) i
 		s.watch.push(s.keys, p.Key(), p.Clock(), true)
 	}
 	s.keys = append(s.keys, p.Key())
-	kst := stretchAdd(st, p.Key())
+	kst := s.extend(st, p.Key())
 	for i := 0; i < f.n; i++ {
 		kid := &f.kids[i]
 		ks := kst
@@ -447,7 +464,7 @@ func (s *solver) walkPV() []board.Move {
 			break
 		}
 		pv = append(pv, m)
-		st = stretchAdd(st, p.Key())
+		st = s.extend(st, p.Key())
 		p.Play(m)
 		if p.Clock() == 0 {
 			st = 0

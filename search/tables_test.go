@@ -181,22 +181,32 @@ func TestTablesInTheTree(t *testing.T) {
 // last capture could occur a third time along the play that forces the
 // tables' value, and end the game before it; the root is then searched,
 // not answered from the tables. A second occurrence before the last
-// capture (outside the clock's stretch) does not matter.
+// capture (outside the clock's stretch) does not matter, nor one under
+// Repetition off.
 func TestTablesAfterARepetition(t *testing.T) {
 	e, _, v := tablesEngine(t)
-	p, err := v.ParsePosition("0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 3")
+	off := v.Rules()
+	off.Repetition = board.RepetitionOff
+	vOff, err := v.WithRules(off)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		name     string
+		v        *board.Variant
 		history  []uint64
 		shortcut bool
 	}{
-		{"no repetition", []uint64{11, 22, 33, 44, 55}, true},
-		{"twice since the capture", []uint64{11, 22, 33, 44, 33}, false},
-		{"twice before the capture", []uint64{11, 11, 22, 44, 55}, true},
+		{"no repetition", v, []uint64{11, 22, 33, 44, 55}, true},
+		{"twice since the capture", v, []uint64{11, 22, 33, 44, 33}, false},
+		{"twice before the capture", v, []uint64{11, 11, 22, 44, 55}, true},
+		// Without repetition nothing can end the forcing play early.
+		{"twice since the capture, Repetition off", vOff, []uint64{11, 22, 33, 44, 33}, true},
 	} {
+		p, err := c.v.ParsePosition("0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 3")
+		if err != nil {
+			t.Fatal(err)
+		}
 		res, err := e.Search(context.Background(), p, c.history, Limits{Depth: 3}, nil)
 		if err != nil {
 			t.Fatal(err)

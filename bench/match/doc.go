@@ -16,7 +16,9 @@
 //	setoption name … value …   the engine's own options (--option1, --option2)
 //	setoption name UCI_Variant value <game>
 //	setoption name CaptureSide|LastFour value …   (Hoyito III)
+//	setoption name Repetition value threefold     (Hoyito III)
 //	setoption name NoCaptureLimit value <n>
+//	(Hoyito III with Repetition off: NoCaptureLimit, then Repetition off)
 //	ucinewgame
 //	isready                    → readyok
 //	position startpos|fen <start> [moves …]

@@ -37,7 +37,7 @@ type Option = client.Option
 // ruleOptions are the options the arbiter sets itself from the match's
 // game and rules.
 func ruleOptions() []string {
-	return []string{"UCI_Variant", "CaptureSide", "LastFour", "NoCaptureLimit"}
+	return []string{"UCI_Variant", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit"}
 }
 
 // ParseEngine reads an engine string: "builtin:random", "builtin:greedy",

@@ -373,14 +373,24 @@ func slotSide(idx, slot int) board.Side {
 }
 
 // GameOptions are the options both engines get for a game of v: the game
-// (UCI_Variant) and its rule options.
+// (UCI_Variant) and its rule options. Repetition off needs a no-capture
+// limit, and an engine refuses either setting while the other would make
+// the pair off and 0; so NoCaptureLimit comes before Repetition off and
+// after Repetition threefold, and the engine meets no such pair whatever
+// the rules of its game before.
 func GameOptions(v *board.Variant) []Option {
 	rules := v.Rules()
 	opts := []Option{{Name: "UCI_Variant", Value: v.Name()}}
-	if v.Family() == board.Hoyito {
-		opts = append(opts, Option{Name: "CaptureSide", Value: rules.CaptureSide.String()}, Option{Name: "LastFour", Value: rules.LastFour.String()})
+	limit := Option{Name: "NoCaptureLimit", Value: strconv.Itoa(rules.NoCaptureLimit)}
+	if v.Family() != board.Hoyito {
+		return append(opts, limit)
 	}
-	return append(opts, Option{Name: "NoCaptureLimit", Value: strconv.Itoa(rules.NoCaptureLimit)})
+	opts = append(opts, Option{Name: "CaptureSide", Value: rules.CaptureSide.String()}, Option{Name: "LastFour", Value: rules.LastFour.String()})
+	rep := Option{Name: "Repetition", Value: rules.Repetition.String()}
+	if rules.Repetition == board.RepetitionOff {
+		return append(opts, limit, rep)
+	}
+	return append(opts, rep, limit)
 }
 
 // limit returns the limit that applies to a slot's player.

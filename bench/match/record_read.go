@@ -74,6 +74,9 @@ func (g *GameRecord) Replay() (*board.Game, error) {
 	if s, ok := g.Options["LastFour"]; ok && err == nil {
 		rules.LastFour, err = board.ParseLastFour(s)
 	}
+	if s, ok := g.Options["Repetition"]; ok && err == nil {
+		rules.Repetition, err = board.ParseRepetition(s) // threefold when absent (older records)
+	}
 	if s, ok := g.Options["NoCaptureLimit"]; ok && err == nil {
 		rules.NoCaptureLimit, err = strconv.Atoi(s)
 		if err == nil && rules.NoCaptureLimit < 0 {

@@ -156,6 +156,9 @@ func TestPerftIgnoresNoCaptureLimit(t *testing.T) {
 	if _, stderr, st := runCLI("perft", "--depth", "1", "--no-capture-limit", "10"); st != exitUsage || !strings.Contains(stderr, "perft ignores the no-capture limit") {
 		t.Errorf("--no-capture-limit: status %d, stderr %q", st, stderr)
 	}
+	if _, stderr, st := runCLI("perft", "--game", "hoyito3", "--depth", "1", "--repetition", "off"); st != exitUsage || !strings.Contains(stderr, "perft ignores repetition") {
+		t.Errorf("--repetition: status %d, stderr %q", st, stderr)
+	}
 }
 
 // TestHoyitoOptionsRefusedForKatro checks that the Hoyito III rule options
@@ -169,6 +172,11 @@ func TestHoyitoOptionsRefusedForKatro(t *testing.T) {
 		{[]string{"perft", "--game", "katro-4x4", "--depth", "1", "--last-four", "south"}, "--last-four: a Hoyito III option; katro-4x4 is a Katro game"},
 		{[]string{"analyse", "--game", "katro-6x3", "--depth", "1", "--last-four", "capturer"}, "--last-four: a Hoyito III option; katro-6x3 is a Katro game"},
 		{[]string{"match", "--engine1", "builtin:random", "--engine2", "builtin:random", "--game", "katro", "--capture-side", "any"}, "--capture-side: a Hoyito III option; katro is a Katro game"},
+		{[]string{"show", "--repetition", "off"}, "--repetition: a Hoyito III option; katro is a Katro game"},
+		{[]string{"eval", "--game", "katro-4x4", "--repetition", "threefold"}, "--repetition: a Hoyito III option; katro-4x4 is a Katro game"},
+		{[]string{"solve", "--game", "katro-6x3", "--depth", "1", "--repetition", "off"}, "--repetition: a Hoyito III option; katro-6x3 is a Katro game"},
+		{[]string{"datagen", "--game", "katro", "--games", "1", "--out", "x.dat", "--repetition", "off"}, "--repetition: a Hoyito III option; katro is a Katro game"},
+		{[]string{"match", "--engine1", "builtin:random", "--engine2", "builtin:random", "--game", "katro", "--repetition", "off"}, "--repetition: a Hoyito III option; katro is a Katro game"},
 	} {
 		stdout, stderr, st := runCLI(c.args...)
 		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {

@@ -24,6 +24,7 @@ type matchFlags struct {
 	margin, timeout       int
 	game                  string
 	captureSide, lastFour string
+	repetition            string
 	noCaptureLimit        int
 	openings              string
 	randomPlies           int
@@ -96,6 +97,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVarP(&f.game, "game", "g", board.NameKatro, "game: "+strings.Join(board.Names(), ", "))
 	fs.StringVar(&f.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
 	fs.StringVar(&f.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
+	fs.StringVar(&f.repetition, "repetition", "threefold", "Hoyito III Repetition: threefold or off (off needs a no-capture limit)")
 	fs.IntVar(&f.noCaptureLimit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
 	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation; # comments)")
 	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
@@ -195,7 +197,13 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	if f.noCaptureLimit < 0 {
 		return cfg, usagef("--no-capture-limit %d: want 0 (off) or more", f.noCaptureLimit)
 	}
+	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
+		return cfg, usagef("--repetition: %v", err)
+	}
 	rules.NoCaptureLimit = f.noCaptureLimit
+	if err := repetitionLimit(rules); err != nil {
+		return cfg, err
+	}
 	if cfg.Variant, err = board.NewWithRules(f.game, rules); err != nil {
 		return cfg, usagef("--game: %v", err)
 	}

@@ -12,6 +12,7 @@ func (c *cli) perft(args []string) error {
 	fs := c.flags("perft", "--game G --depth N [--fen F] [--divide]")
 	g.add(fs, false)
 	fs.MarkHidden("no-capture-limit") // refused below: perft ignores the limit
+	fs.MarkHidden("repetition")       // and repetition
 	fs.IntVarP(&depth, "depth", "d", 0, "plies to count (required, 0-64)")
 	fs.BoolVar(&divide, "divide", false, "print each legal move with the count below it")
 	if err := parse(fs, args); err != nil {
@@ -22,6 +23,9 @@ func (c *cli) perft(args []string) error {
 	}
 	if fs.Changed("no-capture-limit") {
 		return usagef("--no-capture-limit: perft ignores the no-capture limit (rule book section 5)")
+	}
+	if fs.Changed("repetition") {
+		return usagef("--repetition: perft ignores repetition (rule book section 5)")
 	}
 	if depth < 0 || depth > 64 {
 		return usagef("--depth %d: want 0 to 64", depth)

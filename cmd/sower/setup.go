@@ -10,6 +10,7 @@ import (
 type gameFlags struct {
 	game, fen, moves      string
 	captureSide, lastFour string
+	repetition            string
 	limit                 int
 	fs                    *pflag.FlagSet // the flags' set, to tell which were given
 }
@@ -43,6 +44,7 @@ func (g *gameFlags) addHoyitoRules(fs *pflag.FlagSet) {
 	g.limit = board.DefaultNoCaptureLimit
 	fs.StringVar(&g.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
 	fs.StringVar(&g.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
+	fs.StringVar(&g.repetition, "repetition", "threefold", "Hoyito III Repetition: threefold or off (off needs a no-capture limit)")
 }
 
 // variant builds the chosen variant with its rule options.
@@ -55,7 +57,13 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	if r.LastFour, err = board.ParseLastFour(g.lastFour); err != nil {
 		return nil, usageError{err}
 	}
+	if r.Repetition, err = board.ParseRepetition(g.repetition); err != nil {
+		return nil, usagef("--repetition: %v", err)
+	}
 	r.NoCaptureLimit = g.limit
+	if err := repetitionLimit(r); err != nil {
+		return nil, err
+	}
 	v, err := board.NewWithRules(g.game, r)
 	if err != nil {
 		return nil, usageError{err}
@@ -72,10 +80,19 @@ func hoyitoOnly(fs *pflag.FlagSet, v *board.Variant) error {
 	if fs == nil || v.Family() == board.Hoyito {
 		return nil
 	}
-	for _, name := range []string{"capture-side", "last-four"} {
+	for _, name := range []string{"capture-side", "last-four", "repetition"} {
 		if fs.Changed(name) {
 			return usagef("--%s: a Hoyito III option; %s is a Katro game", name, v.Name())
 		}
+	}
+	return nil
+}
+
+// repetitionLimit refuses --repetition off with --no-capture-limit 0,
+// where nothing would end a game without captures.
+func repetitionLimit(r board.Rules) error {
+	if r.Repetition == board.RepetitionOff && r.NoCaptureLimit == 0 {
+		return usagef("--repetition off with --no-capture-limit 0: nothing would end a game without captures; give a limit or --repetition threefold")
 	}
 	return nil
 }

@@ -48,7 +48,7 @@ func (c *cli) tablesBuild(args []string) error {
 	var g gameFlags
 	var dir string
 	var seeds, threads int
-	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--threads N]")
+	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--repetition R] [--threads N]")
 	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")

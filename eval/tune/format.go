@@ -12,10 +12,12 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// Magic opens every data file; Version is the format's version.
+// Magic opens every data file; Version is the format's version. Version
+// 2 added the Repetition option to the header; version 1 files, which
+// lack it, are read as Repetition threefold.
 const (
 	Magic   = "SOWERDAT"
-	Version = 1
+	Version = 2
 )
 
 // recordFixed is the size of a record without its holes.
@@ -44,7 +46,7 @@ func header(v *board.Variant) []byte {
 	b = binary.LittleEndian.AppendUint16(b, Version)
 	b = append(b, byte(len(v.Name())))
 	b = append(b, v.Name()...)
-	b = append(b, byte(r.CaptureSide), byte(r.LastFour))
+	b = append(b, byte(r.CaptureSide), byte(r.LastFour), byte(r.Repetition))
 	b = binary.LittleEndian.AppendUint32(b, uint32(r.NoCaptureLimit))
 	b = append(b, byte(v.Rows()*v.Cols()))
 	b = binary.LittleEndian.AppendUint16(b, uint16(RecordSize(v)))
@@ -121,28 +123,37 @@ func NewReader(r io.Reader) (*Reader, error) {
 	if err != nil {
 		return nil, fmt.Errorf("data header: %w", shortIsEOF(err))
 	}
-	if ver := binary.LittleEndian.Uint16(fixed[len(Magic):]); ver != Version {
-		return nil, fmt.Errorf("data format version %d: this program reads version %d", ver, Version)
+	ver := binary.LittleEndian.Uint16(fixed[len(Magic):])
+	if ver != 1 && ver != Version {
+		return nil, fmt.Errorf("data format version %d: this program reads versions 1 and %d", ver, Version)
 	}
 	name := make([]byte, fixed[len(fixed)-1])
-	rest := make([]byte, 9)
+	rest := make([]byte, 10)
+	if ver == 1 {
+		rest = rest[:9] // no Repetition byte
+	}
 	if _, err := io.ReadFull(br, name); err != nil {
 		return nil, fmt.Errorf("data header: %w", shortIsEOF(err))
 	}
 	if _, err := io.ReadFull(br, rest); err != nil {
 		return nil, fmt.Errorf("data header: %w", shortIsEOF(err))
 	}
-	lim := binary.LittleEndian.Uint32(rest[2:])
+	rules := board.Rules{CaptureSide: board.CaptureSide(rest[0]), LastFour: board.LastFour(rest[1])}
+	tail := rest[2:]
+	if ver >= 2 {
+		rules.Repetition, tail = board.Repetition(rest[2]), rest[3:]
+	}
+	lim := binary.LittleEndian.Uint32(tail)
 	if lim > 1<<30 {
 		return nil, fmt.Errorf("data header: no-capture limit %d out of range", lim)
 	}
-	rules := board.Rules{CaptureSide: board.CaptureSide(rest[0]), LastFour: board.LastFour(rest[1]), NoCaptureLimit: int(lim)}
+	rules.NoCaptureLimit = int(lim)
 	v, err := board.NewWithRules(string(name), rules)
 	if err != nil {
 		return nil, fmt.Errorf("data header: %w", err)
 	}
-	if int(rest[6]) != v.Rows()*v.Cols() || int(binary.LittleEndian.Uint16(rest[7:])) != RecordSize(v) {
-		return nil, fmt.Errorf("data header: hole count %d or record size %d does not fit %s", rest[6], binary.LittleEndian.Uint16(rest[7:]), v.Name())
+	if int(tail[4]) != v.Rows()*v.Cols() || int(binary.LittleEndian.Uint16(tail[5:])) != RecordSize(v) {
+		return nil, fmt.Errorf("data header: hole count %d or record size %d does not fit %s", tail[4], binary.LittleEndian.Uint16(tail[5:]), v.Name())
 	}
 	return &Reader{v: v, r: br, buf: make([]byte, RecordSize(v)), head: int64(len(fixed) + len(name) + len(rest))}, nil
 }

@@ -38,7 +38,8 @@ func gameRecords(v *board.Variant, n int, seed uint64) []Record {
 // and reads them back.
 func TestRoundTrip(t *testing.T) {
 	for _, name := range board.Names() {
-		for _, rules := range []board.Rules{board.DefaultRules(), {CaptureSide: board.CaptureOpponent, LastFour: board.LastFourNorth, NoCaptureLimit: 0}} {
+		for _, rules := range []board.Rules{board.DefaultRules(), {CaptureSide: board.CaptureOpponent, LastFour: board.LastFourNorth, NoCaptureLimit: 0},
+			{Repetition: board.RepetitionOff, NoCaptureLimit: 50}} {
 			v, err := board.NewWithRules(name, rules)
 			if err != nil {
 				t.Fatal(err)
@@ -114,6 +115,12 @@ func TestReaderErrors(t *testing.T) {
 		{"magic", func(b []byte) []byte { b[0] = 'X'; return b }, "bad magic"},
 		{"version", func(b []byte) []byte { b[8] = 9; return b }, "version 9"},
 		{"game", func(b []byte) []byte { b[11] = 'x'; return b }, "unknown game"},
+		{"repetition", func(b []byte) []byte { b[len(Magic)+3+len(v.Name())+2] = 5; return b }, "unknown Repetition value 5"},
+		{"repetition off, no limit", func(b []byte) []byte {
+			b[len(Magic)+3+len(v.Name())+2] = byte(board.RepetitionOff)
+			copy(b[len(Magic)+3+len(v.Name())+3:], []byte{0, 0, 0, 0})
+			return b
+		}, "Repetition off"},
 		{"empty", func(b []byte) []byte { return b[:0] }, "bad magic"},
 		{"short header", func(b []byte) []byte { return b[:12] }, "unexpected EOF"},
 		{"result", func(b []byte) []byte { b[head+15] = 7; return b }, "result 7"},
@@ -128,6 +135,45 @@ func TestReaderErrors(t *testing.T) {
 		}
 		if err == nil || !bytes.Contains([]byte(err.Error()), []byte(c.want)) {
 			t.Errorf("%s: error %v, want one mentioning %q", c.name, err, c.want)
+		}
+	}
+}
+
+// TestReadVersion1 reads a file of version 1, whose header has no
+// Repetition byte, as Repetition threefold.
+func TestReadVersion1(t *testing.T) {
+	r := board.DefaultRules()
+	r.CaptureSide, r.NoCaptureLimit = board.CaptureOpponent, 30
+	v, err := board.NewWithRules(board.NameHoyito3, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := gameRecords(v, 1, 4)
+	var buf bytes.Buffer
+	w, _ := NewWriter(&buf, v)
+	for i := range recs {
+		w.Write(&recs[i])
+	}
+	w.Flush()
+	// Version 1: the same header without the byte after LastFour.
+	b := buf.Bytes()
+	at := len(Magic) + 3 + len(v.Name()) + 2
+	old := append(append([]byte(nil), b[:at]...), b[at+1:]...)
+	old[len(Magic)] = 1
+	rd, err := NewReader(bytes.NewReader(old))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rd.Variant().Rules(); got != r {
+		t.Errorf("version 1: rules %+v, want %+v", got, r)
+	}
+	if want := len(old) - len(recs)*RecordSize(v); rd.Offset() != int64(want) {
+		t.Errorf("version 1: header of %d bytes, want %d", rd.Offset(), want)
+	}
+	for i, want := range recs {
+		var got Record
+		if err := rd.Read(&got); err != nil || got.Pos.String() != want.Pos.String() {
+			t.Fatalf("version 1, record %d: %v, %s, want %s", i, err, got.Pos.String(), want.Pos.String())
 		}
 	}
 }

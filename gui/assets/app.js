@@ -51,6 +51,7 @@ function paramsFromURL() {
   r.moves = q.get('moves') || '';
   if (q.has('captureside')) r.captureSide = q.get('captureside');
   if (q.has('lastfour')) r.lastFour = q.get('lastfour');
+  if (q.has('repetition')) r.repetition = q.get('repetition');
   if (q.has('nocapturelimit')) {
     const n = parseInt(q.get('nocapturelimit'), 10);
     if (!Number.isNaN(n)) r.noCaptureLimit = n;
@@ -72,6 +73,7 @@ function writeURL(s) {
   if (s.family === 'hoyito') {
     if (s.rules.captureSide !== 'any') q.set('captureside', s.rules.captureSide);
     if (s.rules.lastFour !== 'capturer') q.set('lastfour', s.rules.lastFour);
+    if (s.rules.repetition !== 'threefold') q.set('repetition', s.rules.repetition);
   }
   if (s.rules.noCaptureLimit !== 200) q.set('nocapturelimit', String(s.rules.noCaptureLimit));
   if ($('#animate-select').value === 'instant') q.set('animate', 'off');
@@ -100,7 +102,7 @@ function connect() {
       request({ type: 'new', game: s.game, south: s.players[0], north: s.players[1],
         limitKind: s.limit.kind, limitValue: s.limit.value, fen: s.startIsInitial ? '' : s.start,
         moves: s.moves.map((m) => m.move).join(' '), captureSide: s.rules.captureSide,
-        lastFour: s.rules.lastFour, noCaptureLimit: s.rules.noCaptureLimit });
+        lastFour: s.rules.lastFour, repetition: s.rules.repetition, noCaptureLimit: s.rules.noCaptureLimit });
     }
   };
   ws.onmessage = (ev) => {
@@ -206,6 +208,7 @@ function syncForm(s) {
   $('#limit-value').value = s.limit.value;
   $('#captureside-select').value = s.rules.captureSide;
   $('#lastfour-select').value = s.rules.lastFour;
+  $('#repetition-select').value = s.rules.repetition;
   $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
   showHoyitoOptions();
 }
@@ -685,6 +688,7 @@ function newGame() {
     type: 'new', game: $('#game-select').value, south: $('#south-select').value, north: $('#north-select').value,
     limitKind: $('#limit-kind').value, limitValue: $('#limit-value').value,
     captureSide: $('#captureside-select').value, lastFour: $('#lastfour-select').value,
+    repetition: $('#repetition-select').value,
   };
   if (!Number.isNaN(v)) req.noCaptureLimit = v;
   request(req);

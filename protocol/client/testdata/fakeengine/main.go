@@ -79,6 +79,8 @@ func main() {
 					rules.CaptureSide, _ = board.ParseCaptureSide(f[4])
 				case "LastFour":
 					rules.LastFour, _ = board.ParseLastFour(f[4])
+				case "Repetition":
+					rules.Repetition, _ = board.ParseRepetition(f[4])
 				case "NoCaptureLimit":
 					rules.NoCaptureLimit, _ = strconv.Atoi(f[4])
 				case "MultiPV":
