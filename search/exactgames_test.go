@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -172,4 +173,73 @@ func envInt(name string, def int) int {
 		return n
 	}
 	return def
+}
+
+// TestTableEstimate: under Repetition threefold, at a root in the tables
+// whose bounds, and every child's, leave the value open, the search scores
+// the root with the tables' value under Repetition off, as an ordinary
+// score (not a proven one); with the estimate off it searches inside the
+// bounds instead and reports something else.
+func TestTableEstimate(t *testing.T) {
+	tb, voff := offTables(t, 12, board.DefaultNoCaptureLimit)
+	v, err := voff.WithRules(board.DefaultRules())
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(9, 10))
+	found := 0
+	for tries := 0; tries < 5000 && found < 5; tries++ {
+		p := randomTablePosition(t, rng, v, 12)
+		// Close capture totals and a fresh clock: the result is open.
+		f := p.String()
+		f = f[:strings.Index(f, " ")+3] + "16 20 0"
+		p, err := v.ParsePosition(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e, ms, err := tb.Moves(&p)
+		if err != nil || e.Exact() {
+			continue
+		}
+		open := true
+		for _, m := range ms {
+			q := p
+			q.Play(m.Move)
+			if q.Side() == p.Side() || q.OnBoard() == 0 {
+				open = false // a capture: its value comes from the layer below
+			}
+			if m.Entry.Lo == m.Entry.Hi {
+				open = false
+			}
+		}
+		if !open {
+			continue
+		}
+		found++
+		want, _ := tb.Value(&p)
+		me := p.Side()
+		cur := p.Captured(me) - p.Captured(me.Other())
+		for _, on := range []bool{true, false} {
+			eng, err := NewEngine(MinHashMiB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			eng.SetTables(tb)
+			eng.SetTableEstimate(on)
+			res, err := eng.Search(context.Background(), p, nil, Limits{Depth: 3}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := res.Info.Score
+			if on && (sc.Decisive() || sc != Score(100*(cur+want))) {
+				t.Errorf("%s, estimate on: score %s, want cp %d (the value %d under Repetition off), not proven", &p, sc.UCI(board.Hoyito), 100*(cur+want), want)
+			}
+			if !on && sc == Score(100*(cur+want)) && !sc.Decisive() {
+				t.Logf("%s, estimate off: the search happens to score the value too", &p)
+			}
+		}
+	}
+	if found == 0 {
+		t.Fatal("no 12-seed position with open bounds everywhere found")
+	}
 }

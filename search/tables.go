@@ -143,18 +143,26 @@ func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (S
 // its exact value under Repetition off at its clock, as an ordinary score
 // in hundredths of a seed (never a proven one). Repetition can only end a
 // game earlier than the limit, at the row margin, so that value is what
-// best play reaches unless one side prefers to repeat.
+// best play reaches unless one side prefers to repeat. It is used only
+// where the bounds leave the game's result open (the margin could be a
+// win or a loss): where they decide it, the search goes on inside the
+// proven bounds, which a proven result needs.
 func (s *searcher) tbEstimateOf(pos *board.Position) (Score, bool) {
 	if !s.tbEstimate || pos.OnBoard() > s.tb.Top() {
 		return 0, false
 	}
-	v, in := s.tb.Value(pos)
+	e, in := s.tb.Probe(pos)
 	if !in {
 		return 0, false
 	}
-	s.tbHits++
 	me := pos.Side()
-	return Score(100 * (pos.Captured(me) - pos.Captured(me.Other()) + v)), true
+	cur := pos.Captured(me) - pos.Captured(me.Other())
+	if cur+e.Lo > 0 || cur+e.Hi < 0 {
+		return 0, false
+	}
+	v, _ := s.tb.Value(pos)
+	s.tbHits++
+	return Score(100 * (cur + v)), true
 }
 
 // markKeeping marks, when the tables give the root an exact value that
