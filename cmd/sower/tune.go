@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/sower-engine/sower/board"
@@ -126,15 +127,7 @@ func (c *cli) tune(args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, %s\n", res.K, res.Train, valid)
 	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := tune.WriteGo(f, v, &res.Params); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeWeights(out, v, &res.Params); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "weights written to %s\n", out)
@@ -142,6 +135,30 @@ func (c *cli) tune(args []string) error {
 		return interruptedf("after %d epochs: the best weights so far are written to %s", res.Epochs, out)
 	}
 	return nil
+}
+
+// writeWeights writes the weights file whole or not at all: to a new file
+// beside it, renamed over it once complete, so that a failure leaves an
+// earlier file of the name as it was.
+func writeWeights(out string, v *board.Variant, p *eval.Params) error {
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return err
+	}
+	err = tune.WriteGo(f, v, p)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), out)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // The least data tune fits and validates on: fewer positions fit noise,
