@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -167,4 +168,52 @@ func buildSower(t *testing.T) string {
 		t.Skip("builds the sower binary; skipped with -short")
 	}
 	return sowertest.Build(t, false)
+}
+
+// switchDialectDuringSearch starts an infinite search after the handshake
+// hello, sends the other handshake while it runs and then stop: the
+// bestmove, written after the other handshake's answer, must have that
+// dialect's form (UGI: the move alone; UCI: with its ponder move).
+func switchDialectDuringSearch(t *testing.T, s *session, hello string) {
+	t.Helper()
+	other := map[string]string{"ugi": "uci", "uci": "ugi"}[hello]
+	s.send(hello)
+	s.expect(hello + "ok")
+	s.send("position startpos", "go infinite")
+	s.expect("info depth 4 ") // deep enough to have a ponder move
+	s.send(other)
+	if got := s.expect(other + "ok"); slices.ContainsFunc(got, func(l string) bool { return strings.HasPrefix(l, "bestmove") }) {
+		t.Fatalf("%s stopped the search: %q", other, got)
+	}
+	s.send("stop")
+	got := s.expect("bestmove ")
+	want := map[string]int{"ugi": 2, "uci": 4}[other]
+	if f := strings.Fields(got[len(got)-1]); len(f) != want {
+		t.Errorf("%s, go infinite, %s, stop: %q, want %d words (the %s form)", hello, other, got[len(got)-1], want, other)
+	}
+}
+
+// TestBinaryDialectSwitchDuringSearch checks over the pipe that bestmove
+// follows the dialect in force when it is written, not at "go".
+func TestBinaryDialectSwitchDuringSearch(t *testing.T) {
+	bin := buildSower(t)
+	for _, hello := range []string{"uci", "ugi"} {
+		t.Run(hello, func(t *testing.T) {
+			s, stderr := startSower(t, bin)
+			switchDialectDuringSearch(t, s, hello)
+			s.send("quit")
+			if err, _ := s.close(); err != nil || stderr.Len() > 0 {
+				t.Errorf("exit %v, stderr %q", err, stderr.String())
+			}
+		})
+	}
+}
+
+// TestDialectSwitchDuringSearch is the same in process, with -short too.
+func TestDialectSwitchDuringSearch(t *testing.T) {
+	for _, hello := range []string{"uci", "ugi"} {
+		t.Run(hello, func(t *testing.T) {
+			switchDialectDuringSearch(t, newSession(t, Config{}), hello)
+		})
+	}
 }

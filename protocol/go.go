@@ -2,7 +2,9 @@ package protocol
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,9 +62,17 @@ func parseGo(args []string, p *board.Position) (goParams, error) {
 			return g, fmt.Errorf("%s needs a value", key)
 		}
 		i++
-		n, err := strconv.ParseInt(args[i], 10, 64)
+		if key == "nodes" {
+			n, err := parseNodes(args[i])
+			if err != nil {
+				return g, err
+			}
+			lim.Nodes = n
+			continue
+		}
+		n, err := parseInt(key, args[i])
 		if err != nil {
-			return g, fmt.Errorf("%s: %s is not an integer", key, quote(args[i]))
+			return g, err
 		}
 		ms := time.Duration(max(min(n, maxMillis), -maxMillis)) * time.Millisecond
 		switch key {
@@ -71,11 +81,6 @@ func parseGo(args []string, p *board.Position) (goParams, error) {
 				return g, fmt.Errorf("depth %d: want 1 or more", n)
 			}
 			lim.Depth = int(min(n, search.MaxPly-1))
-		case "nodes":
-			if n < 1 {
-				return g, fmt.Errorf("nodes %d: want 1 or more", n)
-			}
-			lim.Nodes = uint64(n)
 		case "movetime":
 			lim.MoveTime = max(ms, time.Millisecond) // 0 or less: as fast as possible
 		case "wtime", "p1time":
@@ -93,6 +98,44 @@ func parseGo(args []string, p *board.Position) (goParams, error) {
 		}
 	}
 	return g, nil
+}
+
+// parseInt reads the value s of go's parameter key, a 64-bit integer: a
+// number outside that range is too large (or too small), not "not an
+// integer". The caller bounds it further.
+func parseInt(key, s string) (int64, error) {
+	n, err := strconv.ParseInt(s, 10, 64)
+	switch {
+	case err == nil:
+		return n, nil
+	case errors.Is(err, strconv.ErrRange) && strings.HasPrefix(s, "-"):
+		return 0, fmt.Errorf("%s: %s is too small (at least %d)", key, quote(s), int64(math.MinInt64))
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s: %s is too large (at most %d)", key, quote(s), int64(math.MaxInt64))
+	}
+	return 0, fmt.Errorf("%s: %s is not an integer", key, quote(s))
+}
+
+// parseNodes reads the value of "go nodes": 1 to the largest 64-bit
+// unsigned integer.
+func parseNodes(s string) (uint64, error) {
+	n, err := strconv.ParseUint(s, 10, 64)
+	switch {
+	case err == nil && n == 0:
+		return 0, errors.New("nodes 0: want 1 or more")
+	case err == nil:
+		return n, nil
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("nodes: %s is too large (at most %d)", quote(s), uint64(math.MaxUint64))
+	}
+	m, err := parseInt("nodes", s) // signed: "+5", "-5", or not a number
+	switch {
+	case err != nil:
+		return 0, err
+	case m < 1:
+		return 0, fmt.Errorf("nodes %d: want 1 or more", m)
+	}
+	return uint64(m), nil
 }
 
 // isGoKeyword reports whether s is a parameter name of "go".
@@ -141,19 +184,14 @@ func (s *server) cmdGo(args []string) error {
 		g.lim.Ponder = search.NewPonder()
 		j.ponder = g.lim.Ponder
 	}
-	ugi := s.ugi
 	s.launch(ctx, j, func(ctx context.Context) {
 		res, err := runSearch(ctx, eng, p, hist, g.lim, out)
 		if err != nil {
 			out.info("error: search: " + err.Error())
 		}
-		ponder := res.Ponder
-		if ugi {
-			// UGI's bestmove is exactly "bestmove <move>": runners that
-			// follow it wait forever on a line with more words.
-			ponder = board.NoMove
-		}
-		out.print(finalInfo(res), FormatBestMove(res.Move, ponder))
+		// The dialect is the one in force as the line is written, not at
+		// "go": a handshake may come during the search.
+		out.bestmove(res.Move, res.Ponder, finalInfo(res))
 	})
 	return nil
 }

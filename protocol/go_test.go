@@ -119,6 +119,43 @@ func TestGoRefused(t *testing.T) {
 	}
 }
 
+// TestGoNumbers checks the range of go's numbers: every 64-bit integer is
+// read (times and depths are then bounded), nodes up to the largest 64-bit
+// unsigned integer, and a number beyond is "too large" (or "too small"),
+// not "not an integer".
+func TestGoNumbers(t *testing.T) {
+	for _, c := range []struct{ cmd, want string }{
+		{"go movetime 99999999999999999999", `movetime: "99999999999999999999" is too large (at most 9223372036854775807)`},
+		{"go movetime 9223372036854775808", `movetime: "9223372036854775808" is too large (at most 9223372036854775807)`},
+		{"go wtime -9223372036854775809", `wtime: "-9223372036854775809" is too small (at least -9223372036854775808)`},
+		{"go depth 99999999999999999999", `depth: "99999999999999999999" is too large (at most 9223372036854775807)`},
+		{"go nodes 18446744073709551616", `nodes: "18446744073709551616" is too large (at most 18446744073709551615)`},
+		{"go nodes -99999999999999999999", `nodes: "-99999999999999999999" is too small (at least -9223372036854775808)`},
+		{"go nodes -1", "nodes -1: want 1 or more"},
+		{"go nodes 0", "nodes 0: want 1 or more"},
+		{"go nodes 1e6", `nodes: "1e6" is not an integer`},
+		{"go movestogo 1.5", `movestogo: "1.5" is not an integer`},
+		// The largest values taken: a search runs to its bestmove.
+		{"go nodes 18446744073709551615 depth 2", ""},
+		{"go nodes +300", ""},
+		{"go depth 9223372036854775807 nodes 300", ""},
+		{"go movetime 9223372036854775807 depth 2", ""},
+		{"go wtime 9223372036854775807 btime 9223372036854775807 movestogo 9223372036854775807 depth 2", ""},
+	} {
+		s := newSession(t, Config{})
+		s.send("position startpos", c.cmd)
+		if c.want == "" {
+			if _, before := s.bestmove(); len(errorLines(before)) > 0 {
+				t.Errorf("%s: %q", c.cmd, errorLines(before))
+			}
+			continue
+		}
+		if got := s.sync(); len(got) != 1 || got[0] != "info string error: go: "+c.want {
+			t.Errorf("%s: %q, want %q", c.cmd, got, c.want)
+		}
+	}
+}
+
 // TestInfinite checks that an infinite search, even one whose result is
 // known, answers isready at once and gives its bestmove only after stop,
 // within 50 ms.

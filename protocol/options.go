@@ -115,17 +115,18 @@ func (o *option) check(value string) (string, int, error) {
 	return value, 0, nil
 }
 
-func (s *server) cmdUCI(args []string) error { s.ugi = false; return s.identify("uciok") }
-func (s *server) cmdUGI(args []string) error { s.ugi = true; return s.identify("ugiok") }
+func (s *server) cmdUCI(args []string) error { return s.identify(false, "uciok") }
+func (s *server) cmdUGI(args []string) error { return s.identify(true, "ugiok") }
 
 // identify answers "uci" and "ugi": the engine's name and author, its
-// options, and ok.
-func (s *server) identify(ok string) error {
+// options, and ok; the dialect (UGI if ugi) holds from the answer on, for
+// a search already running too.
+func (s *server) identify(ugi bool, ok string) error {
 	lines := []string{"id name Sower " + Version, "id author " + Author}
 	for _, o := range s.options() {
 		lines = append(lines, o.line())
 	}
-	s.out.print(append(lines, ok)...)
+	s.out.handshake(ugi, append(lines, ok)...)
 	return nil
 }
 

@@ -6,16 +6,22 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/sower-engine/sower/board"
 )
 
 // output serialises the engine's lines: the command loop and a running
 // search write through it, a whole block of lines at a time, each line
 // flushed as it is written. The first write error is kept and every later
-// write is dropped.
+// write is dropped. It also holds the dialect, which decides the form of
+// a bestmove when the line is written (see handshake and bestmove).
 type output struct {
 	mu  sync.Mutex
 	w   *bufio.Writer
 	err error
+	// ugi is true after a "ugi" handshake and false after "uci": UGI's
+	// bestmove carries the move alone, UCI's may add "ponder <move>".
+	ugi bool
 }
 
 func newOutput(w io.Writer) *output { return &output{w: bufio.NewWriter(w)} }
@@ -25,6 +31,11 @@ func newOutput(w io.Writer) *output { return &output{w: bufio.NewWriter(w)} }
 func (o *output) print(lines ...string) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	o.write(lines)
+}
+
+// write writes lines; o.mu is held.
+func (o *output) write(lines []string) {
 	for _, l := range lines {
 		if o.err != nil {
 			return
@@ -36,6 +47,29 @@ func (o *output) print(lines ...string) {
 		o.w.WriteByte('\n')
 		o.err = o.w.Flush()
 	}
+}
+
+// handshake sets the dialect (UGI if ugi, else UCI) and writes the
+// handshake's answer in one block: a bestmove written after the answer's
+// last line has the new dialect's form, one written before it the old.
+func (o *output) handshake(ugi bool, lines ...string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ugi = ugi
+	o.write(lines)
+}
+
+// bestmove writes lines, then the bestmove line of move and ponder in the
+// form of the dialect in force now: UGI's bestmove is exactly "bestmove
+// <move>", since runners that follow it wait forever on a line with more
+// words.
+func (o *output) bestmove(move, ponder board.Move, lines ...string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.ugi {
+		ponder = board.NoMove
+	}
+	o.write(append(lines, FormatBestMove(move, ponder)))
 }
 
 // info writes a diagnostic: "info string <s>".

@@ -118,10 +118,6 @@ type server struct {
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
 
-	// ugi is true after a "ugi" handshake and false after "uci": UGI's
-	// bestmove carries the move alone, UCI's may add "ponder <move>".
-	ugi bool
-
 	job *job // the running or last search, perft or bench; nil if none
 }
 

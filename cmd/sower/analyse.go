@@ -60,10 +60,10 @@ func (c *cli) analyse(args []string) error {
 	}
 	eng, err := search.NewEngine(hash)
 	if err != nil {
-		return usageError{err}
+		return flagError("--hash", err)
 	}
 	if err := eng.SetThreads(threads); err != nil {
-		return usageError{err}
+		return flagError("--threads", err)
 	}
 	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}
 	if set == 0 {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -170,6 +172,35 @@ func (c *cli) checkHash(mib int, fits func(mib, availMiB int) error) error {
 	return nil
 }
 
+// rangeError rewords the flag parser's error for a number too large or too
+// small for the flag's integer type, which it calls "must be an integer":
+// "--nodes 99999999999999999999: too large (at most 18446744073709551615)".
+// Any other error is returned as it is.
+func rangeError(err error) error {
+	var iv *pflag.InvalidValueError
+	if !errors.As(err, &iv) {
+		return err
+	}
+	name, v := iv.GetFlag().Name, iv.GetValue()
+	var perr error
+	var lo, hi string
+	switch iv.GetFlag().Value.Type() {
+	case "int", "int64":
+		_, perr = strconv.ParseInt(v, 0, 64)
+		lo, hi = strconv.FormatInt(math.MinInt64, 10), strconv.FormatInt(math.MaxInt64, 10)
+	case "uint", "uint64":
+		_, perr = strconv.ParseUint(v, 0, 64)
+		hi = strconv.FormatUint(math.MaxUint64, 10)
+	}
+	if !errors.Is(perr, strconv.ErrRange) {
+		return err
+	}
+	if strings.HasPrefix(v, "-") && lo != "" {
+		return fmt.Errorf("--%s %s: too small (at least %s)", name, v, lo)
+	}
+	return fmt.Errorf("--%s %s: too large (at most %s)", name, v, hi)
+}
+
 func oneLine(s string) string { return strings.ReplaceAll(strings.TrimSpace(s), "\n", "; ") }
 
 func (c *cli) help() {
@@ -201,7 +232,7 @@ func parse(fs *pflag.FlagSet, args []string) error {
 		if errors.Is(err, pflag.ErrHelp) {
 			return err
 		}
-		return usageError{err}
+		return usageError{rangeError(err)}
 	}
 	if fs.NArg() > 0 {
 		return usagef("unexpected argument %q", fs.Arg(0))

@@ -188,35 +188,6 @@ func TestHoyitoOptionsRefusedForKatro(t *testing.T) {
 	}
 }
 
-// TestArgumentErrorsExitTwo checks that files and directories named by
-// flags that are missing or not what they should be are bad arguments:
-// one line and exit status 2.
-func TestArgumentErrorsExitTwo(t *testing.T) {
-	dir := t.TempDir()
-	missing := filepath.Join(dir, "missing")
-	junk := filepath.Join(dir, "junk.dat")
-	if err := os.WriteFile(junk, []byte("not data"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, c := range []struct {
-		args []string
-		want string
-	}{
-		{[]string{"analyse", "--game", "hoyito3", "--depth", "1", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
-		{[]string{"show", "--game", "hoyito3", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
-		{[]string{"solve", "--game", "hoyito3", "--depth", "1", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
-		{[]string{"tables", "probe", "--dir", missing, "--fen", "0,0,1,2,0,1/1,0,2,0,1,0 N 40 0 0"}, "--dir " + missing + ": no such file or directory"},
-		{[]string{"tune", "--data", junk, "--out", "w.go"}, "--data " + junk + ": not a Sower data file (bad magic)"},
-		{[]string{"tune", "--data", junk, "--game", "katro", "--out", "w.go"}, "--data " + junk + ": not a Sower data file (bad magic)"},
-		{[]string{"datagen", "--games", "1", "--out", filepath.Join(missing, "d.dat")}, "--out: open " + filepath.Join(missing, "d.dat") + ": no such file or directory"},
-	} {
-		stdout, stderr, st := runCLI(c.args...)
-		if st != exitUsage || stdout != "" || stderr != "sower: "+c.want+"\n" {
-			t.Errorf("%v: status %d, stdout %q, stderr %q, want status 2 and %q", c.args, st, stdout, stderr, c.want)
-		}
-	}
-}
-
 // TestEvalFinishedGame checks that eval gives a finished game's result
 // instead of an evaluation.
 func TestEvalFinishedGame(t *testing.T) {

@@ -46,7 +46,7 @@ type dataFile struct {
 func openData(name string, v *board.Variant, stderr io.Writer) (*dataFile, error) {
 	file, err := os.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil, usageError{fmt.Errorf("--out: %w", err)}
+		return nil, flagError("--out", err)
 	}
 	d := &dataFile{name: name, file: file, played: map[uint32]bool{}}
 	d.w = tune.AppendWriter(&d.buf, v)
@@ -113,7 +113,7 @@ func (d *dataFile) resume(v *board.Variant, size int64, stderr io.Writer) error 
 	d.records = sc.Records
 	empty, err := readEmptyList(emptyListName(d.name))
 	if err != nil {
-		return usageError{err}
+		return flagError("--out", err)
 	}
 	for _, g := range empty {
 		if !d.played[g] {

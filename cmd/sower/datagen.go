@@ -90,7 +90,7 @@ func (c *cli) datagen(args []string) error {
 		}
 		r, err := os.Open(f.openings)
 		if err != nil {
-			return usageError{err}
+			return flagError("--openings", err)
 		}
 		cfg.Book, err = match.ReadOpenings(r, v)
 		r.Close()

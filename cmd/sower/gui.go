@@ -33,7 +33,7 @@ func (c *cli) gui(args []string) error {
 		}
 		words, err := match.SplitCommand(command)
 		if err != nil {
-			return usageError{err}
+			return flagError("--engine", err)
 		}
 		if len(words) == 0 {
 			return usagef("--engine %q: no command", e)
@@ -50,21 +50,30 @@ func (c *cli) gui(args []string) error {
 		}
 		cfg.Engines = []gui.Engine{{Name: "sower", Command: []string{self}}}
 	}
+	// Both --log and --addr are checked before either is acted on: a bad
+	// address leaves an existing log as it was.
+	if *logFile != "" {
+		if err := checkOutput("--log", *logFile); err != nil {
+			return err
+		}
+	}
+	ln, err := listen(*addr)
+	if err != nil {
+		return err
+	}
 	if *logFile != "" {
 		f, err := os.Create(*logFile)
 		if err != nil {
-			return err
+			ln.Close()
+			return flagError("--log", err)
 		}
 		defer f.Close()
 		cfg.Log = f
 	}
 	srv, err := gui.New(cfg)
 	if err != nil {
+		ln.Close()
 		return usageError{err}
-	}
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return err
 	}
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() || ip.IsLoopback() {
@@ -83,6 +92,26 @@ func (c *cli) gui(args []string) error {
 		}
 	}
 	return srv.Serve(ctx, ln, *addr)
+}
+
+// listen listens on addr, HOST:PORT. An address that is not one (no port,
+// a port out of range, a host that is not an IP address and does not
+// resolve) or that cannot be listened on (in use, not this machine's) is
+// a bad --addr: exit status 2. A host of digits and dots that is not an
+// IPv4 address is refused without a name lookup.
+func listen(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, flagError("--addr", err)
+	}
+	if host != "" && strings.Trim(host, "0123456789.") == "" && net.ParseIP(host) == nil {
+		return nil, flagError("--addr", fmt.Errorf("%s is not an IP address", host))
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, flagError("--addr", err)
+	}
+	return ln, nil
 }
 
 // openBrowser opens url in the default browser.

@@ -122,6 +122,18 @@ func (c *cli) match(args []string) error {
 		return err
 	}
 
+	outputs := []struct {
+		flag, path string
+		w          *io.Writer
+	}{{"--out", f.out, &cfg.JSON}, {"--pgn", f.pgn, &cfg.PGN}, {"--log", f.log, &cfg.Log}}
+	for _, o := range outputs {
+		if o.path != "" {
+			if err := checkOutput(o.flag, o.path); err != nil {
+				return err
+			}
+		}
+	}
+
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := cfg.Check(ctx); err != nil {
@@ -133,16 +145,13 @@ func (c *cli) match(args []string) error {
 			fl.Close()
 		}
 	}()
-	for _, o := range []struct {
-		path string
-		w    *io.Writer
-	}{{f.out, &cfg.JSON}, {f.pgn, &cfg.PGN}, {f.log, &cfg.Log}} {
+	for _, o := range outputs {
 		if o.path == "" {
 			continue
 		}
 		fl, err := os.OpenFile(o.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			return usageError{err}
+			return flagError(o.flag, err)
 		}
 		files = append(files, fl)
 		*o.w = fl
@@ -273,7 +282,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	if f.openings != "" {
 		fl, err := os.Open(f.openings)
 		if err != nil {
-			return cfg, usageError{err}
+			return cfg, flagError("--openings", err)
 		}
 		defer fl.Close()
 		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {

@@ -52,10 +52,13 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	var r board.Rules
 	var err error
 	if r.CaptureSide, err = board.ParseCaptureSide(g.captureSide); err != nil {
-		return nil, usageError{err}
+		return nil, flagError("--capture-side", err)
 	}
 	if r.LastFour, err = board.ParseLastFour(g.lastFour); err != nil {
-		return nil, usageError{err}
+		return nil, flagError("--last-four", err)
+	}
+	if g.limit < 0 {
+		return nil, usagef("--no-capture-limit %d: want 0 (off) or more", g.limit)
 	}
 	if r.Repetition, err = board.ParseRepetition(g.repetition); err != nil {
 		return nil, usagef("--repetition: %v", err)
@@ -66,7 +69,7 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	}
 	v, err := board.NewWithRules(g.game, r)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, flagError("--game", err)
 	}
 	if err := hoyitoOnly(g.fs, v); err != nil {
 		return nil, err

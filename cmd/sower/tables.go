@@ -67,6 +67,9 @@ func (c *cli) tablesBuild(args []string) error {
 	if threads < search.MinThreads || threads > search.MaxThreads {
 		return usagef("--threads %d: want %d to %d", threads, search.MinThreads, search.MaxThreads)
 	}
+	if err := checkOutputDir("--dir", dir); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := tables.OptionsFor(v.Rules())
@@ -313,13 +316,24 @@ func openTables(dir string, v *board.Variant) (*tables.Tables, error) {
 	return openTableDir("--tables", dir, v)
 }
 
-// openTableDir opens the tables in dir, given by flag: a directory that is
-// not there is a bad argument.
+// openTableDir opens the tables in dir, given by flag. Every error is a bad
+// argument naming flag, found before any work: a directory that is not
+// there or not a directory, and whatever tables.Open refuses (no table
+// for these rules, a file damaged, truncated, foreign, or not built from
+// the layer below), since all it reads is what dir holds.
 func openTableDir(flag, dir string, v *board.Variant) (*tables.Tables, error) {
-	if _, err := os.Stat(dir); err != nil {
+	fi, err := os.Stat(dir)
+	if err != nil {
 		return nil, usagef("%s %s: %v", flag, dir, errors.Unwrap(err))
 	}
-	return tables.Open(dir, v.Rules())
+	if !fi.IsDir() {
+		return nil, usagef("%s %s: not a directory", flag, dir)
+	}
+	tb, err := tables.Open(dir, v.Rules())
+	if err != nil {
+		return nil, flagError(flag, err)
+	}
+	return tb, nil
 }
 
 // viewTables opens the tables in dir for p's rules and looks p up.

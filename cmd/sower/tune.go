@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 
 	"github.com/sower-engine/sower/board"
@@ -69,6 +70,10 @@ func (c *cli) tune(args []string) error {
 	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
 		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
 	}
+	// A bad --out is found now, not after the fit.
+	if err := checkOutput("--out", out); err != nil {
+		return err
+	}
 	if game == "" {
 		if game, err = dataGame(data[0]); err != nil {
 			return err
@@ -76,7 +81,7 @@ func (c *cli) tune(args []string) error {
 	}
 	v, err := board.New(game)
 	if err != nil {
-		return usageError{err}
+		return flagError("--game", err)
 	}
 	switch start {
 	case "hand":
@@ -92,6 +97,12 @@ func (c *cli) tune(args []string) error {
 			return err
 		}
 		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
+	}
+	if err := checkDataSize(d.Sizes(cfg.ValidShare, cfg.Seed), cfg.ValidShare); err != nil {
+		return err
+	}
+	if cfg.ValidShare == 0 {
+		fmt.Fprintln(c.stderr, "tune: --valid 0: no validation set; the training set stands in for it, and early stopping follows the training loss")
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -110,17 +121,13 @@ func (c *cli) tune(args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, validation %d positions of %d games\n", res.K, res.Train, res.Valid, res.ValidationSet)
+	valid := fmt.Sprintf("validation %d positions of %d games", res.Valid, res.ValidationSet)
+	if cfg.ValidShare == 0 {
+		valid = "validation on the training set (--valid 0)"
+	}
+	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, %s\n", res.K, res.Train, valid)
 	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
-	f, err := os.Create(out)
-	if err != nil {
-		return err
-	}
-	if err := tune.WriteGo(f, v, &res.Params); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeWeights(out, v, &res.Params); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "weights written to %s\n", out)
@@ -130,11 +137,58 @@ func (c *cli) tune(args []string) error {
 	return nil
 }
 
+// writeWeights writes the weights file whole or not at all: to a new file
+// beside it, renamed over it once complete, so that a failure leaves an
+// earlier file of the name as it was.
+func writeWeights(out string, v *board.Variant, p *eval.Params) error {
+	f, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".*")
+	if err != nil {
+		return err
+	}
+	err = tune.WriteGo(f, v, p)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), out)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// The least data tune fits and validates on: fewer positions fit noise,
+// and a validation loss of fewer games or positions cannot tell a better
+// fit from luck. The CLI refuses less (checkDataSize) before any work.
+const (
+	minTrainPositions = 100
+	minValidGames     = 2
+	minValidPositions = 20
+)
+
+// checkDataSize refuses a dataset too small to fit or, with a validation
+// share above 0, to validate, saying what it needs and what it found.
+func checkDataSize(z tune.Sizes, share float64) error {
+	if z.TrainPositions < minTrainPositions {
+		return usagef("--data: too little data to fit: %d training positions of %d games, want at least %d; play more games with sower datagen",
+			z.TrainPositions, z.TrainGames, minTrainPositions)
+	}
+	if share > 0 && (z.ValidGames < minValidGames || z.ValidPositions < minValidPositions) {
+		return usagef("--valid %g: too little data to validate: %d positions of %d games held out (of %d games), want at least %d positions of %d games; play more games, raise --valid, or give --valid 0 to validate on the training set",
+			share, z.ValidPositions, z.ValidGames, z.Games, minValidPositions, minValidGames)
+	}
+	return nil
+}
+
 // dataGame returns the game named in a data file's header.
 func dataGame(name string) (string, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return "", usageError{err}
+		return "", flagError("--data", err)
 	}
 	defer f.Close()
 	r, err := tune.NewReader(f)
@@ -148,7 +202,7 @@ func dataGame(name string) (string, error) {
 func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.Dataset, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return d, usageError{err}
+		return d, flagError("--data", err)
 	}
 	defer f.Close()
 	r, err := tune.NewReader(f)
@@ -156,7 +210,7 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 		return d, usagef("--data %s: %v", name, err)
 	}
 	if r.Variant().Name() != v.Name() {
-		return d, usagef("%s holds %s data, not %s", name, r.Variant().Name(), v.Name())
+		return d, usagef("--data %s: holds %s data, not %s", name, r.Variant().Name(), v.Name())
 	}
 	if d == nil {
 		d = tune.NewDataset(r.Variant())

@@ -63,13 +63,16 @@ type Config struct {
 	Lambda float64
 	// K is the sigmoid's scale, per hundredth of a seed; 0 fits it first
 	// on the start weights (FitK).
-	K          float64
-	Epochs     int     // at most this many passes over the training set
-	Batch      int     // positions per step
-	Rate       float64 // Adam's step size, in hundredths of a seed
-	Patience   int     // stop after this many epochs without a better validation loss
-	ValidShare float64 // share of the games held out for validation
-	Seed       uint64  // for the split and the order of the positions
+	K        float64
+	Epochs   int     // at most this many passes over the training set
+	Batch    int     // positions per step
+	Rate     float64 // Adam's step size, in hundredths of a seed
+	Patience int     // stop after this many epochs without a better validation loss
+	// ValidShare is the share of the games held out for validation. With
+	// 0 the training set is the validation set (early stopping follows
+	// the training loss); a share that holds out no game is an error.
+	ValidShare float64
+	Seed       uint64 // for the split and the order of the positions
 	Start      eval.Params
 	// ScalarsOnly fits only the scalar features; the seed-count tables
 	// keep their start weights.
@@ -184,22 +187,63 @@ func (d *Dataset) FitK(p *eval.Params) float64 {
 	return math.Exp((lo + hi) / 2)
 }
 
-// split assigns whole games to the validation set by a hash of the game.
+// held reports whether game g goes to the validation set: a hash of the
+// game, so that validation takes whole games.
+func held(g uint64, share float64, seed uint64) bool {
+	h := mix(g ^ seed*0x9e3779b97f4a7c15)
+	return float64(h>>11)/(1<<53) < share
+}
+
+// split assigns whole games to the validation set (see held).
 func (d *Dataset) split(share float64, seed uint64) (train, valid []int32, validGames int) {
 	seen := map[uint64]bool{}
 	for i := range d.samples {
 		g := d.samples[i].group
-		h := mix(g ^ seed*0x9e3779b97f4a7c15)
-		if float64(h>>11)/(1<<53) < share {
+		if held(g, share, seed) {
 			valid = append(valid, int32(i))
-			if !seen[g] {
-				seen[g] = true
-			}
+			seen[g] = true
 		} else {
 			train = append(train, int32(i))
 		}
 	}
 	return train, valid, len(seen)
+}
+
+// Sizes counts the positions and games of a dataset and of the training
+// and validation sets Tune makes of it.
+type Sizes struct {
+	Positions, Games           int
+	TrainPositions, TrainGames int
+	ValidPositions, ValidGames int
+}
+
+// Sizes returns the sizes of d and of the sets Tune makes of it with this
+// validation share and seed, without fitting anything: a caller can refuse
+// a dataset too small before any work.
+func (d *Dataset) Sizes(share float64, seed uint64) Sizes {
+	var z Sizes
+	seen := map[uint64]bool{}
+	for i := range d.samples {
+		g := d.samples[i].group
+		v := held(g, share, seed)
+		if v {
+			z.ValidPositions++
+		} else {
+			z.TrainPositions++
+		}
+		if seen[g] {
+			continue
+		}
+		seen[g] = true
+		z.Games++
+		if v {
+			z.ValidGames++
+		} else {
+			z.TrainGames++
+		}
+	}
+	z.Positions = len(d.samples)
+	return z
 }
 
 // mix is SplitMix64's finaliser.
@@ -234,7 +278,10 @@ func Tune(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 		return res, errors.New("tune: every game went to the validation set; lower the validation share or add games")
 	}
 	if len(valid) == 0 {
-		valid = train // nothing held out: stop on the training loss
+		if cfg.ValidShare > 0 {
+			return res, fmt.Errorf("tune: a validation share of %g held out none of the %d games; add games or raise the share", cfg.ValidShare, d.Sizes(0, 0).Games)
+		}
+		valid = train // ValidShare 0, nothing held out: stop on the training loss
 	}
 	res.Train, res.Valid, res.ValidationSet = len(train), len(valid), vg
 	n := eval.NumFeatures(d.v)

@@ -118,6 +118,43 @@ func TestFitK(t *testing.T) {
 	}
 }
 
+// TestSizes checks that Sizes counts the sets split makes: positions by
+// counting them, games by the groups of their positions.
+func TestSizes(t *testing.T) {
+	v, _ := board.New(board.NameKatro)
+	d := synthetic(v, &eval.Params{}, 3, 2005, 0.01, 3) // 201 games of 10 positions, the last of 5
+	for _, share := range []float64{0, 0.2, 0.5} {
+		train, valid, validGames := d.split(share, 7)
+		trainGames := map[uint64]bool{}
+		for _, i := range train {
+			trainGames[d.samples[i].group] = true
+		}
+		want := Sizes{Positions: 2005, Games: 201, TrainPositions: len(train), TrainGames: len(trainGames),
+			ValidPositions: len(valid), ValidGames: validGames}
+		if got := d.Sizes(share, 7); got != want || got.TrainGames+got.ValidGames != 201 {
+			t.Errorf("share %g: %+v, want %+v", share, got, want)
+		}
+	}
+}
+
+// TestTuneRefusesEmptyValidation checks that a share above 0 that holds
+// out no game is an error, not a silent validation on the training set,
+// which only a share of 0 gives.
+func TestTuneRefusesEmptyValidation(t *testing.T) {
+	v, _ := board.New(board.NameKatro)
+	d := synthetic(v, &eval.Params{}, 3, 10, 0.01, 3) // one game
+	cfg := DefaultConfig(board.Katro)
+	cfg.K, cfg.Epochs = 0.01, 1
+	cfg.ValidShare = 1e-9
+	if _, err := Tune(context.Background(), d, cfg); err == nil || !strings.Contains(err.Error(), "held out none of the 1 games") {
+		t.Errorf("share %g of one game: %v", cfg.ValidShare, err)
+	}
+	cfg.ValidShare = 0
+	if res, err := Tune(context.Background(), d, cfg); err != nil || res.Valid != res.Train || res.ValidationSet != 0 {
+		t.Errorf("share 0: %+v, %v", res, err)
+	}
+}
+
 // TestSplitByGame checks that the validation set takes whole games and
 // about the share asked.
 func TestSplitByGame(t *testing.T) {
