@@ -38,8 +38,8 @@ func (g *gameFlags) addGame(fs *pflag.FlagSet, def, help string) {
 	fs.StringVarP(&g.game, "game", "g", def, help)
 }
 
-// addHoyitoRules adds the Hoyito III rule options. A command that takes
-// them without add (tables build) keeps the no-capture limit's default.
+// addHoyitoRules adds the Hoyito III rule options; the no-capture limit is
+// added by add, or by the command itself (tables build).
 func (g *gameFlags) addHoyitoRules(fs *pflag.FlagSet) {
 	g.limit = board.DefaultNoCaptureLimit
 	fs.StringVar(&g.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")

@@ -51,6 +51,7 @@ func (c *cli) tablesBuild(args []string) error {
 	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--repetition R] [--threads N]")
 	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
+	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "the no-capture limit the exact values are for (0 = none: bounds only); each limit has a set of its own")
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
 	fs.IntVar(&threads, "threads", min(runtime.GOMAXPROCS(0), search.MaxThreads), "worker goroutines")
