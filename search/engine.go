@@ -15,7 +15,7 @@ import (
 type Info struct {
 	Family   board.Family // the game family, for formatting Score
 	Depth    int          // the iteration's nominal depth
-	SelDepth int          // the deepest ply reached
+	SelDepth int          // the deepest ply reached, or Depth if more: never below Depth
 	Score    Score
 	// Bound is BoundExact, or BoundLower / BoundUpper after a failed
 	// aspiration window, and for a proven Hoyito III result whose margin

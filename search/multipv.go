@@ -62,7 +62,7 @@ func (s *searcher) emitMulti(depth int) {
 		info := Info{
 			Family:   s.family,
 			Depth:    depth,
-			SelDepth: s.seldepth,
+			SelDepth: max(s.seldepth, depth),
 			Score:    rm.score,
 			Bound:    bound,
 			Nodes:    nodes,

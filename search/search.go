@@ -519,7 +519,7 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 	s.last = Info{
 		Family:   s.family,
 		Depth:    depth,
-		SelDepth: s.seldepth,
+		SelDepth: max(s.seldepth, depth),
 		Score:    score,
 		Bound:    bound,
 		Nodes:    nodes,
