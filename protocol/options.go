@@ -37,7 +37,7 @@ func (s *server) options() []option {
 	eloLo, eloHi := search.SkillEloRange()
 	return []option{
 		{name: "UCI_Variant", kind: typeCombo, def: board.NameKatro, vars: board.Names(), apply: (*server).setVariant},
-		{name: "Hash", kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
+		{name: hashOption, kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
 			min: search.MinHashMiB, max: s.cfg.MaxHashMiB, apply: (*server).setHash},
 		{name: "Clear Hash", kind: typeButton, apply: (*server).clearHash},
 		{name: "Threads", kind: typeSpin, def: strconv.Itoa(search.DefaultThreads),
@@ -178,6 +178,10 @@ func (s *server) setVariant(name string) error {
 	return nil
 }
 
+// hashOption is the name of the option that sets the table's size, with
+// which its errors start, as every option's do.
+const hashOption = "Hash"
+
 // setHash sets the table's size. A size the machine cannot hold now is
 // refused before anything changes: the running search and the old table
 // are kept.
@@ -188,13 +192,13 @@ func (s *server) setHash(value string) error {
 	}
 	if avail, ok := s.cfg.AvailableMiB(); ok {
 		if err := search.CheckHashMemory(n, avail); err != nil {
-			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
+			return fmt.Errorf("%s: %v; %s stays %d", hashOption, err, hashOption, s.hashMiB)
 		}
 	}
 	s.stopJob()
 	if s.eng != nil {
 		if err := s.eng.SetHash(n); err != nil {
-			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
+			return fmt.Errorf("%s: %v; %s stays %d", hashOption, err, hashOption, s.hashMiB)
 		}
 	}
 	s.hashMiB = n

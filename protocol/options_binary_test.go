@@ -99,7 +99,7 @@ func TestBinaryOptions(t *testing.T) {
 		t.Errorf("skill level 10: no fourth line:\n%s", strings.Join(lines, "\n"))
 	}
 	s.send("quit")
-	if err, _ := s.close(); err != nil {
+	if _, err := s.close(); err != nil {
 		t.Errorf("exit: %v (stderr %q)", err, stderr.String())
 	}
 }
