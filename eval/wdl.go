@@ -36,7 +36,7 @@ type WDLModel struct {
 	Band float64 // hundredths of a seed, 0 or more
 }
 
-// BuiltinWDL returns the win/draw/loss model of v's family, fitted to the
+// BuiltinWDL returns the win/draw/loss model of family f, fitted to the
 // results of self-play games between Sower's default build (the learned
 // evaluation with the built-in weights) on the search scores of quiet
 // positions:
@@ -50,8 +50,8 @@ type WDLModel struct {
 // repetition), and its fitted band is the one its results give. The
 // smaller Katro boards, which play with the hand-made weights, use Katro's
 // model: it is measured on the 6x6 board only (docs/tuning.md).
-func BuiltinWDL(v *board.Variant) WDLModel {
-	if v.Family() == board.Hoyito {
+func BuiltinWDL(f board.Family) WDLModel {
+	if f == board.Hoyito {
 		return WDLModel{K: hoyitoWDLK, Band: hoyitoWDLBand}
 	}
 	return WDLModel{K: katroWDLK, Band: katroWDLBand}

@@ -58,7 +58,7 @@ func TestBuiltinWDL(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		m := BuiltinWDL(v)
+		m := BuiltinWDL(v.Family())
 		if m.K <= 0 || m.Band < 0 {
 			t.Fatalf("%s: model %+v", name, m)
 		}

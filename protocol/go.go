@@ -141,9 +141,9 @@ func (s *server) cmdGo(args []string) error {
 		g.lim.Ponder = search.NewPonder()
 		j.ponder = g.lim.Ponder
 	}
-	ugi := s.ugi
+	ugi, showWDL := s.ugi, s.showWDL
 	s.launch(ctx, j, func(ctx context.Context) {
-		res, err := runSearch(ctx, eng, p, hist, g.lim, out)
+		res, err := runSearch(ctx, eng, p, hist, g.lim, out, showWDL)
 		if err != nil {
 			out.info("error: search: " + err.Error())
 		}
@@ -153,7 +153,7 @@ func (s *server) cmdGo(args []string) error {
 			// follow it wait forever on a line with more words.
 			ponder = board.NoMove
 		}
-		out.print(finalInfo(res), FormatBestMove(res.Move, ponder))
+		out.print(finalInfo(res, showWDL), FormatBestMove(res.Move, ponder))
 	})
 	return nil
 }
@@ -164,9 +164,9 @@ func (s *server) cmdGo(args []string) error {
 // ponder", lim.Ponder set) runs without limits until "ponderhit" hits
 // lim.Ponder, then goes on — the same search — under the go command's
 // limits, its clock starting at the hit; "stop" ends it with a bestmove
-// for the pondered position.
-func runSearch(ctx context.Context, eng *search.Engine, p board.Position, hist []uint64, lim search.Limits, out *output) (search.Result, error) {
-	res, err := eng.SearchWith(ctx, p, hist, lim, Printers(func(l string) { out.print(l) }))
+// for the pondered position. Info lines carry "wdl" when showWDL is set.
+func runSearch(ctx context.Context, eng *search.Engine, p board.Position, hist []uint64, lim search.Limits, out *output, showWDL bool) (search.Result, error) {
+	res, err := eng.SearchWith(ctx, p, hist, lim, Printers(func(l string) { out.print(l) }, showWDL))
 	if lim.Infinite {
 		<-ctx.Done()
 	}

@@ -46,6 +46,7 @@ func (s *server) options() []option {
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
 		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
 		{name: "Ponder", kind: typeCheck, def: "false", apply: (*server).setPonder},
+		{name: "UCI_ShowWDL", kind: typeCheck, def: "false", apply: (*server).setShowWDL},
 		{name: "Skill Level", kind: typeSpin, def: strconv.Itoa(search.FullSkill),
 			min: search.MinSkill, max: search.FullSkill, apply: (*server).setSkill},
 		{name: "UCI_LimitStrength", kind: typeCheck, def: "false", apply: (*server).setLimitStrength},
@@ -245,6 +246,13 @@ func (s *server) setThreads(value string) error {
 // send "go ponder". Sower ponders whenever it is asked to, so the value
 // (checked) changes nothing.
 func (s *server) setPonder(string) error { return nil }
+
+// setShowWDL sets whether the info lines of the next searches carry the
+// win/draw/loss forecast; a running search keeps its own.
+func (s *server) setShowWDL(value string) error {
+	s.showWDL = value == "true"
+	return nil
+}
 
 // setSkill, setLimitStrength and setElo set the strength of the next
 // searches (see skillLimit); a running search keeps its own.

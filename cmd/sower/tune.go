@@ -190,7 +190,7 @@ func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, fit, calibrate bool)
 		fmt.Fprintf(c.stdout, "wdl model fitted on %d positions: K %.6f, band %.1f (log loss %.4f)\n", d.Len(), m.K, m.Band, loss)
 	}
 	if calibrate {
-		cal := d.Calibrate(eval.BuiltinWDL(v), 10)
+		cal := d.Calibrate(eval.BuiltinWDL(v.Family()), 10)
 		fmt.Fprintf(c.stdout, "calibration of the built-in wdl model of %s: ", v.Name())
 		return cal.WriteMarkdown(c.stdout)
 	}
