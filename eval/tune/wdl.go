@@ -102,8 +102,12 @@ type Calibration struct {
 // CalibrationBin is one group of positions: those whose forecast expected
 // score (win + draw/2, side to move) lies in [Lo, Hi).
 type CalibrationBin struct {
-	Lo, Hi    float64
-	N         int
+	Lo, Hi float64
+	N      int
+	// Games is the number of games the positions come from: the positions
+	// of one game are alike, so a bin's sampling error is nearer that of
+	// Games results than that of N.
+	Games     int
 	Predicted float64 // mean forecast expected score
 	Observed  float64 // mean result: 1 a win, ½ a draw, 0 a loss
 	// PredictedDraw is the mean forecast draw chance, ObservedDraw the
@@ -120,13 +124,19 @@ func (d *Dataset) Calibrate(m eval.WDLModel, n int) Calibration {
 		c.Bins[i].Lo, c.Bins[i].Hi = float64(i)/float64(n), float64(i+1)/float64(n)
 	}
 	games := map[uint64]bool{}
+	binGames := make([]map[uint64]bool, n)
+	for i := range binGames {
+		binGames[i] = map[uint64]bool{}
+	}
 	for i := range d.samples {
 		s := &d.samples[i]
 		games[s.group] = true
 		score, result := float64(s.score), float64(s.result)
 		w, dr, _ := m.Chances(score)
 		e := w + dr/2
-		b := &c.Bins[min(int(e*float64(n)), n-1)]
+		k := min(int(e*float64(n)), n-1)
+		binGames[k][s.group] = true
+		b := &c.Bins[k]
 		b.N++
 		b.Predicted += e
 		b.Observed += result
@@ -141,6 +151,7 @@ func (d *Dataset) Calibrate(m eval.WDLModel, n int) Calibration {
 	}
 	c.Games = len(games)
 	for i := range c.Bins {
+		c.Bins[i].Games = len(binGames[i])
 		if b := &c.Bins[i]; b.N > 0 {
 			k := float64(b.N)
 			b.Predicted, b.Observed, b.PredictedDraw, b.ObservedDraw = b.Predicted/k, b.Observed/k, b.PredictedDraw/k, b.ObservedDraw/k
@@ -159,15 +170,15 @@ func (c *Calibration) WriteMarkdown(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "model K %.6f, band %.0f; %d positions of %d games\n\n", c.Model.K, c.Model.Band, c.N, c.Games); err != nil {
 		return err
 	}
-	if _, err := fmt.Fprintln(w, "| forecast expected score | positions | forecast | observed | forecast draws | observed draws |\n|---|---|---|---|---|---|"); err != nil {
+	if _, err := fmt.Fprintln(w, "| forecast expected score | positions | games | forecast | observed | forecast draws | observed draws |\n|---|---|---|---|---|---|---|"); err != nil {
 		return err
 	}
 	for _, b := range c.Bins {
 		var err error
 		if b.N == 0 {
-			_, err = fmt.Fprintf(w, "| %.1f–%.1f | 0 | | | | |\n", b.Lo, b.Hi)
+			_, err = fmt.Fprintf(w, "| %.1f–%.1f | 0 | 0 | | | | |\n", b.Lo, b.Hi)
 		} else {
-			_, err = fmt.Fprintf(w, "| %.1f–%.1f | %d | %.3f | %.3f | %.3f | %.3f |\n", b.Lo, b.Hi, b.N, b.Predicted, b.Observed, b.PredictedDraw, b.ObservedDraw)
+			_, err = fmt.Fprintf(w, "| %.1f–%.1f | %d | %d | %.3f | %.3f | %.3f | %.3f |\n", b.Lo, b.Hi, b.N, b.Games, b.Predicted, b.Observed, b.PredictedDraw, b.ObservedDraw)
 		}
 		if err != nil {
 			return err

@@ -121,7 +121,7 @@ func TestCalibrateByHand(t *testing.T) {
 	c := d.Calibrate(eval.WDLModel{K: math.Log(3) / 100}, 10)
 	lo, hi := c.Bins[2], c.Bins[7]
 	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
-	if c.Games != 2 || lo.N != 1 || hi.N != 2 || !near(lo.Predicted, 0.25) || !near(lo.Observed, 0.5) ||
+	if c.Games != 2 || lo.N != 1 || hi.N != 2 || lo.Games != 1 || hi.Games != 2 || !near(lo.Predicted, 0.25) || !near(lo.Observed, 0.5) ||
 		!near(lo.ObservedDraw, 1) || !near(hi.Predicted, 0.75) || !near(hi.Observed, 0.5) {
 		t.Errorf("%+v", c)
 	}
