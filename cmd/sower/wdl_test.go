@@ -58,3 +58,38 @@ func TestTuneWDL(t *testing.T) {
 		t.Errorf("--calibrate with --out: status %d, stderr %q", st, stderr)
 	}
 }
+
+// Proven bounds that leave the value open but decide the result say so:
+// the Hoyito III start, searched to depth 12, is proven lost by 16 to 48
+// seeds; a small Katro board stopped at depth 1 is not decided.
+func TestSolveBoundsResult(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "hoyito3", "--depth", "12", "--hash", "16"}, "not solved: proven bounds -48 -16 at depth 12, "},
+		{[]string{"solve", "--game", "katro-6x3", "--depth", "1", "--hash", "16"}, "not solved: proven bounds -1 1 at depth 1, "},
+	} {
+		stdout, stderr, st := runQuick(t, tc.args...)
+		if st != exitOK {
+			t.Fatalf("%v: status %d, stderr %q", tc.args, st, stderr)
+		}
+		var last string
+		for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			last = l
+		}
+		certain := strings.HasSuffix(last, " ms; a certain loss for the side to move (wdl 0 0 1000)")
+		if !strings.HasPrefix(last, tc.want) || certain != strings.Contains(tc.want, "-16") || (!certain && !strings.HasSuffix(last, " ms")) {
+			t.Errorf("%v: last line %q", tc.args, last)
+		}
+	}
+	for _, tc := range []struct {
+		lo, hi int
+		want   string
+	}{{1, 1, "win"}, {2, 40, "win"}, {-8, -2, "loss"}, {0, 4, ""}, {-4, 0, ""}, {-1, 1, ""}} {
+		got := boundsResult(tc.lo, tc.hi)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("boundsResult(%d, %d) = %q, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}
