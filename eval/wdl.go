@@ -46,10 +46,11 @@ type WDLModel struct {
 //	sower tune --fit-wdl --data katro-fit.dat
 //	sower tune --fit-wdl --data hoyito3-fit.dat
 //
-// Katro games are hardly ever drawn (only by the no-capture limit or
-// repetition), and its fitted band is the one its results give. The
-// smaller Katro boards, which play with the hand-made weights, use Katro's
-// model: it is measured on the 6x6 board only (docs/tuning.md).
+// Katro games are drawn only by the no-capture limit or repetition, and
+// none of the games fitted on was, so its band is 0 and it forecasts no
+// draw. The smaller Katro boards, which play with the hand-made weights,
+// use Katro's model: it is measured on the 6x6 board only (the calibration
+// is in docs/tuning.md).
 func BuiltinWDL(f board.Family) WDLModel {
 	if f == board.Hoyito {
 		return WDLModel{K: hoyitoWDLK, Band: hoyitoWDLBand}
