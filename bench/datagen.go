@@ -177,12 +177,12 @@ func selfPlay(ctx context.Context, eng *search.Engine, cfg *DatagenConfig, i int
 // is a fair estimate of the position.
 func Quiet(p *board.Position) bool {
 	me := p.Side()
-	before := Balance(p, me)
+	before := p.Balance(me)
 	var l board.MoveList
 	p.GenerateMoves(&l)
 	for _, m := range l.Slice() {
 		c := *p
-		if c.Play(m) && Balance(&c, me) > before {
+		if c.Play(m) && c.Balance(me) > before {
 			return false
 		}
 	}

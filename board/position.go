@@ -115,6 +115,16 @@ func (p *Position) SeedsOf(s Side) int {
 	return (&span{c[0] & m[0], c[1] & m[1]}).sum()
 }
 
+// Balance returns side s's seed balance: the seeds in its holes less the
+// opponent's (Katro, where a side wins by taking every seed), or its
+// captures less the opponent's (Hoyito III, where captures decide).
+func (p *Position) Balance(s Side) int {
+	if p.v.family == Hoyito {
+		return p.Captured(s) - p.Captured(s.Other())
+	}
+	return p.SeedsOf(s) - p.SeedsOf(s.Other())
+}
+
 // region returns the words that hold s's holes.
 func (p *Position) region(s Side) *span {
 	if p.v.family == Hoyito {

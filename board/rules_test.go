@@ -1526,3 +1526,28 @@ func TestRepetitionOption(t *testing.T) {
 		}
 	}
 }
+
+// Balance is the seeds a side holds less the opponent's in Katro, its
+// captures less the opponent's in Hoyito III, counted by hand.
+func TestBalance(t *testing.T) {
+	for _, tc := range []struct {
+		game, pos    string
+		south, north int
+	}{
+		// North holds 18+2 = 20 (rows 4 and 3), South 1+1+10 = 12.
+		{NameKatro4x4, "18,0,0,0/0,2,0,0/0,0,0,0/1,1,10,0 S 0", -8, 8},
+		{NameKatro4x4, "0,0,0,3/1,0,0,0/0,0,0,1/26,0,0,1 S 0", 24, -24},
+		// The seeds on the board do not count in Hoyito III: captures do.
+		{NameHoyito3, "4,4,4,4,4,4/4,4,4,4,4,0 S 0 4 0", -4, 4},
+		{NameHoyito3, "1,1,1,3,0,2/0,0,0,0,0,0 S 20 20 0", 0, 0},
+	} {
+		v, err := New(tc.game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := parseIn(t, v, tc.pos)
+		if s, n := p.Balance(South), p.Balance(North); s != tc.south || n != tc.north {
+			t.Errorf("%s %q: Balance South %d, North %d; want %d, %d", tc.game, tc.pos, s, n, tc.south, tc.north)
+		}
+	}
+}

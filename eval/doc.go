@@ -12,6 +12,10 @@
 // the tag "handeval". Breakdown lists every term's value for each side and
 // its contribution, for people (sower eval).
 //
+// WDLModel turns a score into the chances of a win, a draw and a loss,
+// with a model per family fitted on self-play results (BuiltinWDL): the
+// forecast of the protocol's UCI_ShowWDL.
+//
 // The hand-made terms, which the learned evaluation also has:
 //
 // Katro terms:

@@ -95,7 +95,7 @@ func TestBinary(t *testing.T) {
 			s.send("go infinite")
 			s.sync()
 			// End of input: the search is stopped and prints its bestmove.
-			err, rest := s.close()
+			rest, err := s.close()
 			if err != nil {
 				t.Errorf("exit: %v", err)
 			}
@@ -107,7 +107,7 @@ func TestBinary(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			s, stderr := startSower(t, bin)
 			tc.talk(t, s)
-			err, _ := s.close()
+			_, err := s.close()
 			if err != nil {
 				t.Errorf("sower exited with %v", err)
 			}

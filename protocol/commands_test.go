@@ -106,6 +106,7 @@ func TestIdentify(t *testing.T) {
 				"option name Move Overhead type spin default 10 min 0 max 5000",
 				"option name MultiPV type spin default 1 min 1 max 8",
 				"option name Ponder type check default false",
+				"option name UCI_ShowWDL type check default false",
 				"option name Skill Level type spin default 20 min 0 max 20",
 				"option name UCI_LimitStrength type check default false",
 				fmt.Sprintf("option name UCI_Elo type spin default %d min %d max %d", eloLo, eloLo, eloHi),

@@ -184,14 +184,15 @@ func (s *server) cmdGo(args []string) error {
 		g.lim.Ponder = search.NewPonder()
 		j.ponder = g.lim.Ponder
 	}
+	showWDL := s.showWDL
 	s.launch(ctx, j, func(ctx context.Context) {
-		res, err := runSearch(ctx, eng, p, hist, g.lim, out)
+		res, err := runSearch(ctx, eng, p, hist, g.lim, out, showWDL)
 		if err != nil {
 			out.info("error: search: " + err.Error())
 		}
 		// The dialect is the one in force as the line is written, not at
 		// "go": a handshake may come during the search.
-		out.bestmove(res.Move, res.Ponder, finalInfo(res))
+		out.bestmove(res.Move, res.Ponder, finalInfo(res, showWDL))
 	})
 	return nil
 }
@@ -202,9 +203,9 @@ func (s *server) cmdGo(args []string) error {
 // ponder", lim.Ponder set) runs without limits until "ponderhit" hits
 // lim.Ponder, then goes on — the same search — under the go command's
 // limits, its clock starting at the hit; "stop" ends it with a bestmove
-// for the pondered position.
-func runSearch(ctx context.Context, eng *search.Engine, p board.Position, hist []uint64, lim search.Limits, out *output) (search.Result, error) {
-	res, err := eng.SearchWith(ctx, p, hist, lim, Printers(func(l string) { out.print(l) }))
+// for the pondered position. Info lines carry "wdl" when showWDL is set.
+func runSearch(ctx context.Context, eng *search.Engine, p board.Position, hist []uint64, lim search.Limits, out *output, showWDL bool) (search.Result, error) {
+	res, err := eng.SearchWith(ctx, p, hist, lim, Printers(func(l string) { out.print(l) }, showWDL))
 	if lim.Infinite {
 		<-ctx.Done()
 	}

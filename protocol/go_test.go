@@ -301,7 +301,7 @@ func TestCommandsDuringSearch(t *testing.T) {
 				s.expect(tc.after)
 			}
 			if tc.cmd == "quit" {
-				err, rest := s.close()
+				rest, err := s.close()
 				if err != nil || len(rest) > 0 {
 					t.Errorf("after quit: %v %q", err, rest)
 				}
@@ -367,7 +367,7 @@ func TestEOFDuringSearch(t *testing.T) {
 			s.send("position startpos", goCmd)
 			time.Sleep(30 * time.Millisecond)
 			start := time.Now()
-			err, rest := s.close()
+			rest, err := s.close()
 			if err != nil {
 				t.Errorf("ServeWith: %v", err)
 			}

@@ -157,8 +157,8 @@ func (s *session) noBestmove(d time.Duration) {
 	}
 }
 
-// close ends the input and returns ServeWith's error and the last lines.
-func (s *session) close() (error, []string) {
+// close ends the input and returns the last lines and ServeWith's error.
+func (s *session) close() ([]string, error) {
 	s.t.Helper()
 	s.in.Close()
 	var rest []string
@@ -172,7 +172,7 @@ func (s *session) close() (error, []string) {
 	select {
 	case err := <-s.done:
 		s.done <- err // for the cleanup
-		return err, rest
+		return rest, err
 	case <-time.After(wait):
 		s.t.Fatalf("the protocol did not end %v after its input was closed", wait)
 	}

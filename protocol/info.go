@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -18,9 +19,12 @@ import (
 // used tables.
 //
 // The score is "cp <x>" or "mate <n>" (see search.Score.UCI), followed by
-// "lowerbound" or "upperbound" when the iteration's window failed. time is
-// in milliseconds. The command line's analyse prints the same lines.
-func FormatInfo(i search.Info) string {
+// "lowerbound" or "upperbound" when the iteration's window failed. With
+// showWDL (the UCI_ShowWDL option) "wdl <win> <draw> <loss>" follows, per
+// mille for the side to move, as Stockfish places it (search.Info.WDL with
+// the family's eval.BuiltinWDL model). time is in milliseconds. The command
+// line's analyse prints the same lines.
+func FormatInfo(i search.Info, showWDL bool) string {
 	var b strings.Builder
 	b.WriteString("info depth ")
 	b.WriteString(strconv.Itoa(i.Depth))
@@ -39,6 +43,15 @@ func FormatInfo(i search.Info) string {
 		b.WriteString(" lowerbound")
 	case search.BoundUpper:
 		b.WriteString(" upperbound")
+	}
+	if showWDL {
+		w := i.WDL(eval.BuiltinWDL(i.Family))
+		b.WriteString(" wdl ")
+		b.WriteString(strconv.Itoa(w.Win))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(w.Draw))
+		b.WriteByte(' ')
+		b.WriteString(strconv.Itoa(w.Loss))
 	}
 	b.WriteString(" nodes ")
 	b.WriteString(strconv.FormatUint(i.Nodes, 10))
@@ -74,10 +87,10 @@ func FormatBestMove(best, ponder board.Move) string {
 // stopped before it completed its first iteration has no score yet, and
 // its line says only how far it got; a game already over reports its
 // result as "info depth 0 score …".
-func finalInfo(res search.Result) string {
+func finalInfo(res search.Result, showWDL bool) string {
 	i := res.Info
 	if i.Depth > 0 || res.Over.Over() {
-		return FormatInfo(i)
+		return FormatInfo(i, showWDL)
 	}
 	s := "info depth 0 nodes " + strconv.FormatUint(i.Nodes, 10) +
 		" nps " + strconv.FormatUint(i.NPS, 10) +
@@ -133,10 +146,10 @@ func plies(n int) string {
 }
 
 // Printers returns search callbacks that print each report as its
-// protocol line through print.
-func Printers(print func(string)) search.Callbacks {
+// protocol line through print, info lines with "wdl" when showWDL is set.
+func Printers(print func(string), showWDL bool) search.Callbacks {
 	return search.Callbacks{
-		Info:     func(i search.Info) { print(FormatInfo(i)) },
+		Info:     func(i search.Info) { print(FormatInfo(i, showWDL)) },
 		CurrMove: func(c search.CurrMove) { print(FormatCurrMove(c)) },
 		Proven:   func(p search.Proof) { print(FormatProof(p)) },
 	}

@@ -37,7 +37,7 @@ func (s *server) options() []option {
 	eloLo, eloHi := search.SkillEloRange()
 	return []option{
 		{name: "UCI_Variant", kind: typeCombo, def: board.NameKatro, vars: board.Names(), apply: (*server).setVariant},
-		{name: "Hash", kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
+		{name: hashOption, kind: typeSpin, def: strconv.Itoa(min(search.DefaultHashMiB, s.cfg.MaxHashMiB)),
 			min: search.MinHashMiB, max: s.cfg.MaxHashMiB, apply: (*server).setHash},
 		{name: "Clear Hash", kind: typeButton, apply: (*server).clearHash},
 		{name: "Threads", kind: typeSpin, def: strconv.Itoa(search.DefaultThreads),
@@ -46,6 +46,7 @@ func (s *server) options() []option {
 			min: 0, max: maxOverheadMs, apply: (*server).setOverhead},
 		{name: "MultiPV", kind: typeSpin, def: "1", min: 1, max: board.MaxMoves, apply: (*server).setMultiPV},
 		{name: "Ponder", kind: typeCheck, def: "false", apply: (*server).setPonder},
+		{name: "UCI_ShowWDL", kind: typeCheck, def: "false", apply: (*server).setShowWDL},
 		{name: "Skill Level", kind: typeSpin, def: strconv.Itoa(search.FullSkill),
 			min: search.MinSkill, max: search.FullSkill, apply: (*server).setSkill},
 		{name: "UCI_LimitStrength", kind: typeCheck, def: "false", apply: (*server).setLimitStrength},
@@ -182,6 +183,10 @@ func (s *server) setVariant(name string) error {
 	return nil
 }
 
+// hashOption is the name of the option that sets the table's size, with
+// which its errors start, as every option's do.
+const hashOption = "Hash"
+
 // setHash sets the table's size. A size the machine cannot hold now is
 // refused before anything changes: the running search and the old table
 // are kept.
@@ -192,13 +197,13 @@ func (s *server) setHash(value string) error {
 	}
 	if avail, ok := s.cfg.AvailableMiB(); ok {
 		if err := search.CheckHashMemory(n, avail); err != nil {
-			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
+			return fmt.Errorf("%s: %v; %s stays %d", hashOption, err, hashOption, s.hashMiB)
 		}
 	}
 	s.stopJob()
 	if s.eng != nil {
 		if err := s.eng.SetHash(n); err != nil {
-			return fmt.Errorf("Hash: %v; Hash stays %d", err, s.hashMiB)
+			return fmt.Errorf("%s: %v; %s stays %d", hashOption, err, hashOption, s.hashMiB)
 		}
 	}
 	s.hashMiB = n
@@ -245,6 +250,13 @@ func (s *server) setThreads(value string) error {
 // send "go ponder". Sower ponders whenever it is asked to, so the value
 // (checked) changes nothing.
 func (s *server) setPonder(string) error { return nil }
+
+// setShowWDL sets whether the info lines of the next searches carry the
+// win/draw/loss forecast; a running search keeps its own.
+func (s *server) setShowWDL(value string) error {
+	s.showWDL = value == "true"
+	return nil
+}
 
 // setSkill, setLimitStrength and setElo set the strength of the next
 // searches (see skillLimit); a running search keeps its own.

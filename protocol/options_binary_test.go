@@ -34,7 +34,7 @@ func TestBinaryMaxHash(t *testing.T) {
 func TestBinaryOptions(t *testing.T) {
 	bin := buildSower(t)
 	s, stderr := startSower(t, bin)
-	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder",
+	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder", "UCI_ShowWDL",
 		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate"}
 	for _, hello := range []string{"ugi", "uci"} {
 		s.send(hello)
@@ -68,6 +68,7 @@ func TestBinaryOptions(t *testing.T) {
 		{"Skill Level value 21", `Skill Level: "21" is not an integer from 0 to 20`},
 		{"Skill Level value -1", `Skill Level: "-1" is not an integer from 0 to 20`},
 		{"UCI_LimitStrength value 1", `UCI_LimitStrength: "1" is not true or false`},
+		{"UCI_ShowWDL value yes", `UCI_ShowWDL: "yes" is not true or false`},
 		{"UCI_Elo value 99999", `UCI_Elo: "99999" is not an integer from`},
 		{"UCI_Elo value x", `UCI_Elo: "x" is not an integer from`},
 		{"Threadz value 2", `unknown option "Threadz"`},
@@ -101,7 +102,7 @@ func TestBinaryOptions(t *testing.T) {
 		t.Errorf("skill level 10: no fourth line:\n%s", strings.Join(lines, "\n"))
 	}
 	s.send("quit")
-	if err, _ := s.close(); err != nil {
+	if _, err := s.close(); err != nil {
 		t.Errorf("exit: %v (stderr %q)", err, stderr.String())
 	}
 }

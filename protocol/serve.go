@@ -108,6 +108,7 @@ type server struct {
 	eng      *search.Engine // made on first use
 	multiPV  int            // lines to report, 1 or more
 	threads  int            // search threads, applied at the next go
+	showWDL  bool           // UCI_ShowWDL: info lines carry "wdl W D L"
 
 	// Strength (Skill Level, UCI_LimitStrength, UCI_Elo) and the seed of
 	// the weakened searches' choices, new in every process.

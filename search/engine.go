@@ -15,12 +15,19 @@ import (
 type Info struct {
 	Family   board.Family // the game family, for formatting Score
 	Depth    int          // the iteration's nominal depth
-	SelDepth int          // the deepest ply reached
+	SelDepth int          // the deepest ply reached, or Depth if more: never below Depth
 	Score    Score
 	// Bound is BoundExact, or BoundLower / BoundUpper after a failed
 	// aspiration window, and for a proven Hoyito III result whose margin
 	// is a minimum (see Score): a win by at least, a loss by at least.
-	Bound    Bound
+	Bound Bound
+	// Proven reports that a completed iteration proved Score: a Katro
+	// win or loss, or a value that the rules (or the endgame tables)
+	// reached on every line: a Hoyito III win or loss by exactly its
+	// margin, or a draw when Score is 0. A decisive score whose bound
+	// lies on its side (a Hoyito III win's BoundLower, a loss's
+	// BoundUpper) is a proven win or loss too, by at least its margin.
+	Proven   bool
 	Nodes    uint64
 	Time     time.Duration
 	NPS      uint64

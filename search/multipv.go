@@ -56,15 +56,17 @@ func (s *searcher) emitMulti(depth int) {
 	for k := 0; k < s.multiPV; k++ {
 		rm := &s.rootMoves[k]
 		bound := s.proofBound(rm.score, BoundExact)
+		_, proven := s.proof(depth, rm.score, bound)
 		if rm.keeps {
-			bound = BoundExact // the tables prove the root's value for it
+			bound, proven = BoundExact, true // the tables prove the root's value for it
 		}
 		info := Info{
 			Family:   s.family,
 			Depth:    depth,
-			SelDepth: s.seldepth,
+			SelDepth: max(s.seldepth, depth),
 			Score:    rm.score,
 			Bound:    bound,
+			Proven:   proven,
 			Nodes:    nodes,
 			Time:     el,
 			NPS:      nps(nodes, el),

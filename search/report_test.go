@@ -9,10 +9,14 @@
 package search
 
 import (
+	"bufio"
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -125,8 +129,8 @@ func checkReports(t *testing.T, where string, rp reportPosition, res Result, inf
 		if in.Hashfull < 0 || in.Hashfull > 1000 {
 			t.Errorf("%s: report %d: hashfull %d", where, i, in.Hashfull)
 		}
-		if in.SelDepth < 1 {
-			t.Errorf("%s: report %d: selective depth %d", where, i, in.SelDepth)
+		if in.SelDepth < 1 || in.SelDepth < in.Depth {
+			t.Errorf("%s: report %d: selective depth %d at depth %d", where, i, in.SelDepth, in.Depth)
 		}
 		if len(in.PV) == 0 {
 			t.Errorf("%s: report %d: empty PV", where, i)
@@ -246,4 +250,63 @@ func sameSearch(t *testing.T, where string, r1 Result, i1 []Info, r2 Result, i2 
 			t.Errorf("%s: report %d differs: %+v, then %+v", where, k, a, b)
 		}
 	}
+}
+
+// In a proven position the iterations go on past the plies the proof
+// needs, and the deepest ply a search reaches falls behind its nominal
+// depth; a report's selective depth is still never below its depth. The
+// positions: the smallest Katro board (proven from the start) and the
+// Hoyito III endgames of testdata/search/margins.txt, searched until their
+// iterations run past the proofs.
+func TestSelDepthNotBelowDepth(t *testing.T) {
+	small, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	positions := []reportPosition{{name: "katro-4x4 start", pos: small.Start()}}
+	f, err := os.Open(filepath.Join("..", "testdata", "search", "margins.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for line := 1; sc.Scan(); line++ {
+		rulesText, fen, ok := strings.Cut(strings.TrimSpace(sc.Text()), ";")
+		if !ok || strings.HasPrefix(rulesText, "#") {
+			continue
+		}
+		rules, err := parseRules(strings.TrimSpace(rulesText))
+		if err != nil {
+			t.Fatalf("margins.txt line %d: %v", line, err)
+		}
+		v, err := board.NewWithRules(board.NameHoyito3, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := v.ParsePosition(strings.TrimSpace(fen))
+		if err != nil {
+			t.Fatalf("margins.txt line %d: %v", line, err)
+		}
+		positions = append(positions, reportPosition{name: fmt.Sprintf("margins.txt line %d", line), pos: p})
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	proven, checked := 0, 0
+	for _, rp := range positions {
+		res, infos := collect(t, newEngine(t), rp, Limits{Depth: 40, Nodes: 200_000})
+		if res.Info.Score.Decisive() {
+			proven++
+		}
+		for _, in := range infos {
+			checked++
+			if in.SelDepth < in.Depth {
+				t.Errorf("%s: info depth %d seldepth %d score %s", rp.name, in.Depth, in.SelDepth, in.Score.UCI(in.Family))
+			}
+		}
+	}
+	if proven == 0 {
+		t.Fatal("no position was proven: the test checks nothing it is meant to")
+	}
+	t.Logf("%d positions, %d proven, %d reports", len(positions), proven, checked)
 }

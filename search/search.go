@@ -158,7 +158,7 @@ func (s *searcher) run() Result {
 	root := &s.root
 	if st := root.Status(s.keys); st.Over() {
 		s.waitPonder()
-		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact}
+		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact, Proven: true}
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
@@ -202,7 +202,8 @@ func (s *searcher) run() Result {
 			s.emitMulti(depth)
 		} else {
 			s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
-			s.emit(depth, score, bound)
+			_, proven := s.proof(depth, score, bound)
+			s.emit(depth, score, bound, proven)
 		}
 		s.reportProof(depth, score, bound)
 		if s.nodes >= s.nodeLimit {
@@ -229,12 +230,12 @@ func (s *searcher) run() Result {
 		best = k.move
 		s.partial.valid = false
 		s.bestPV = append(s.bestPV[:0], k.pv[:k.pvLen]...)
-		s.emit(s.skill.depth, k.prev, s.proofBound(k.prev, BoundExact))
+		s.emit(s.skill.depth, k.prev, s.proofBound(k.prev, BoundExact), false)
 	}
 	if s.partial.valid && (len(s.last.PV) == 0 || s.last.PV[0] != best) {
 		// Stopped in an iteration that had found a new best move: report
 		// it, so that the last report names the move returned.
-		s.emit(s.partial.depth, s.partial.score, s.partial.bound)
+		s.emit(s.partial.depth, s.partial.score, s.partial.bound, false)
 	}
 	return s.finish(Result{Move: best, Info: s.last})
 }
@@ -505,12 +506,13 @@ const quietPeriod = time.Second
 // over.
 func (s *searcher) emitLate(depth int, score Score, bound Bound) {
 	if s.multiPV == 1 && time.Since(s.start) >= s.quietPeriod {
-		s.emit(depth, score, bound)
+		s.emit(depth, score, bound, false)
 	}
 }
 
-// emit reports progress.
-func (s *searcher) emit(depth int, score Score, bound Bound) {
+// emit reports progress; proven says that score is the root's proven
+// value (Info.Proven).
+func (s *searcher) emit(depth int, score Score, bound Bound, proven bool) {
 	if s.helper {
 		return
 	}
@@ -526,9 +528,10 @@ func (s *searcher) emit(depth int, score Score, bound Bound) {
 	s.last = Info{
 		Family:   s.family,
 		Depth:    depth,
-		SelDepth: s.seldepth,
+		SelDepth: max(s.seldepth, depth),
 		Score:    score,
 		Bound:    bound,
+		Proven:   proven,
 		Nodes:    nodes,
 		Time:     el,
 		NPS:      nps(nodes, el),

@@ -122,10 +122,9 @@ func skillGame(fam board.Family) board.Family {
 // skillLines keeps the ranked lines of a weakened search's last
 // completed iteration, best first, to choose from.
 type skillLines struct {
-	n      int
-	depth  int
-	lines  [board.MaxMoves]rootMove // move, score (prev) and line
-	chosen bool
+	n     int
+	depth int
+	lines [board.MaxMoves]rootMove // move, score (prev) and line
 }
 
 // keepSkillLines records the ranked lines of a completed iteration.

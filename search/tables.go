@@ -247,6 +247,6 @@ func (s *searcher) rootTables() (Result, bool) {
 	s.toFront(best)
 	s.bestPV = append(s.bestPV[:0], s.rootMoves[0].move)
 	s.iterated = true
-	s.emit(1, lb, BoundExact)
+	s.emit(1, lb, BoundExact, true)
 	return Result{Move: s.rootMoves[0].move, Info: s.last}, true
 }

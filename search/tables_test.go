@@ -70,9 +70,9 @@ func TestTablesAtTheRoot(t *testing.T) {
 		for _, m := range ms {
 			keeps = keeps || (m.Keeps && m.Move == res.Move)
 		}
-		if !keeps || res.Info.Score != HoyitoEnd(-40+want.Lo, 0) || res.Info.Depth != 1 {
-			t.Errorf("clock %d: move %s score %s depth %d; want a value-keeping move of margin %d at once",
-				c.clock, res.Move, res.Info.Score.UCI(board.Hoyito), res.Info.Depth, -40+want.Lo)
+		if !keeps || res.Info.Score != HoyitoEnd(-40+want.Lo, 0) || res.Info.Depth != 1 || !res.Info.Proven {
+			t.Errorf("clock %d: move %s score %s depth %d proven %v; want a value-keeping move of margin %d at once, proven",
+				c.clock, res.Move, res.Info.Score.UCI(board.Hoyito), res.Info.Depth, res.Info.Proven, -40+want.Lo)
 		}
 	}
 }
@@ -123,8 +123,8 @@ func TestTablesMultiPV(t *testing.T) {
 			if i.TBHits == 0 {
 				t.Errorf("MultiPV %d, line %d: no table hits reported", n, k)
 			}
-			if k <= 2 && (!keeps[i.PV[0]] || i.Bound != BoundExact) {
-				t.Errorf("MultiPV %d, line %d: %s bound %v; want a value-keeping move, exact", n, k, i.PV[0], i.Bound)
+			if k <= 2 && (!keeps[i.PV[0]] || i.Bound != BoundExact || !i.Proven) {
+				t.Errorf("MultiPV %d, line %d: %s bound %v proven %v; want a value-keeping move, exact and proven", n, k, i.PV[0], i.Bound, i.Proven)
 			}
 		}
 	}

@@ -3,8 +3,10 @@
 //
 // Each side is a program that speaks the engine protocol (docs/protocol.md),
 // started as a child process and driven over its standard input and output,
-// or a built-in player from package bench ("builtin:random",
-// "builtin:greedy"). The arbiter keeps every game with board.Game, so the
+// or a built-in player ("builtin:random", "builtin:greedy"). The package
+// uses the rules (board) and the engine client (protocol/client) only,
+// never the engine itself, so that the GUI, which plays its games through
+// it, drives engines only through the client. The arbiter keeps every game with board.Game, so the
 // rule book alone decides what is legal and when a game ends (including the
 // no-capture limit and repetition); the engines only propose moves.
 //

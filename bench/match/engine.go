@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -147,29 +146,29 @@ type player interface {
 	close(grace time.Duration)
 }
 
-// builtinPlayer is a built-in player from package bench, made afresh for
+// builtinPlayer is a built-in player (builtin.go), made afresh for
 // every game with a seed from the match seed, the game and the slot.
 type builtinPlayer struct {
 	kind string
 	seed uint64
 	slot int
-	p    bench.Player
+	p    mover
 }
 
 func (b *builtinPlayer) newGame(_ context.Context, index int, _ []Option) *fault {
 	s := gameSeed(b.seed, index, b.slot)
 	switch b.kind {
 	case "greedy":
-		b.p = bench.NewGreedy(s)
+		b.p = newGreedy(s)
 	default:
-		b.p = bench.NewRandom(s)
+		b.p = newRandom(s)
 	}
 	return nil
 }
 
 func (b *builtinPlayer) think(ctx context.Context, g *board.Game, _ client.Go) (client.Reply, *fault) {
 	start := time.Now()
-	m := b.p.Move(ctx, g)
+	m := b.p.move(ctx, g)
 	return client.Reply{Move: m.String(), Elapsed: time.Since(start)}, nil
 }
 

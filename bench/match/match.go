@@ -13,7 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -39,7 +38,7 @@ type Config struct {
 	Openings []board.Position
 	// RandomPlies, when Openings is empty, makes one opening per pair by
 	// that many random plies from the start (seeded with Seed), skipping
-	// games already over and repeated positions (see bench.Openings).
+	// games already over and repeated positions (see randomOpenings).
 	RandomPlies int
 	Games       int // games to play (at least 1)
 	Concurrency int // games at once (0 means 1)
@@ -298,7 +297,7 @@ func newRunner(cfg *Config) *runner {
 	case len(cfg.Openings) > 0:
 		r.openings = cfg.Openings
 	case cfg.RandomPlies > 0:
-		r.openings = bench.Openings(cfg.Variant, pairs, cfg.RandomPlies, cfg.Seed)
+		r.openings = randomOpenings(cfg.Variant, pairs, cfg.RandomPlies, cfg.Seed)
 		if len(r.openings) < pairs && cfg.Progress != nil {
 			fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
 		}

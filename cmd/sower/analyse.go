@@ -21,7 +21,8 @@ func (c *cli) analyse(args []string) error {
 	var depth, movetime, hash, multiPV, threads int
 	var nodes uint64
 	var tdir string
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR]`)
+	var showWDL bool
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false]`)
 	g.add(fs, true)
 	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
 	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
@@ -30,6 +31,7 @@ func (c *cli) analyse(args []string) error {
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
+	fs.BoolVar(&showWDL, "wdl", true, "show the win/draw/loss forecast (wdl W D L, per mille) on every info line; --wdl=false leaves it out")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -86,12 +88,12 @@ func (c *cli) analyse(args []string) error {
 	}
 	res, err := eng.SearchWith(ctx, game.Position(), game.History(), lim, protocol.Printers(func(l string) {
 		fmt.Fprintln(c.stdout, l)
-	}))
+	}, showWDL))
 	if err != nil {
 		return err
 	}
 	if res.Over.Over() {
-		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info))
+		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info, showWDL))
 	}
 	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
 	if ctx.Err() != nil {

@@ -58,10 +58,10 @@ func (c *cli) solve(args []string) error {
 	case res.Lo == res.Hi:
 		fmt.Fprintf(c.stdout, "solved: %s, depth %d, %d nodes, %d ms\n", verdict(p.Variant(), res.Lo), res.Depth, res.Nodes, res.Time.Milliseconds())
 	case errors.Is(err, context.Canceled):
-		fmt.Fprintf(c.stdout, "interrupted: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
+		fmt.Fprintf(c.stdout, "interrupted: proven bounds %d %d at depth %d, %d nodes, %d ms%s\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds(), boundsResult(res.Lo, res.Hi))
 		return interruptedf("at depth %d: the bounds proven so far are shown", res.Depth)
 	default:
-		fmt.Fprintf(c.stdout, "not solved: proven bounds %d %d at depth %d, %d nodes, %d ms\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds())
+		fmt.Fprintf(c.stdout, "not solved: proven bounds %d %d at depth %d, %d nodes, %d ms%s\n", res.Lo, res.Hi, res.Depth, res.Nodes, res.Time.Milliseconds(), boundsResult(res.Lo, res.Hi))
 	}
 	return nil
 }
@@ -72,6 +72,20 @@ func valueUnit(v *board.Variant) string {
 		return "the final seed margin"
 	}
 	return "1 a win, 0 a draw, -1 a loss"
+}
+
+// boundsResult words the result that proven bounds lo ≤ value ≤ hi
+// decide although the value is not known: a win when lo is above 0, a
+// loss when hi is below 0, with the forecast the protocol's UCI_ShowWDL
+// gives a proven result; "" when they leave the result open.
+func boundsResult(lo, hi int) string {
+	switch {
+	case lo > 0:
+		return "; a certain win for the side to move (wdl 1000 0 0)"
+	case hi < 0:
+		return "; a certain loss for the side to move (wdl 0 0 1000)"
+	}
+	return ""
 }
 
 // verdict words an exact value.

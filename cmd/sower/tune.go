@@ -21,7 +21,8 @@ func (c *cli) tune(args []string) error {
 		game, out, start string
 		data             []string
 	)
-	fs := c.flags("tune", "--game G --data FILE[,FILE…] --out WEIGHTS.go [flags]")
+	var fitWDL, calibrate bool
+	fs := c.flags("tune", "--game G --data FILE[,FILE…] (--out WEIGHTS.go | --fit-wdl | --calibrate) [flags]")
 	cfg := tune.DefaultConfig(board.Katro)
 	fs.StringVarP(&game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
 	fs.StringSliceVar(&data, "data", nil, "data files written by sower datagen (repeatable or comma-separated)")
@@ -36,6 +37,8 @@ func (c *cli) tune(args []string) error {
 	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
 	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
+	fs.BoolVar(&fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
+	fs.BoolVar(&calibrate, "calibrate", false, "measure the built-in win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning")
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -51,9 +54,11 @@ func (c *cli) tune(args []string) error {
 	switch {
 	case len(data) == 0:
 		return usagef("--data: give at least one data file")
-	case out == "":
-		return usagef("--out: a weights file is required")
-	case !strings.HasSuffix(out, ".go"):
+	case out == "" && !fitWDL && !calibrate:
+		return usagef("--out: a weights file is required (or --fit-wdl or --calibrate)")
+	case out != "" && (fitWDL || calibrate):
+		return usagef("--out with --fit-wdl or --calibrate: those measure and write no weights")
+	case out != "" && !strings.HasSuffix(out, ".go"):
 		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
 	case cfg.Lambda < 0 || cfg.Lambda > 1:
 		return usagef("--lambda %g: want 0 to 1", cfg.Lambda)
@@ -97,6 +102,9 @@ func (c *cli) tune(args []string) error {
 			return err
 		}
 		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
+	}
+	if fitWDL || calibrate {
+		return c.measureWDL(d, v, fitWDL, calibrate)
 	}
 	if err := checkDataSize(d.Sizes(cfg.ValidShare, cfg.Seed), cfg.ValidShare); err != nil {
 		return err
@@ -226,4 +234,19 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 		}
 		d.Add(&rec, index)
 	}
+}
+
+// measureWDL fits a win/draw/loss model to d (fit) and measures the
+// built-in one on it (calibrate).
+func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, fit, calibrate bool) error {
+	if fit {
+		m, loss := d.FitWDL()
+		fmt.Fprintf(c.stdout, "wdl model fitted on %d positions: K %.6f, band %.1f (log loss %.4f)\n", d.Len(), m.K, m.Band, loss)
+	}
+	if calibrate {
+		cal := d.Calibrate(eval.BuiltinWDL(v.Family()), 10)
+		fmt.Fprintf(c.stdout, "calibration of the built-in wdl model of %s: ", v.Name())
+		return cal.WriteMarkdown(c.stdout)
+	}
+	return nil
 }

@@ -14,6 +14,10 @@
 // result and sigmoid(K·search score) by a factor lambda, holding out a
 // share of the games to stop when the validation loss stops falling.
 //
+// The win/draw/loss model of the engine's forecasts (eval.WDLModel) is
+// fitted to the data's search scores and results by FitWDL, and measured
+// on held-out games by Calibrate: forecast against observed score in bins.
+//
 // The package sits with eval, below the search: it needs the evaluation's
 // features and the positions, not the search. Data generation, which does
 // search, is in package bench.

@@ -169,22 +169,7 @@ func (d *Dataset) FitK(p *eval.Params) float64 {
 		all[i] = int32(i)
 	}
 	f := func(lk float64) float64 { return d.loss(&m, all, 1, math.Exp(lk)) }
-	lo, hi := math.Log(1e-5), math.Log(1.0)
-	g := (math.Sqrt(5) - 1) / 2
-	a, b := hi-g*(hi-lo), lo+g*(hi-lo)
-	fa, fb := f(a), f(b)
-	for range 60 {
-		if fa < fb {
-			hi, b, fb = b, a, fa
-			a = hi - g*(hi-lo)
-			fa = f(a)
-		} else {
-			lo, a, fa = a, b, fb
-			b = lo + g*(hi-lo)
-			fb = f(b)
-		}
-	}
-	return math.Exp((lo + hi) / 2)
+	return math.Exp(golden(math.Log(1e-5), math.Log(1.0), 60, f))
 }
 
 // held reports whether game g goes to the validation set: a hash of the

@@ -4,7 +4,6 @@ package sowertest
 
 import (
 	"context"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
@@ -13,19 +12,25 @@ import (
 	"time"
 )
 
+// GoTool returns the path of the go command, failing t when there is
+// none. "go test" puts its own Go's bin directory first on the PATH of the
+// tests it runs, so this is the go command that runs the test.
+func GoTool(t testing.TB) string {
+	t.Helper()
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("no go command: %v", err)
+	}
+	return goTool
+}
+
 // Build builds the sower command into a temporary directory of t, with the
 // race detector when race is set, checks that it answers "uci" with
-// "uciok", and returns its path. It fails t when there is no go command or
-// the build fails: the tests that call it run under "go test", where the
-// go command is always at hand.
+// "uciok", and returns its path. It fails t when there is no go command
+// (GoTool) or the build fails.
 func Build(t testing.TB, race bool) string {
 	t.Helper()
-	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
-	if _, err := os.Stat(goTool); err != nil {
-		if goTool, err = exec.LookPath("go"); err != nil {
-			t.Fatal("no go command to build sower with")
-		}
-	}
+	goTool := GoTool(t)
 	bin := filepath.Join(t.TempDir(), "sower")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"

@@ -1,0 +1,95 @@
+package main
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// analyse shows the win/draw/loss forecast on every info line, and
+// --wdl=false leaves it out.
+func TestAnalyseWDL(t *testing.T) {
+	wdl := regexp.MustCompile(` score (cp|mate) -?\d+( lowerbound| upperbound)? wdl \d+ \d+ \d+ nodes `)
+	for _, tc := range []struct {
+		args []string
+		want bool
+	}{
+		{[]string{"analyse", "--game", "hoyito3", "--moves", "a1", "--depth", "4"}, true},
+		{[]string{"analyse", "--game", "katro-4x4", "--depth", "4", "--wdl=false"}, false},
+	} {
+		stdout, stderr, st := runQuick(t, tc.args...)
+		if st != exitOK {
+			t.Fatalf("%v: status %d, stderr %q", tc.args, st, stderr)
+		}
+		n := 0
+		for _, l := range strings.Split(stdout, "\n") {
+			if !strings.HasPrefix(l, "info depth") {
+				continue
+			}
+			n++
+			if wdl.MatchString(l) != tc.want || strings.Contains(l, " wdl ") != tc.want {
+				t.Errorf("%v: %q", tc.args, l)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%v: no info line:\n%s", tc.args, stdout)
+		}
+	}
+}
+
+// tune --fit-wdl and --calibrate measure a data file and write no
+// weights; with --out they are refused.
+func TestTuneWDL(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "d.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "6", "--nodes", "200", "--random-plies", "4", "--out", data); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	stdout, stderr, st := runCLI("tune", "--data", data, "--fit-wdl", "--calibrate")
+	if st != exitOK {
+		t.Fatalf("tune: status %d\n%s", st, stderr)
+	}
+	for _, want := range []string{"wdl model fitted on ", "calibration of the built-in wdl model of hoyito3: model K 0.00", "| 0.9–1.0 |", "Brier score "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("no %q in:\n%s", want, stdout)
+		}
+	}
+	if _, stderr, st := runCLI("tune", "--data", data, "--calibrate", "--out", "w.go"); st != exitUsage || !strings.Contains(stderr, "write no weights") {
+		t.Errorf("--calibrate with --out: status %d, stderr %q", st, stderr)
+	}
+}
+
+// Proven bounds that leave the value open but decide the result say so:
+// the Hoyito III start, searched to depth 12, is proven lost by 16 to 48
+// seeds; a small Katro board stopped at depth 1 is not decided.
+func TestSolveBoundsResult(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "hoyito3", "--depth", "12", "--hash", "16"}, "not solved: proven bounds -48 -16 at depth 12, "},
+		{[]string{"solve", "--game", "katro-6x3", "--depth", "1", "--hash", "16"}, "not solved: proven bounds -1 1 at depth 1, "},
+	} {
+		stdout, stderr, st := runQuick(t, tc.args...)
+		if st != exitOK {
+			t.Fatalf("%v: status %d, stderr %q", tc.args, st, stderr)
+		}
+		var last string
+		for _, l := range strings.Split(strings.TrimSpace(stdout), "\n") {
+			last = l
+		}
+		certain := strings.HasSuffix(last, " ms; a certain loss for the side to move (wdl 0 0 1000)")
+		if !strings.HasPrefix(last, tc.want) || certain != strings.Contains(tc.want, "-16") || (!certain && !strings.HasSuffix(last, " ms")) {
+			t.Errorf("%v: last line %q", tc.args, last)
+		}
+	}
+	for _, tc := range []struct {
+		lo, hi int
+		want   string
+	}{{1, 1, "win"}, {2, 40, "win"}, {-8, -2, "loss"}, {0, 4, ""}, {-4, 0, ""}, {-1, 1, ""}} {
+		got := boundsResult(tc.lo, tc.hi)
+		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
+			t.Errorf("boundsResult(%d, %d) = %q, want %s", tc.lo, tc.hi, got, tc.want)
+		}
+	}
+}

@@ -1,0 +1,132 @@
+package tune
+
+import (
+	"bytes"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+)
+
+// wdlData returns n positions with scores uniform in ±3000 whose results
+// are drawn from the model truth, ten positions a game.
+func wdlData(t *testing.T, truth eval.WDLModel, n int, seed uint64) *Dataset {
+	t.Helper()
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 11))
+	d := NewDataset(v)
+	for i := range n {
+		score := float64(rng.IntN(6001) - 3000)
+		w, dr, _ := truth.Chances(score)
+		result := 0.0
+		switch x := rng.Float64(); {
+		case x < w:
+			result = 1
+		case x < w+dr:
+			result = 0.5
+		}
+		d.AddFeatures(nil, 0, result, score, uint64(i/10))
+	}
+	return d
+}
+
+// FitWDL finds the model the results were drawn from, with and without
+// draws.
+func TestFitWDL(t *testing.T) {
+	truths := []eval.WDLModel{{K: 0.002, Band: 150}, {K: 0.0015, Band: 0}, {K: 0.004, Band: 400}}
+	if testing.Short() {
+		truths = truths[:2]
+	}
+	for _, truth := range truths {
+		m, loss := wdlData(t, truth, 15_000, 3).FitWDL()
+		if math.Abs(m.K-truth.K) > 0.08*truth.K || math.Abs(m.Band-truth.Band) > 0.1*truth.Band+15 {
+			t.Errorf("drawn from %+v, fitted %+v", truth, m)
+		}
+		if truth.Band == 0 && m.Band != 0 {
+			t.Errorf("no draws, but a band of %g", m.Band)
+		}
+		if loss <= 0 || loss > math.Log(3) {
+			t.Errorf("%+v: log loss %g", truth, loss)
+		}
+	}
+}
+
+// The model the results were drawn from is calibrated: in every bin with
+// enough positions the forecast and observed scores and draws agree
+// within sampling error. A model twice as steep is not: its extreme bins
+// forecast far more than is seen, and the measure shows it.
+func TestCalibrate(t *testing.T) {
+	truth := eval.WDLModel{K: 0.002, Band: 150}
+	d := wdlData(t, truth, 40_000, 4)
+	c := d.Calibrate(truth, 10)
+	if c.N != 40_000 || c.Games != 4000 || len(c.Bins) != 10 {
+		t.Fatalf("%d positions, %d games, %d bins", c.N, c.Games, len(c.Bins))
+	}
+	total := 0
+	for _, b := range c.Bins {
+		total += b.N
+		if b.N > 0 && (b.Predicted < b.Lo || b.Predicted > b.Hi) {
+			t.Errorf("bin %.1f–%.1f: mean forecast %.3f lies outside it", b.Lo, b.Hi, b.Predicted)
+		}
+		if b.N < 500 {
+			continue
+		}
+		// Four standard errors of a mean of results in [0, 1].
+		tol := 4 * 0.5 / math.Sqrt(float64(b.N))
+		if math.Abs(b.Predicted-b.Observed) > tol || math.Abs(b.PredictedDraw-b.ObservedDraw) > tol {
+			t.Errorf("bin %.1f–%.1f (%d): forecast %.3f draws %.3f, observed %.3f draws %.3f", b.Lo, b.Hi, b.N, b.Predicted, b.PredictedDraw, b.Observed, b.ObservedDraw)
+		}
+	}
+	if total != c.N {
+		t.Errorf("the bins hold %d positions of %d", total, c.N)
+	}
+	if math.Abs(c.Draws-c.PredictedDraws) > 0.01 {
+		t.Errorf("draws: %.3f observed, %.3f forecast", c.Draws, c.PredictedDraws)
+	}
+	steep := d.Calibrate(eval.WDLModel{K: 2 * truth.K, Band: truth.Band}, 10)
+	top := steep.Bins[9]
+	if top.N < 500 || top.Predicted-top.Observed < 0.03 {
+		t.Errorf("a model twice as steep looks calibrated in the top bin: %+v", top)
+	}
+	if steep.Brier <= c.Brier || steep.LogLoss <= c.LogLoss {
+		t.Errorf("Brier %.4f, log loss %.4f for the steep model; %.4f, %.4f for the true one", steep.Brier, steep.LogLoss, c.Brier, c.LogLoss)
+	}
+	var b bytes.Buffer
+	if err := c.WriteMarkdown(&b); err != nil {
+		t.Fatal(err)
+	}
+	if rows := strings.Count(b.String(), "\n| 0."); rows != 10 {
+		t.Errorf("the table has %d bin rows, want 10:\n%s", rows, b.String())
+	}
+}
+
+// Three positions counted by hand: with K = ln 3 / 100 and no band, scores
+// +100 and −100 forecast 3/4 and 1/4; the first is won, the second drawn,
+// and a third at +100 lost.
+func TestCalibrateByHand(t *testing.T) {
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDataset(v)
+	d.AddFeatures(nil, 0, 1, 100, 1)
+	d.AddFeatures(nil, 0, 0.5, -100, 1)
+	d.AddFeatures(nil, 0, 0, 100, 2)
+	c := d.Calibrate(eval.WDLModel{K: math.Log(3) / 100}, 10)
+	lo, hi := c.Bins[2], c.Bins[7]
+	near := func(a, b float64) bool { return math.Abs(a-b) < 1e-9 }
+	if c.Games != 2 || lo.N != 1 || hi.N != 2 || lo.Games != 1 || hi.Games != 2 || !near(lo.Predicted, 0.25) || !near(lo.Observed, 0.5) ||
+		!near(lo.ObservedDraw, 1) || !near(hi.Predicted, 0.75) || !near(hi.Observed, 0.5) {
+		t.Errorf("%+v", c)
+	}
+	// (3/4−1)² + (1/4−½)² + (3/4−0)² over 3.
+	if want := (1.0/16 + 1.0/16 + 9.0/16) / 3; !near(c.Brier, want) {
+		t.Errorf("Brier %g, want %g", c.Brier, want)
+	}
+}
