@@ -318,6 +318,9 @@ func (s *server) setLastFour(value string) error {
 	return s.setRules("LastFour", r)
 }
 
+// optRepetition is the Repetition option's name.
+const optRepetition = "Repetition"
+
 // setRepetition sets the Hoyito III Repetition option. Off is refused
 // while the game is a Katro game, where the option does not apply, and
 // with no no-capture limit, where nothing would end a game without
@@ -328,10 +331,10 @@ func (s *server) setRepetition(value string) error {
 		return err
 	}
 	if rep == board.RepetitionOff && s.variant.Family() == board.Katro {
-		return fmt.Errorf("Repetition: a Hoyito III option; %s is a Katro game", s.variant.Name())
+		return fmt.Errorf("%s: a Hoyito III option; %s is a Katro game", optRepetition, s.variant.Name())
 	}
 	if rep == board.RepetitionOff && s.rules.NoCaptureLimit == 0 {
-		return errors.New("Repetition: off needs a no-capture limit, and NoCaptureLimit is 0 (none): nothing would end a game without captures; set NoCaptureLimit first; Repetition stays threefold")
+		return fmt.Errorf("%s: off needs a no-capture limit, and NoCaptureLimit is 0 (none): nothing would end a game without captures; set NoCaptureLimit first; %[1]s stays threefold", optRepetition)
 	}
 	r := s.rules
 	r.Repetition = rep

@@ -63,7 +63,6 @@ type builder struct {
 	dlo, dhi []uint8
 	capLo    []int8
 	capHi    []int8
-	capV     []int8   // best capture value under Repetition off, noCap if none
 	cnt      []uint8  // kids whose bound supports hi
 	term     []int8   // double-pass margin, noCap if none
 	off      []uint32 // parents of x are par[off[x]:off[x+1]]

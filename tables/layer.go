@@ -1,10 +1,6 @@
 package tables
 
-import (
-	"encoding/binary"
-
-	"github.com/cespare/xxhash/v2"
-)
+import "encoding/binary"
 
 // Entry is what a table says about one position, from the side to move's
 // view, in seeds of the final margin of the seeds now on the board.
@@ -94,9 +90,6 @@ func (l *Layer) at(half int, r uint64) Entry {
 // lookup returns the entry of board c with the side to move in half.
 func (l *Layer) lookup(half int, c *cells) Entry { return l.at(half, rank(c)) }
 
-// value0 returns the value at clock 0 of the state with index i.
-func (l *Layer) value0(i uint64) int8 { return int8(l.data[i*EntrySize+4]) }
-
 // valueAt returns the exact value under Repetition off of board c with the
 // side to move in half and h ≥ 1 plies left before the limit. The set must
 // have a limit.
@@ -137,15 +130,6 @@ func (l *Layer) changes(i uint64) []byte {
 	}
 	start := base + nc + 2*skip
 	return l.clk[start : start+2*uint64(counts[j])]
-}
-
-// memLayer wraps entries built in memory as a layer (for tests).
-func memLayer(seeds int, opts Options, data, clk []byte, last, period int) *Layer {
-	l := &Layer{seeds: seeds, opts: opts, n: Positions(seeds), data: data, clk: clk, last: last, period: period,
-		sum: xxhash.Sum64(data), clkSum: xxhash.Sum64(clk)}
-	h := header{sum: l.sum, clkSum: l.clkSum}
-	l.id = h.identity()
-	return l
 }
 
 // changeCount returns the number of changes the clock section holds.

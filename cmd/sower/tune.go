@@ -76,8 +76,10 @@ func (c *cli) tune(args []string) error {
 		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
 	}
 	// A bad --out is found now, not after the fit.
-	if err := checkOutput("--out", out); err != nil {
-		return err
+	if out != "" {
+		if err := checkOutput("--out", out); err != nil {
+			return err
+		}
 	}
 	if game == "" {
 		if game, err = dataGame(data[0]); err != nil {
