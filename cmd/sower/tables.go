@@ -48,7 +48,7 @@ func (c *cli) tablesBuild(args []string) error {
 	var g gameFlags
 	var dir string
 	var seeds, threads int
-	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--repetition R] [--threads N]")
+	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--no-capture-limit N] [--threads N]")
 	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
 	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "the no-capture limit the exact values are for (0 = none: bounds only); each limit has a set of its own")

@@ -79,10 +79,11 @@ func TestTablesFlags(t *testing.T) {
 		notWant string // not in stdout
 	}{
 		{[]string{"tables", "build", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "--fen"},
-		{[]string{"tables", "build", "--help"}, exitOK, "--last-four", "--no-capture-limit"},
+		{[]string{"tables", "build", "--help"}, exitOK, "--no-capture-limit int   the no-capture limit the exact values are for", "--fen"},
 		{[]string{"tables", "probe", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "katro"},
 		{[]string{"tables", "build", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"}, exitUsage, "sower: unknown flag: --fen\n", ""},
-		{[]string{"tables", "build", "--no-capture-limit", "0"}, exitUsage, "sower: unknown flag: --no-capture-limit\n", ""},
+		{[]string{"tables", "build", "--no-capture-limit", "-1"}, exitUsage, "sower: --no-capture-limit -1: want 0 (off) or more\n", ""},
+		{[]string{"tables", "build", "--no-capture-limit", "0", "--repetition", "off"}, exitUsage, "sower: --repetition off with --no-capture-limit 0: nothing would end a game without captures; give a limit or --repetition threefold\n", ""},
 		{[]string{"tables", "build", "--threads", "100000"}, exitUsage, "sower: --threads 100000: want 1 to 256\n", ""},
 		{[]string{"tables", "build", "--threads", "0"}, exitUsage, "sower: --threads 0: want 1 to 256\n", ""},
 	} {
