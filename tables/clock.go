@@ -43,12 +43,20 @@ func (r *clockRun) valueAt(x uint32, h int) int8 {
 // clock computes the exact values under Repetition off, V_h for h = 0,
 // 1, … limit plies left before the no-capture limit ends the game: V_0 is
 // the row margin (each side adds its own row), and V_h the best over the
-// mover's moves of a capture (capV: the four plus the lower layer's value
-// at a fresh clock, or the game-ending award), the double-pass end (term),
-// or −V_{h−1} of a quiet child (or of the pass). Round h reads the values
-// of round h−1 and recomputes (by sowing) only the parents of the
-// positions that changed in round h−1: a position none of whose children
-// changed keeps its value. The rounds stop at a fixed point (a round that
+// mover's moves of a capture (the four plus the lower layer's value at a
+// fresh clock, or the game-ending award), the double-pass end (term), or
+// −V_{h−1} of a quiet child (or of the pass).
+//
+// Round h reads the values of round h−1 and looks only at the parents of
+// the positions that changed in round h−1: a position none of whose
+// children changed keeps its value. It keeps, for every position, the
+// number of its moves that give it its value (its support; a capture
+// counts as one that never changes), and gathers for each parent the
+// changes of its children: the best new candidate among them, and how
+// many of its supporting moves they leave or join. A parent whose best
+// new candidate beats its value takes it; one whose support stays above
+// zero keeps its value; only one that loses its last support makes its
+// moves again (by sowing). The rounds stop at a fixed point (a round that
 // changes nothing: every later round is the same), when a round brings
 // back the values of the round two before (then they alternate forever),
 // or at the limit. change, if not nil, receives each round's changes (the
@@ -56,6 +64,7 @@ func (r *clockRun) valueAt(x uint32, h int) int8 {
 func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []uint32, vs []int8) error) (clockRun, error) {
 	t := b.total
 	v := make([]int8, t)
+	sup := make([]uint8, t)
 	if err := b.parallel(ctx, "clock", func(x0, x1 uint64) {
 		b.each(x0, x1, func(x uint64, _ int, c *cells) {
 			v[x] = int8(c.rowSum(0) - c.rowSum(1))
@@ -63,41 +72,30 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 	}); err != nil {
 		return clockRun{}, err
 	}
-	run := clockRun{}
+	// Round 1: every position's moves, against the row margins.
+	nv := make([]int8, t)
+	if err := b.parallel(ctx, "clock", func(x0, x1 uint64) {
+		for x := x0; x < x1; x++ {
+			nv[x], sup[x] = b.value(uint32(x), v)
+		}
+	}); err != nil {
+		return clockRun{}, err
+	}
+	run := clockRun{work: t}
+	var changed, prevChanged, work []uint32
+	var old, prevOld, vs, nvs []int8
+	var nsup []uint8
+	for x := range v {
+		if nv[x] != v[x] {
+			changed, old = append(changed, uint32(x)), append(old, v[x])
+			v[x] = nv[x]
+		}
+	}
+	nv = nil
 	lastReport := time.Now()
-	queued := make([]uint64, (t+63)/64) // bit set of the next work list
-	var work, changed, prevChanged []uint32
-	var nv, old, prevOld, vs []int8
-	for h := 1; h <= limit; h++ {
-		if err := ctx.Err(); err != nil {
-			return run, err
-		}
-		if h > maxHorizon {
-			return run, fmt.Errorf("layer %d still changes at horizon %d: more than the format records", b.seeds, h)
-		}
-		n := len(work)
-		if h == 1 {
-			n = int(t) // every position
-		}
-		run.work += uint64(n)
-		if cap(nv) < n {
-			nv = make([]int8, n)
-		}
-		nv = nv[:n]
-		at := func(i int) uint32 {
-			if h == 1 {
-				return uint32(i)
-			}
-			return work[i]
-		}
-		b.forEach(n, func(i int) { nv[i] = b.value(at(i), v) })
-		changed, old = changed[:0], old[:0]
-		for i := 0; i < n; i++ {
-			if x := at(i); nv[i] != v[x] {
-				changed, old = append(changed, x), append(old, v[x])
-				v[x] = nv[i]
-			}
-		}
+	acc := make([]kidChanges, t)
+	queued := make([]uint64, (t+63)/64) // bit set of the work list
+	for h := 1; ; h++ {
 		if change != nil {
 			vs = vs[:0]
 			for _, x := range changed {
@@ -124,9 +122,36 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 			}
 			break
 		}
-		work = b.parentsOf(changed, work[:0], queued)
+		if h == limit {
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return run, err
+		}
+		if h+1 > maxHorizon {
+			return run, fmt.Errorf("layer %d still changes at horizon %d: more than the format records", b.seeds, h+1)
+		}
+		// Round h+1: the children's changes, gathered at their parents.
+		work = b.gather(changed, old, v, acc, queued, work[:0])
+		run.work += uint64(len(work))
+		if cap(nvs) < len(work) {
+			nvs, nsup = make([]int8, len(work)), make([]uint8, len(work))
+		}
+		nvs, nsup = nvs[:len(work)], nsup[:len(work)]
+		b.forEach(len(work), func(i int) {
+			x := work[i]
+			nvs[i], nsup[i] = b.decide(x, v, sup[x], acc[x])
+		})
 		prevChanged = append(prevChanged[:0], changed...)
 		prevOld = append(prevOld[:0], old...)
+		changed, old = changed[:0], old[:0]
+		for i, x := range work {
+			sup[x] = nsup[i]
+			if nvs[i] != v[x] {
+				changed, old = append(changed, x), append(old, v[x])
+				v[x] = nvs[i]
+			}
+		}
 	}
 	if run.period == 0 {
 		run.period = 1
@@ -135,16 +160,43 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 	return run, nil
 }
 
-// parentsOf appends the parents of the positions xs to work, each once
-// and in increasing order (which keeps the next round's reads close
-// together), using queued (all clear, and left so) as a bit set.
-func (b *builder) parentsOf(xs []uint32, work []uint32, queued []uint64) []uint32 {
-	for _, c := range xs {
+// kidChanges gathers, for one parent, the changes of its children in the
+// last round: the best new candidate (a changed child's new value, negated)
+// and how many moves reach it (best is noCap before the first), and how
+// many of the moves that gave the parent its value no longer do (dec) or
+// now do (inc).
+type kidChanges struct {
+	best     int8
+	bestN    uint8
+	dec, inc uint8
+}
+
+// gather collects the changes of the positions xs (their values before in
+// old, after in v) at their parents, and returns the parents (appended to
+// work, each once, in increasing order). A parent listed twice for a child
+// (two moves to it) counts twice, as it does in its support.
+func (b *builder) gather(xs []uint32, old, v []int8, acc []kidChanges, queued []uint64, work []uint32) []uint32 {
+	for i, c := range xs {
+		was, now := -old[i], -v[c]
 		for _, p := range b.par[b.off[c]:b.off[c+1]] {
 			w, bit := p/64, uint64(1)<<(p%64)
+			a := &acc[p]
 			if queued[w]&bit == 0 {
 				queued[w] |= bit
 				work = append(work, p)
+				*a = kidChanges{best: noCap}
+			}
+			switch {
+			case now > a.best:
+				a.best, a.bestN = now, 1
+			case now == a.best:
+				a.bestN++
+			}
+			if was == v[p] {
+				a.dec++
+			}
+			if now == v[p] {
+				a.inc++
 			}
 		}
 	}
@@ -153,6 +205,19 @@ func (b *builder) parentsOf(xs []uint32, work []uint32, queued []uint64) []uint3
 	}
 	slices.Sort(work)
 	return work
+}
+
+// decide returns the new value and support of x from its value v[x], its
+// support s and its children's changes a; it makes x's moves again only
+// when x's value lost every move that gave it.
+func (b *builder) decide(x uint32, v []int8, s uint8, a kidChanges) (int8, uint8) {
+	if a.best > v[x] {
+		return a.best, a.bestN
+	}
+	if n := int(s) - int(a.dec) + int(a.inc); n > 0 {
+		return v[x], uint8(n)
+	}
+	return b.value(x, v)
 }
 
 // alternates reports whether this round brought back the values of the
@@ -172,10 +237,12 @@ func alternates(changed []uint32, old []int8, prevChanged []uint32, prevOld []in
 	return true
 }
 
-// value returns V_h(x) from the children's values v at h−1.
-func (b *builder) value(x uint32, v []int8) int8 {
+// value returns V_h(x) from the children's values v at h−1, and its
+// support: the moves that reach it (a capture that does counts once, and
+// so does the double-pass end; neither ever changes).
+func (b *builder) value(x uint32, v []int8) (int8, uint8) {
 	if t := b.term[x]; t != noCap {
-		return t
+		return t, 1
 	}
 	var e expansion
 	half := int(uint64(x) / b.n)
@@ -185,5 +252,14 @@ func (b *builder) value(x uint32, v []int8) int8 {
 	for _, k := range e.kids[:e.nk] {
 		best = max(best, -v[k])
 	}
-	return best
+	var n uint8
+	if e.capV == best {
+		n++
+	}
+	for _, k := range e.kids[:e.nk] {
+		if -v[k] == best {
+			n++
+		}
+	}
+	return best, n
 }
