@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -690,5 +691,46 @@ func TestEngineLog(t *testing.T) {
 	}
 	if got := strings.Count(notes.String(), "writing the engine log: no space left on device"); got != 1 {
 		t.Errorf("notes %q: want the log's failure once", notes.String())
+	}
+}
+
+// TestShowWDL: an engine that offers UCI_ShowWDL gets it turned on, and
+// its wdl reaches the page from South's view; one that does not offer it
+// gets no setoption for it.
+func TestShowWDL(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	dir := t.TempDir()
+	for _, offer := range []bool{true, false} {
+		trace := filepath.Join(dir, fmt.Sprintf("trace-%v", offer))
+		cmd := []string{fake, "-trace", trace}
+		if offer {
+			cmd = append(cmd, "-wdl")
+		}
+		addr, _ := startServer(t, Engine{Name: "fake", Command: cmd})
+		p := open(t, addr)
+		p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "fake", "limitKind": "movetime", "limitValue": "50"})
+		p.await("the new game", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "human" })
+		p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+		p.await("the engine's answer", func(p *page) bool { return len(p.last.Moves) >= 2 && !p.last.Thinking })
+		e := p.last.Moves[1].Eval
+		if e == nil || e.CP == nil {
+			t.Fatalf("offer %v: engine move's eval %+v", offer, e)
+		}
+		b, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := strings.Contains(string(b), "setoption name UCI_ShowWDL value true")
+		if set != offer || strings.Contains(string(b), "UCI_ShowWDL") != offer {
+			t.Errorf("offer %v: the engine was sent:\n%s", offer, b)
+		}
+		// The fake's first search: cp 10, wdl 310 300 390 for North to
+		// move, so South's view is cp -10, wdl 390 300 310.
+		if offer && (e.WDL == nil || *e.WDL != [3]int{390, 300, 310} || *e.CP != -10) {
+			t.Errorf("eval of North's move %+v, want cp -10 and wdl 390 300 310 from South's view", e)
+		}
+		if !offer && e.WDL != nil {
+			t.Errorf("no UCI_ShowWDL, yet wdl %v", *e.WDL)
+		}
 	}
 }
