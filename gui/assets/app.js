@@ -23,6 +23,13 @@ const ui = {
   queue: [],        // states waiting for an animation to end
   draining: false,
   fenShown: '',     // what the page last put in the notation box
+  setupText: null,  // the notation of a Set up awaiting its answer
+  keepFen: null,    // {text, fen}: a refused Set up's text, kept while fen is shown
+  firstReq: null,   // the address's new game, until it is answered
+  firstError: '',   // why the address's position was refused, until its retry shows
+  firstErrorGame: null, // the game shown when it was refused
+  lastState: 0,     // when the last state came (performance.now())
+  pace: Infinity,   // the usual time between states of a game, ms
 };
 
 function send(msg) {
@@ -92,6 +99,7 @@ function connect() {
     if (!ui.started) {
       ui.started = true;
       const { req, mode, engine } = paramsFromURL();
+      ui.firstReq = req;
       request(req);
       if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
     } else if (ui.state) {
@@ -123,6 +131,23 @@ function connect() {
 }
 
 function setMessage(text) {
+  if (ui.firstReq) {
+    const r = ui.firstReq;
+    ui.firstReq = null;
+    if (text && (r.fen || r.moves) && r.type === 'new') {
+      // The address's position or moves were refused: keep its game,
+      // players and rules from the start, and say why.
+      ui.firstError = `${text}. The game starts from its start position.`;
+      request({ ...r, fen: '', moves: '' });
+      $('#message').textContent = ui.firstError;
+      return;
+    }
+  }
+  if (!text && ui.firstError) return; // the error stays until the retry's game shows
+  if (ui.setupText !== null) {
+    if (text) ui.keepFen = { text: ui.setupText, fen: ui.state ? ui.state.fen : '' };
+    ui.setupText = null;
+  }
   $('#message').textContent = text || '';
   if (!text) return;
   ui.pending = false;
@@ -135,8 +160,31 @@ function setMessage(text) {
 // for it (engines may answer faster than seeds are sown), unless it does
 // not follow on (a new game, a take back), which cuts the animation short.
 function enqueue(s) {
+  notePace(s);
   ui.queue.push(s);
   if (!ui.draining) drain();
+}
+
+// notePace keeps the usual time between engine moves (an average of the
+// latest), so that animations can be cut to keep up with them.
+function notePace(s) {
+  const last = ui.queue.length ? ui.queue[ui.queue.length - 1] : ui.state;
+  const now = performance.now();
+  const m = s.moves[s.moves.length - 1];
+  if (last && last.gameId === s.gameId && s.moves.length === last.moves.length + 1 && m && m.by !== 'human') {
+    const dt = now - ui.lastState;
+    ui.pace = ui.pace === Infinity ? dt : 0.6 * ui.pace + 0.4 * dt;
+  }
+  if (last && s.moves.length !== last.moves.length) ui.lastState = now;
+}
+
+// animSpeed is the animation's speed for a move: the chosen one, cut so
+// that a move's animation (about five times the speed) takes at most
+// 80% of the time between the engines' moves, shorter still when states
+// wait; 0 draws it at once.
+function animSpeed() {
+  const speed = Math.min(speeds[$('#animate-select').value] || 0, 0.8 * ui.pace / 5 / (1 + ui.queue.length));
+  return speed >= 12 ? speed : 0;
 }
 
 async function drain() {
@@ -145,6 +193,9 @@ async function drain() {
     while (ui.queue.length) {
       const anim = onState(ui.queue.shift());
       if (anim) await anim;
+      // Every ply is shown, if only for a moment: the next state waits
+      // for this one to be painted.
+      else if (ui.queue.length) await sleep(30);
     }
   } finally {
     ui.draining = false;
@@ -159,6 +210,10 @@ function cutShort(s) {
 
 function onState(s) {
   const prev = ui.state;
+  if (ui.firstError) {
+    if (ui.firstErrorGame === null) ui.firstErrorGame = s.gameId;
+    else if (s.gameId !== ui.firstErrorGame) ui.firstError = '';
+  }
   const newGame = s.gameId !== ui.gameId;
   ui.state = s;
   ui.pending = false;
@@ -172,9 +227,9 @@ function onState(s) {
     syncForm(s);
     buildBoard(s);
   }
-  const speed = speeds[$('#animate-select').value] || 0;
+  const speed = animSpeed();
   let anim = null;
-  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view && ui.queue.length < 3) {
+  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
     anim = animate(s, prev, speed);
   } else {
     drawPosition(s.counts, s.captured);
@@ -183,6 +238,7 @@ function onState(s) {
   drawPanel(s);
   drawMoves(s);
   drawGraph(s);
+  drawEval(s);
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
   writeURL(s);
@@ -215,6 +271,14 @@ function syncForm(s) {
 // than what the page put there).
 function syncFenInput(fen) {
   const e = $('#fen-input');
+  // A refused Set up keeps what was typed, to be corrected, while the
+  // position it was typed in is shown.
+  if (ui.keepFen && ui.keepFen.fen === fen) {
+    if (document.activeElement !== e) e.value = ui.keepFen.text;
+    ui.fenShown = fen;
+    return;
+  }
+  ui.keepFen = null;
   if (document.activeElement === e && e.value !== ui.fenShown) return;
   e.value = fen;
   ui.fenShown = fen;
@@ -233,12 +297,51 @@ function updateBusy() {
 
 // ---- board ----
 
-// Seed positions in a hole, as fractions of its size (a sunflower
-// spiral, so any count looks like a heap).
-const seedSpots = Array.from({ length: 24 }, (_, i) => {
-  const a = i * 2.39996, r = 0.13 * Math.sqrt(i + 0.6);
-  return [0.5 + r * Math.cos(a), 0.47 + r * Math.sin(a)];
-});
+// seedsDrawn is the most seeds a hole draws; a bigger heap is drawn full
+// with its number over it.
+const seedsDrawn = 48;
+
+// seedLayout places n seeds in a hole, as fractions of its size: a
+// sunflower spiral, so any count looks like a heap, that packs tighter
+// and with smaller seeds as it grows, so that every seed stays inside
+// the hole (within 0.42 of its centre; the hole's radius is 0.5).
+const seedLayouts = new Map();
+function seedLayout(n) {
+  const m = Math.min(n, seedsDrawn);
+  if (seedLayouts.has(m)) return seedLayouts.get(m);
+  // The spiral's step c and the seed's size d: d = 1.3c (a heap, seeds
+  // touching), r_max + d/2 <= 0.42.
+  const c = Math.min(0.13, 0.42 / (Math.sqrt(Math.max(m - 1, 0) + 0.6) + 0.65));
+  const d = Math.min(0.17, 1.3 * c);
+  const spots = Array.from({ length: m }, (_, i) => {
+    const a = i * 2.39996, r = c * Math.sqrt(i + 0.6);
+    return [0.5 + r * Math.cos(a), 0.5 + r * Math.sin(a)];
+  });
+  const l = { spots, size: d };
+  seedLayouts.set(m, l);
+  return l;
+}
+
+// fitBoard sizes the holes to the width the board has (at most 76 px),
+// so that no game needs sideways scrolling; a Hoyito III board too
+// narrow for its stores beside it puts them above and below it.
+function fitBoard() {
+  const s = ui.state;
+  if (!s) return;
+  const panel = document.querySelector('.board-panel');
+  const cs = getComputedStyle(panel);
+  const avail = panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+  // In holes: the holes, the gaps between them (0.13), the board's padding
+  // (2 × 0.24) and each store (1.05) with its gap (0.13).
+  const width = (stores) => s.cols + 0.13 * (s.cols - 1) + 0.48 + stores * 1.18;
+  const hoy = s.family === 'hoyito';
+  let size = avail / width(hoy ? 2 : 0);
+  let stacked = false;
+  if (hoy && size < 56) { size = avail / width(0); stacked = true; }
+  size = Math.max(24, Math.min(76, Math.floor(size)));
+  panel.style.setProperty('--hole-size', size + 'px');
+  document.querySelector('.board-wrap').classList.toggle('stacked', stacked);
+}
 
 function buildBoard(s) {
   const board = $('#board');
@@ -290,22 +393,25 @@ function buildBoard(s) {
   const wrap = document.querySelector('.board-wrap');
   wrap.classList.toggle('flipped', ui.flipped);
   document.querySelector('.board-panel').classList.toggle('flipped', ui.flipped);
+  fitBoard();
 }
 
 function drawSeeds(el, n) {
   const box = el.querySelector('.seeds');
-  const shown = Math.min(n, seedSpots.length);
-  if (box.childElementCount !== shown) {
-    const kids = [];
-    for (let i = 0; i < shown; i++) {
+  const { spots, size } = seedLayout(n);
+  if (box.childElementCount !== spots.length) {
+    const kids = spots.map(([x, y], i) => {
       const d = document.createElement('i');
-      d.style.left = (seedSpots[i][0] * 100) + '%';
-      d.style.top = (seedSpots[i][1] * 100) + '%';
+      d.style.left = (x * 100) + '%';
+      d.style.top = (y * 100) + '%';
       d.className = 's' + (i % 4);
-      kids.push(d);
-    }
+      return d;
+    });
     box.replaceChildren(...kids);
   }
+  box.style.setProperty('--seed', (size * 100) + '%');
+  box.classList.toggle('full', n > seedsDrawn);
+  box.dataset.more = n > seedsDrawn ? String(n) : '';
   el.querySelector('.count').textContent = n;
 }
 
@@ -322,14 +428,9 @@ function drawPosition(counts, captured) {
     for (const [k, side] of [[0, 'south'], [1, 'north']]) {
       $('#captured-' + side).textContent = captured[k] + ' captured';
       const store = $('#store-' + side);
-      store.textContent = '';
-      const heap = document.createElement('span');
-      heap.className = 'heap';
-      for (let i = 0; i < Math.min(captured[k], 40); i++) heap.append(document.createElement('i'));
-      const num = document.createElement('b');
-      num.textContent = captured[k];
-      store.append(heap, num);
-      store.setAttribute('aria-label', `${side === 'south' ? 'South' : 'North'} captured ${captured[k]}`);
+      store.querySelector('b').textContent = captured[k];
+      store.dataset.seeds = String(captured[k]);
+      store.setAttribute('aria-label', `${side === 'south' ? 'South' : 'North'}'s store: ${captured[k]} captured`);
     }
   }
 }
@@ -363,19 +464,28 @@ function drawPanel(s) {
   st.dataset.status = s.status;
   st.dataset.turn = s.turn;
   const side = s.side === 'south' ? 'South' : 'North';
+  const player = s.players[s.side === 'south' ? 0 : 1];
   let text;
-  if (s.turn === 'over') text = 'Game over';
-  else if (s.thinking) text = `${side} to move — ${s.players[s.side === 'south' ? 0 : 1]} is thinking…`;
+  if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
+  else if (s.turn === 'over') text = 'Game over';
+  else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
   else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
-  else if (s.paused) text = `${side} to move — paused`;
+  else if (s.paused) text = `${side} to move — ${player} is paused: press Resume`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
-  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
+  if (!ui.preview && s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
     text += ' · extra turn after a capture';
   }
   $('#status-text').textContent = text;
-  st.classList.toggle('south', s.side === 'south');
-  st.classList.toggle('north', s.side === 'north');
+  // The dot: the side to move, or once over the winner (grey for a draw).
+  const dot = s.turn === 'over' ? s.status : s.side;
+  st.classList.toggle('south', !ui.preview && dot === 'south');
+  st.classList.toggle('north', !ui.preview && dot === 'north');
+  st.classList.toggle('draw', !ui.preview && dot === 'draw');
+  st.classList.toggle('preview', !!ui.preview);
+  document.querySelector('.board-wrap').classList.toggle('previewing', !!ui.preview);
+  $('#preview-badge').hidden = !ui.preview;
+  $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
   $('#south-name').textContent = 'South · ' + s.players[0];
   $('#north-name').textContent = 'North · ' + s.players[1];
@@ -391,6 +501,15 @@ function drawPanel(s) {
   an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
   an.textContent = s.analysis.on ? 'Stop' : 'Analyse';
   an.classList.toggle('on', s.analysis.on);
+  // Against an engine, analysis does not replace it: say so.
+  const engines = s.players.filter((p) => p !== 'human');
+  const humans = 2 - engines.length;
+  const note = $('#analysis-note');
+  note.hidden = !(humans === 1);
+  note.textContent = s.analysis.on
+    ? `${engines[0]} stays your opponent: it moves on its turns, and the analysis runs on yours.`
+    : `Analysis looks at your turns; ${engines[0] || 'the engine'} stays your opponent.`;
+  pause.title = s.paused ? 'Let the engines move again' : 'Stop the engines moving until Resume (analysis and your moves go on)';
   const mpv = $('#multipv');
   mpv.max = String(s.analysis.maxMultipv);
   mpv.disabled = s.analysis.maxMultipv <= 1;
@@ -415,11 +534,13 @@ function drawMoves(s) {
     mv.className = 'mv';
     mv.textContent = m.move;
     li.append(num, ' ', mv);
-    if (m.score) {
+    const v = evalView(m.eval, s.family);
+    if (v) {
       const sc = document.createElement('span');
-      sc.className = 'sc';
-      sc.textContent = m.score + (m.depth ? '/' + m.depth : '');
-      sc.setAttribute('aria-label', 'score ' + sc.textContent);
+      sc.className = 'sc' + (v.forced ? ' forced ' + v.forced : '');
+      sc.textContent = v.forced ? v.main : v.wdl ? `${v.wdl[0]}%` : `≈${Math.round(100 * v.share)}%`;
+      sc.title = `${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
+      sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
@@ -433,38 +554,196 @@ function drawMoves(s) {
   if (cur) cur.scrollIntoView({ block: 'nearest' });
 }
 
+// ---- scores ----
+//
+// Every score on the page is from South's view (the server turns the
+// engine's, which are the side to move's): South's chances first, as a
+// percentage and a bar, then the engine's score in its unit. The line
+// #pov says so, once.
+
+// squash is the scale of the logistic that turns a score without wdl into
+// an estimate of South's share (win + half the draws), per game family:
+// centi-units of the Katro evaluation, hundredths of a seed in Hoyito III.
+const squash = { katro: 500, hoyito: 300 };
+
+function sideName(k) { return k === 'south' ? 'South' : 'North'; }
+
+// fmtScore writes the engine's score, South's view, in its unit: Katro's
+// evaluation, Hoyito III's seeds of margin. A bound is written before the
+// number with a no-break space, so that it never wraps alone.
+function fmtScore(e, family) {
+  if (!e || e.cp === undefined) return '';
+  const x = e.cp / 100;
+  const num = (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(family === 'hoyito' ? 1 : 2);
+  const bound = e.bound === 'lower' ? '\u2265\u00a0' : e.bound === 'upper' ? '\u2264\u00a0' : '';
+  return family === 'hoyito' ? `${bound}${num}\u00a0seeds` : `evaluation\u00a0${bound}${num}`;
+}
+
+// evalView reads a score (South's view) as the page shows it: share is
+// South's expected share of the game, 0 to 1 (win + half the draws);
+// wdl South's win, the draw and North's win in per cent (summing to 100)
+// when the engine sent them; forced the winner of a proven result
+// ('south', 'north' or 'draw'); main the main figure; est whether the
+// share is only squashed from the score.
+function evalView(e, family) {
+  if (!e) return null;
+  const v = { forced: null, est: false, wdl: null, score: fmtScore(e, family) };
+  if (e.mate !== undefined) {
+    const w = e.mate > 0 ? 'south' : 'north';
+    v.forced = w;
+    v.share = w === 'south' ? 1 : 0;
+    v.wdl = w === 'south' ? [100, 0, 0] : [0, 0, 100];
+    v.main = e.lost ? `${sideName(w)} has won` : `${sideName(w)} wins in ${Math.abs(e.mate)}`;
+    return v;
+  }
+  if (e.wdl) {
+    const [w, d, l] = e.wdl;
+    const sum = Math.max(w + d + l, 1);
+    const pw = Math.round(100 * w / sum), pl = Math.round(100 * l / sum);
+    v.wdl = [pw, 100 - pw - pl, pl];
+    v.share = (w + d / 2) / sum;
+    if (w === sum) v.forced = 'south';
+    else if (l === sum) v.forced = 'north';
+    else if (d === sum) v.forced = 'draw';
+  } else {
+    v.est = true;
+    v.share = 1 / (1 + Math.exp(-e.cp / squash[family]));
+  }
+  if (v.forced === 'draw') v.main = 'Draw';
+  else if (v.forced) v.main = `${sideName(v.forced)} wins`;
+  else if (v.wdl) v.main = `South ${v.wdl[0]}%`;
+  else v.main = `South \u2248${Math.round(100 * v.share)}%`;
+  return v;
+}
+
+// wdlText writes the chances in full.
+function wdlText(v) {
+  if (v.wdl) return `South ${v.wdl[0]}% \u00b7 draw ${v.wdl[1]}% \u00b7 North ${v.wdl[2]}%`;
+  return `South \u2248${Math.round(100 * v.share)}% (estimated from the score)`;
+}
+
+// evalBar draws a view as a bar: South's win, the draw, North's win.
+function evalBar(v) {
+  const bar = document.createElement('span');
+  bar.className = 'wdl-bar' + (v.est ? ' est' : '');
+  bar.setAttribute('aria-hidden', 'true');
+  const parts = v.wdl ? v.wdl : [100 * v.share, 0, 100 - 100 * v.share];
+  ['w', 'd', 'l'].forEach((k, i) => {
+    const seg = document.createElement('i');
+    seg.className = k;
+    seg.style.width = parts[i] + '%';
+    bar.append(seg);
+  });
+  return bar;
+}
+
+// shownEval is the score of the shown position: the analysis's first line
+// when it is of this position, else the engine's score for the move that
+// led to it.
+function shownEval(s) {
+  const l = ui.lines.get(1);
+  if (l && l.fen === s.fen && l.eval && !ui.preview) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
+  const m = s.view > 0 ? s.moves[s.view - 1] : null;
+  if (m && m.eval) return { e: m.eval, depth: m.depth, by: m.by };
+  return null;
+}
+
+function drawEval(s) {
+  const box = $('#eval-now');
+  const got = shownEval(s);
+  const v = got && evalView(got.e, s.family);
+  if (!v) {
+    box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: 'No engine score for this position yet' }));
+    box.dataset.forced = '';
+    return;
+  }
+  const main = Object.assign(document.createElement('b'), { className: 'eval-main', textContent: v.main });
+  const detail = Object.assign(document.createElement('span'), { className: 'eval-detail' });
+  const wdl = Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) });
+  detail.append(wdl);
+  if (v.score) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-score', textContent: v.score }));
+  detail.append(` \u00b7 ${got.by}${got.depth ? ', depth ' + got.depth : ''}`);
+  box.replaceChildren(main, evalBar(v), detail);
+  box.dataset.forced = v.forced || '';
+}
+
 const svgNS = 'http://www.w3.org/2000/svg';
+
+// The graph: South's share of the game (0 to 100 %, win + half the
+// draws) after every engine move, on a fixed scale; proven results at
+// the ends of the scale (a draw on the centre line), drawn larger and in
+// the winner's colour.
+const graphBox = { W: 320, H: 124, left: 34, right: 8, top: 10, bottom: 20 };
+
+function graphX(ply, n) {
+  const g = graphBox;
+  return g.left + (n <= 1 ? 0.5 : (ply - 1) / (n - 1)) * (g.W - g.left - g.right);
+}
+
+function graphY(share) {
+  const g = graphBox;
+  return g.top + (1 - share) * (g.H - g.top - g.bottom);
+}
 
 function drawGraph(s) {
   const svg = $('#eval-graph');
-  const W = 300, H = 100, lim = 10;
-  const n = Math.max(s.moves.length, 1);
-  const x = (ply) => 6 + (ply - 0.5) * (W - 12) / n;
-  const y = (e) => H / 2 - Math.max(-lim, Math.min(lim, e)) * (H / 2 - 6) / lim;
+  const g = graphBox;
+  const n = s.moves.length;
   const kids = [];
-  const mk = (tag, attrs) => {
+  const mk = (tag, attrs, text) => {
     const e = document.createElementNS(svgNS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+    if (text !== undefined) e.textContent = text;
     return e;
   };
-  kids.push(mk('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'g-up' }));
-  kids.push(mk('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'g-down' }));
-  kids.push(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-zero' }));
-  if (s.view > 0) kids.push(mk('line', { x1: x(s.view), y1: 0, x2: x(s.view), y2: H, class: 'g-view' }));
-  const pts = [];
-  s.moves.forEach((m, i) => { if (m.eval !== undefined && m.eval !== null) pts.push([i + 1, m.eval]); });
-  if (pts.length > 1) {
-    kids.push(mk('polyline', { points: pts.map(([p, e]) => `${x(p)},${y(e)}`).join(' '), class: 'g-line' }));
+  const x0 = g.left, x1 = g.W - g.right;
+  kids.push(mk('rect', { x: x0, y: graphY(1), width: x1 - x0, height: graphY(0.5) - graphY(1), class: 'g-up' }));
+  kids.push(mk('rect', { x: x0, y: graphY(0.5), width: x1 - x0, height: graphY(0) - graphY(0.5), class: 'g-down' }));
+  for (const q of [0.25, 0.75]) kids.push(mk('line', { x1: x0, y1: graphY(q), x2: x1, y2: graphY(q), class: 'g-grid' }));
+  kids.push(mk('line', { x1: x0, y1: graphY(0.5), x2: x1, y2: graphY(0.5), class: 'g-zero' }));
+  for (const [q, t] of [[1, '100%'], [0.5, '50%'], [0, '0%']]) {
+    kids.push(mk('text', { x: x0 - 4, y: graphY(q) + 3, class: 'g-label', 'text-anchor': 'end' }, t));
   }
-  for (const [p, e] of pts) {
-    const c = mk('circle', { cx: x(p), cy: y(e), r: 2.6, class: 'g-pt' + (p === s.view ? ' cur' : ''), 'data-ply': String(p) });
-    const t = mk('title', {});
-    t.textContent = `ply ${p}: ${e >= 0 ? '+' : ''}${e.toFixed(2)} (South's view)`;
-    c.append(t);
-    c.addEventListener('click', () => goTo(p));
+  kids.push(mk('text', { x: x0 + 4, y: graphY(1) + 10, class: 'g-label g-side south' }, 'South ahead'));
+  kids.push(mk('text', { x: x0 + 4, y: graphY(0) - 4, class: 'g-label g-side north' }, 'North ahead'));
+  if (n > 0) {
+    kids.push(mk('text', { x: graphX(1, n), y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, '1'));
+    if (n > 1) kids.push(mk('text', { x: graphX(n, n), y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, String(n)));
+    kids.push(mk('text', { x: (x0 + x1) / 2, y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, 'ply'));
+  }
+  if (s.view > 0 && n > 0) kids.push(mk('line', { x1: graphX(s.view, n), y1: g.top, x2: graphX(s.view, n), y2: graphY(0), class: 'g-view' }));
+  const pts = [];
+  s.moves.forEach((m, i) => {
+    const v = evalView(m.eval, s.family);
+    if (v) pts.push([i + 1, v, m]);
+  });
+  if (pts.length > 1) {
+    kids.push(mk('polyline', { points: pts.map(([p, v]) => `${graphX(p, n)},${graphY(v.share)}`).join(' '), class: 'g-line' }));
+  }
+  for (const [p, v, m] of pts) {
+    const c = mk('circle', {
+      cx: graphX(p, n), cy: graphY(v.share), r: v.forced ? 4.5 : 2.6,
+      class: 'g-pt' + (v.forced ? ' g-forced ' + v.forced : '') + (v.est ? ' est' : '') + (p === s.view ? ' cur' : ''),
+      'data-ply': String(p), 'data-share': v.share.toFixed(4), 'data-forced': v.forced || '',
+    });
+    c.append(mk('title', {}, `ply ${p} (${m.move}): ${v.main}${v.score ? ', ' + v.score : ''}`));
+    c.addEventListener('click', (ev) => { ev.stopPropagation(); goTo(p); });
     kids.push(c);
   }
   svg.replaceChildren(...kids);
+}
+
+// graphClick goes to the ply nearest a click on the graph, so that a
+// finger need not hit a point.
+function graphClick(ev) {
+  const s = ui.state;
+  if (!s || s.moves.length === 0) return;
+  const r = $('#eval-graph').getBoundingClientRect();
+  const x = (ev.clientX - r.left) * graphBox.W / r.width;
+  const n = s.moves.length;
+  const span = graphBox.W - graphBox.left - graphBox.right;
+  const ply = n <= 1 ? 1 : Math.round(1 + (x - graphBox.left) / span * (n - 1));
+  goTo(Math.max(1, Math.min(n, ply)));
 }
 
 function fmtClock(ms) {
@@ -583,21 +862,13 @@ function fmtNum(n) {
   return String(n);
 }
 
-function fmtScore(score, hoyito) {
-  if (!score) return '';
-  const [kind, v] = score.split(' ');
-  const n = parseInt(v, 10);
-  if (kind === 'mate') return n > 0 ? `win in ${n}` : `loss in ${-n}`;
-  const x = n / 100;
-  return (x > 0 ? '+' : '') + x.toFixed(2) + (hoyito ? ' seeds' : '');
-}
-
 function onInfo(m) {
   const s = ui.state;
   if (!s) return;
   if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
   ui.lines.set(m.multipv, m);
   renderLines();
+  if (m.multipv === 1) drawEval(s);
 }
 
 function renderLines() {
@@ -612,13 +883,25 @@ function renderLines() {
     d.dataset.score = m.score;
     const head = document.createElement('div');
     head.className = 'pv-head';
+    const v = evalView(m.eval, s ? s.family : 'katro');
     const sc = document.createElement('b');
-    sc.className = 'pv-score';
-    sc.textContent = fmtScore(m.score, s && s.family === 'hoyito') + (m.bound ? (m.bound === 'lowerbound' ? ' ≥' : ' ≤') : '');
+    sc.className = 'pv-score' + (v && v.forced ? ' forced ' + v.forced : '');
+    sc.textContent = v ? v.main : '';
+    const score = document.createElement('span');
+    score.className = 'pv-eval';
+    score.textContent = v ? v.score : '';
     const meta = document.createElement('span');
     meta.className = 'pv-meta';
     meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
-    head.append(sc, ' ', meta, ' ');
+    head.append(sc, ' ', score, ' ', meta, ' ');
+    if (v) {
+      const w = document.createElement('div');
+      w.className = 'pv-wdl';
+      w.append(evalBar(v), Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) }));
+      d.append(head, w);
+    } else {
+      d.append(head);
+    }
     const pv = document.createElement('div');
     pv.className = 'pv-moves';
     pv.append('pv ');
@@ -631,7 +914,7 @@ function renderLines() {
       b.addEventListener('click', () => send({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
       pv.append(b, ' ');
     });
-    d.append(head, pv);
+    d.append(pv);
     return d;
   }));
 }
@@ -643,6 +926,7 @@ function onPreview(m) {
   drawPosition(m.counts, m.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEval(s);
   const p = $('#pv-preview');
   p.hidden = false;
   p.textContent = `Showing the line: ${m.moves}. `;
@@ -661,6 +945,7 @@ function endPreview() {
   drawPosition(s.counts, s.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEval(s);
 }
 
 // ---- actions ----
@@ -700,6 +985,16 @@ function download(name, text) {
 }
 
 function bind() {
+  // Refit the board when the panel's width changes (in the next frame, so
+  // that the refit does not itself count as a resize of this frame).
+  let fitWidth = -1;
+  new ResizeObserver((es) => {
+    const w = es[0].contentRect.width;
+    if (w === fitWidth) return;
+    fitWidth = w;
+    requestAnimationFrame(fitBoard);
+  }).observe(document.querySelector('.board-panel'));
+  $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
   $('#limit-kind').addEventListener('change', () => {
@@ -721,6 +1016,8 @@ function bind() {
   $('#last').addEventListener('click', () => ui.state && goTo(ui.state.moves.length));
   $('#setup').addEventListener('click', () => {
     const fen = $('#fen-input').value;
+    ui.setupText = fen;
+    ui.keepFen = null;
     request({ type: 'setup', fen });
     ui.fenShown = fen; // what was set up may be followed again
   });
