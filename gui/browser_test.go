@@ -68,6 +68,7 @@ func TestBrowser(t *testing.T) {
 		{"loss on time", false, testLossOnTime},
 		{"engine trouble", false, func(t *testing.T, browser context.Context, srv *guiServer) { testTrouble(t, browser, bin) }},
 		{"foreign origin", true, func(t *testing.T, browser context.Context, srv *guiServer) { testOrigin(t, srv) }},
+		{"layout", false, testLayout},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

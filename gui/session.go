@@ -375,7 +375,7 @@ func (s *session) humanMove(text string, ply int) error {
 	}
 	p := g.Position()
 	side := p.Side()
-	if !s.an.On && s.players[side] != "human" {
+	if s.players[side] != "human" && (!s.an.On || s.engineMoves(side)) {
 		return fmt.Errorf("%s: it is %s's turn (%s)", text, strings.ToLower(side.String()), s.players[side])
 	}
 	if s.running >= 0 && s.flagFell(board.Side(s.running)) {
@@ -435,7 +435,7 @@ func (s *session) takeBack() {
 		return
 	}
 	n--
-	if !s.an.On {
+	if !s.an.On || s.againstEngine() {
 		for n > 0 && s.players[s.sideAt(n)] != "human" {
 			n--
 		}
@@ -505,10 +505,10 @@ func (s *session) update() {
 	want, key := "", ""
 	switch {
 	case over:
+	case s.engineMoves(side):
+		want, key = "move", fmt.Sprintf("%d %d", s.gameID, s.view)
 	case s.an.On:
 		want, key = "analysis", fmt.Sprintf("%d %s %s %d", s.gameID, client.PositionCommand(g), s.an.Engine, s.an.MultiPV)
-	case s.view == len(s.moves) && s.players[side] != "human" && !(s.paused && !s.step) && s.faults < 2:
-		want, key = "move", fmt.Sprintf("%d %d", s.gameID, s.view)
 	}
 	if s.job != nil && (s.job.kind != want || s.job.key != key) {
 		s.stopJob()
@@ -533,7 +533,7 @@ func (s *session) update() {
 	endPos := end.Position()
 	toMove := endPos.Side()
 	endOver := end.Status().Over() || s.lostAt(len(s.moves)) != nil
-	if !endOver && !s.an.On && !(s.paused && s.job == nil) &&
+	if !endOver && (!s.an.On || s.againstEngine()) && !(s.paused && s.job == nil) &&
 		(s.view == len(s.moves) || s.players[toMove] == "human") {
 		run = int(toMove)
 	}
@@ -542,4 +542,18 @@ func (s *session) update() {
 	}
 	s.armFlag()
 	s.sendState(g)
+}
+
+// engineMoves reports whether an engine is to move for side at the shown
+// ply: the end of the game, play not paused and no engine in trouble.
+// Analysis does not stop it: an engine opponent moves on its turns and
+// the analysis runs on the person's.
+func (s *session) engineMoves(side board.Side) bool {
+	return s.view == len(s.moves) && s.players[side] != "human" && !(s.paused && !s.step) && s.faults < 2
+}
+
+// againstEngine reports whether a person plays an engine: then analysis
+// leaves the game as it is (the engine moves, the clocks run).
+func (s *session) againstEngine() bool {
+	return (s.players[board.South] == "human") != (s.players[board.North] == "human")
 }

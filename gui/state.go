@@ -55,7 +55,7 @@ func (s *session) sendState(g *board.Game) {
 	case st.Over():
 		m.Turn = "over"
 		m.Result = resultText(st)
-	case s.an.On || s.players[p.Side()] == "human":
+	case s.players[p.Side()] == "human" || (s.an.On && !s.engineMoves(p.Side())):
 		m.Turn = "human"
 	default:
 		m.Turn = "engine"

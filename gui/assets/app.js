@@ -731,6 +731,8 @@ function drawGraph(s) {
     kids.push(c);
   }
   svg.replaceChildren(...kids);
+  svg.dataset.top = String(graphY(1)); // where 100 % and 0 % are drawn
+  svg.dataset.bottom = String(graphY(0));
 }
 
 // graphClick goes to the ply nearest a click on the graph, so that a
