@@ -244,9 +244,16 @@ func testScreenshot(t *testing.T, browser context.Context, srv *guiServer) {
 	// The pointer away from the buttons, as when a person watches.
 	tb.do("move the mouse away", chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	png := tb.pageScreenshot("readme")
-	if *updateScreenshot && png != nil {
-		f := filepath.Join("..", "docs", "gui.png")
-		if err := os.WriteFile(f, png, 0o644); err != nil {
+	// The same game on a phone: the board, the score and the controls.
+	tb.setViewport(390, 844)
+	tb.measure()
+	phone := tb.screenshot("readme-phone")
+	for name, b := range map[string][]byte{"gui.png": png, "gui-phone.png": phone} {
+		if !*updateScreenshot || b == nil {
+			continue
+		}
+		f := filepath.Join("..", "docs", name)
+		if err := os.WriteFile(f, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", f)
