@@ -14,14 +14,15 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// viewports are the screens the layout is checked on: a desktop and a
-// phone.
+// viewports are the screens the layout is checked on: a desktop, a
+// phone and the narrowest screen the page is made for.
 var viewports = []struct {
 	name string
 	w, h int64
 }{
 	{"desktop", 1280, 900},
 	{"phone", 390, 844},
+	{"small-phone", 360, 740},
 }
 
 // allGames are the five games the page plays.

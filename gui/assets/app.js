@@ -323,23 +323,26 @@ function seedLayout(n) {
 }
 
 // fitBoard sizes the holes to the width the board has (at most 76 px),
-// so that no game needs sideways scrolling; a Hoyito III board too
-// narrow for its stores beside it puts them above and below it.
+// so that no game needs sideways scrolling; on a narrow screen the gaps
+// and the board's edge shrink first, and a Hoyito III board too narrow
+// for its stores beside it puts them above and below it.
 function fitBoard() {
   const s = ui.state;
   if (!s) return;
   const panel = document.querySelector('.board-panel');
   const cs = getComputedStyle(panel);
   const avail = panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  // In holes: the holes, the gaps between them (0.13), the board's padding
-  // (2 × 0.24) and each store (1.05) with its gap (0.13).
-  const width = (stores) => s.cols + 0.13 * (s.cols - 1) + 0.48 + stores * 1.18;
+  // In holes: the holes, the gaps between them (gap), the board's edge
+  // (2 × pad) and each store (1.05) with its gap.
+  const fit = (stores, gap, pad) => avail / (s.cols + gap * (s.cols - 1) + 2 * pad + stores * (1.05 + gap));
   const hoy = s.family === 'hoyito';
-  let size = avail / width(hoy ? 2 : 0);
-  let stacked = false;
-  if (hoy && size < 56) { size = avail / width(0); stacked = true; }
-  size = Math.max(24, Math.min(76, Math.floor(size)));
+  let gap = 0.13, pad = 0.24, stacked = false;
+  if (fit(hoy ? 2 : 0, gap, pad) < 52) { gap = 0.08; pad = 0.14; }
+  if (hoy && fit(2, gap, pad) < 56) stacked = true;
+  const size = Math.max(24, Math.min(76, Math.floor(fit(hoy && !stacked ? 2 : 0, gap, pad))));
   panel.style.setProperty('--hole-size', size + 'px');
+  panel.style.setProperty('--hole-gap', (gap * size).toFixed(1) + 'px');
+  panel.style.setProperty('--board-pad', (pad * size).toFixed(1) + 'px');
   document.querySelector('.board-wrap').classList.toggle('stacked', stacked);
 }
 
