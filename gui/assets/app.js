@@ -238,9 +238,9 @@ function onState(s) {
   drawPanel(s);
   drawMoves(s);
   drawGraph(s);
-  drawEval(s);
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
+  drawEval(s);
   writeURL(s);
   updateBusy();
   if (body.dataset.ready !== 'true') body.dataset.ready = 'true';
@@ -644,8 +644,9 @@ function evalBar(v) {
 // when it is of this position, else the engine's score for the move that
 // led to it.
 function shownEval(s) {
+  if (ui.preview) return null; // a line's position: no score of its own
   const l = ui.lines.get(1);
-  if (l && l.fen === s.fen && l.eval && !ui.preview) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
+  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
   const m = s.view > 0 ? s.moves[s.view - 1] : null;
   if (m && m.eval) return { e: m.eval, depth: m.depth, by: m.by };
   return null;
@@ -656,7 +657,8 @@ function drawEval(s) {
   const got = shownEval(s);
   const v = got && evalView(got.e, s.family);
   if (!v) {
-    box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: 'No engine score for this position yet' }));
+    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score for this position yet';
+    box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: none }));
     box.dataset.forced = '';
     return;
   }
