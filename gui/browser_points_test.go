@@ -47,5 +47,8 @@ func testWatchEngines(t *testing.T, browser context.Context, srv *guiServer) {
 	r.follow(tb, s)
 	r.check(tb, s)
 	snaps, _ := tb.takeSnapshots()
-	r.checkShown(tb, snaps, 1)
+	at := r.checkShown(tb, snaps, 1)
+	if n := len(r.shown) - 1; n > 1 {
+		t.Logf("the page showed plies 1 to %d in %.0f ms, %.0f ms a ply (the engines: 100 ms a move)", n, at[n]-at[1], (at[n]-at[1])/float64(n-1))
+	}
 }

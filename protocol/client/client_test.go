@@ -31,6 +31,8 @@ func TestParseInfo(t *testing.T) {
 			Info{Depth: 12, HasDepth: true, CP: 35, HasScore: true, WDL: [3]int{520, 300, 180}, HasWDL: true, Nodes: 7, PV: []string{"a1"}}},
 		{[]string{"info depth 9 score mate 3 lowerbound wdl 1000 0 0"},
 			Info{Depth: 9, HasDepth: true, Mate: 3, IsMate: true, HasScore: true, Bound: "lowerbound", WDL: [3]int{1000, 0, 0}, HasWDL: true}},
+		{[]string{"info depth 7 score cp -20 wdl 100 300 600 upperbound nodes 3"},
+			Info{Depth: 7, HasDepth: true, CP: -20, HasScore: true, Bound: "upperbound", WDL: [3]int{100, 300, 600}, HasWDL: true, Nodes: 3}},
 		// A later score without wdl drops the earlier one; bad or short
 		// triples are skipped.
 		{[]string{"info depth 1 score cp 5 wdl 400 300 300", "info depth 2 score cp 6"},

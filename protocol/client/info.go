@@ -97,6 +97,12 @@ func (i *Info) Parse(line string) {
 				i.Bound = f[k+1]
 				k++
 			}
+		case "lowerbound", "upperbound":
+			// After the score, or after its wdl as Stockfish writes it
+			// ("score cp 35 wdl 520 300 180 lowerbound").
+			if i.HasScore {
+				i.Bound = f[k]
+			}
 		case "wdl":
 			var w [3]int
 			ok := k+3 < len(f)
