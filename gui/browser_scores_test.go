@@ -132,4 +132,10 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 		t.Errorf("with analysis on: %s, want the engine's answer and the analysis on", s.summary())
 	}
 	tb.screenshot("analysis-vs-engine")
+	// The same on a phone: scores, graph and analysis lines fit the width.
+	tb.setViewport(390, 844)
+	if l := tb.measure(); l.ScrollWidth > l.InnerWidth || len(l.Small) > 0 {
+		t.Errorf("phone, with scores and analysis: %v px wide in %v px, touch targets under 44 px: %v", l.ScrollWidth, l.InnerWidth, l.Small)
+	}
+	tb.pageScreenshot("phone")
 }
