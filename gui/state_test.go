@@ -38,3 +38,30 @@ func TestSouthEval(t *testing.T) {
 		}
 	}
 }
+
+// TestLimitForm: the page's form reads back the limit it was shown.
+func TestLimitForm(t *testing.T) {
+	for _, c := range []struct{ kind, value, want string }{
+		{"movetime", "250", "movetime=250"},
+		{"movetime", "", "movetime=1000"},
+		{"depth", " 7 ", "depth=7"},
+		{"tc", "1:30+1", "tc=90+1"},
+		{"tc", "", "tc=60+1"},
+	} {
+		l, err := parseLimit(c.kind, c.value)
+		if err != nil || l.String() != c.want {
+			t.Errorf("parseLimit(%q, %q) = %v, %v; want %s", c.kind, c.value, l, err, c.want)
+			continue
+		}
+		f := limitForm(l)
+		back, err := parseLimit(f.Kind, f.Value)
+		if err != nil || back != l {
+			t.Errorf("%s: the form shows %+v, which reads back as %v, %v", c.want, f, back, err)
+		}
+	}
+	for _, c := range [][2]string{{"movetime", "0"}, {"movetime", "-5"}, {"depth", "x"}, {"tc", "0+1"}, {"nodes", "5"}} {
+		if l, err := parseLimit(c[0], c[1]); err == nil {
+			t.Errorf("parseLimit(%q, %q) = %v, want an error", c[0], c[1], l)
+		}
+	}
+}
