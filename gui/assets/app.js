@@ -178,12 +178,14 @@ function notePace(s) {
   if (last && s.moves.length !== last.moves.length) ui.lastState = now;
 }
 
-// animSpeed is the animation's speed for a move: the chosen one, cut so
-// that a move's animation (about five times the speed) takes at most
-// 80% of the time between the engines' moves, shorter still when states
-// wait; 0 draws it at once.
-function animSpeed() {
-  const speed = Math.min(speeds[$('#animate-select').value] || 0, 0.8 * ui.pace / 5 / (1 + ui.queue.length));
+// animSpeed is the animation's speed for a move of s: the chosen one,
+// cut when engines play each other so that a move's animation (about five
+// times the speed) takes at most 80% of the time between their moves,
+// and shorter still whenever states wait; 0 draws it at once.
+function animSpeed(s) {
+  let speed = speeds[$('#animate-select').value] || 0;
+  if (!s.players.includes('human')) speed = Math.min(speed, 0.8 * ui.pace / 5);
+  speed /= 1 + ui.queue.length;
   return speed >= 12 ? speed : 0;
 }
 
@@ -227,7 +229,7 @@ function onState(s) {
     syncForm(s);
     buildBoard(s);
   }
-  const speed = animSpeed();
+  const speed = animSpeed(s);
   let anim = null;
   if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
     anim = animate(s, prev, speed);
