@@ -2,8 +2,8 @@
 // browser, for playing and analysing Katro and Hoyito III against any
 // engine that speaks the protocol.
 //
-// The page (assets/, embedded with go:embed: plain HTML, CSS and a
-// JavaScript module, no build step) talks to the server over one
+// The page (assets/, embedded with go:embed: plain HTML, CSS and
+// JavaScript modules, no build step) talks to the server over one
 // WebSocket per game, with JSON messages. The server keeps the game with
 // board.Game and checks every move, the person's and the engine's; the
 // page only draws the state the server sends. Engines run as child

@@ -2,6 +2,9 @@
 // actions over one WebSocket. The server checks every move; the page only
 // shows what the server says (docs/gui.md).
 
+import { drawSeeds, fitBoard } from './board.js';
+import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
+
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
 
@@ -239,7 +242,7 @@ function onState(s) {
   drawMarks(s);
   drawPanel(s);
   drawMoves(s);
-  drawGraph(s);
+  drawGraphIn($('#eval-graph'), s, goTo);
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
   drawEval(s);
@@ -299,55 +302,6 @@ function updateBusy() {
 
 // ---- board ----
 
-// seedsDrawn is the most seeds a hole draws; a bigger heap is drawn full
-// with its number over it.
-const seedsDrawn = 48;
-
-// seedLayout places n seeds in a hole, as fractions of its size: a
-// sunflower spiral, so any count looks like a heap, that packs tighter
-// and with smaller seeds as it grows, so that every seed stays inside
-// the hole (within 0.42 of its centre; the hole's radius is 0.5).
-const seedLayouts = new Map();
-function seedLayout(n) {
-  const m = Math.min(n, seedsDrawn);
-  if (seedLayouts.has(m)) return seedLayouts.get(m);
-  // The spiral's step c and the seed's size d: d = 1.3c (a heap, seeds
-  // touching), r_max + d/2 <= 0.42.
-  const c = Math.min(0.13, 0.42 / (Math.sqrt(Math.max(m - 1, 0) + 0.6) + 0.65));
-  const d = Math.min(0.17, 1.3 * c);
-  const spots = Array.from({ length: m }, (_, i) => {
-    const a = i * 2.39996, r = c * Math.sqrt(i + 0.6);
-    return [0.5 + r * Math.cos(a), 0.5 + r * Math.sin(a)];
-  });
-  const l = { spots, size: d };
-  seedLayouts.set(m, l);
-  return l;
-}
-
-// fitBoard sizes the holes to the width the board has (at most 76 px),
-// so that no game needs sideways scrolling; on a narrow screen the gaps
-// and the board's edge shrink first, and a Hoyito III board too narrow
-// for its stores beside it puts them above and below it.
-function fitBoard() {
-  const s = ui.state;
-  if (!s) return;
-  const panel = document.querySelector('.board-panel');
-  const cs = getComputedStyle(panel);
-  const avail = panel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
-  // In holes: the holes, the gaps between them (gap), the board's edge
-  // (2 × pad) and each store (1.05) with its gap.
-  const fit = (stores, gap, pad) => avail / (s.cols + gap * (s.cols - 1) + 2 * pad + stores * (1.05 + gap));
-  const hoy = s.family === 'hoyito';
-  let gap = 0.13, pad = 0.24, stacked = false;
-  if (fit(hoy ? 2 : 0, gap, pad) < 52) { gap = 0.08; pad = 0.14; }
-  if (hoy && fit(2, gap, pad) < 56) stacked = true;
-  const size = Math.max(24, Math.min(76, Math.floor(fit(hoy && !stacked ? 2 : 0, gap, pad))));
-  panel.style.setProperty('--hole-size', size + 'px');
-  panel.style.setProperty('--hole-gap', (gap * size).toFixed(1) + 'px');
-  panel.style.setProperty('--board-pad', (pad * size).toFixed(1) + 'px');
-  document.querySelector('.board-wrap').classList.toggle('stacked', stacked);
-}
-
 function buildBoard(s) {
   const board = $('#board');
   board.replaceChildren();
@@ -398,26 +352,7 @@ function buildBoard(s) {
   const wrap = document.querySelector('.board-wrap');
   wrap.classList.toggle('flipped', ui.flipped);
   document.querySelector('.board-panel').classList.toggle('flipped', ui.flipped);
-  fitBoard();
-}
-
-function drawSeeds(el, n) {
-  const box = el.querySelector('.seeds');
-  const { spots, size } = seedLayout(n);
-  if (box.childElementCount !== spots.length) {
-    const kids = spots.map(([x, y], i) => {
-      const d = document.createElement('i');
-      d.style.left = (x * 100) + '%';
-      d.style.top = (y * 100) + '%';
-      d.className = 's' + (i % 4);
-      return d;
-    });
-    box.replaceChildren(...kids);
-  }
-  box.style.setProperty('--seed', (size * 100) + '%');
-  box.classList.toggle('full', n > seedsDrawn);
-  box.dataset.more = n > seedsDrawn ? String(n) : '';
-  el.querySelector('.count').textContent = n;
+  fitBoard(ui.state);
 }
 
 function drawPosition(counts, captured) {
@@ -559,89 +494,6 @@ function drawMoves(s) {
   if (cur) cur.scrollIntoView({ block: 'nearest' });
 }
 
-// ---- scores ----
-//
-// Every score on the page is from South's view (the server turns the
-// engine's, which are the side to move's): South's chances first, as a
-// percentage and a bar, then the engine's score in its unit. The line
-// #pov says so, once.
-
-// squash is the scale of the logistic that turns a score without wdl into
-// an estimate of South's share (win + half the draws), per game family:
-// centi-units of the Katro evaluation, hundredths of a seed in Hoyito III.
-const squash = { katro: 500, hoyito: 300 };
-
-function sideName(k) { return k === 'south' ? 'South' : 'North'; }
-
-// fmtScore writes the engine's score, South's view, in its unit: Katro's
-// evaluation, Hoyito III's seeds of margin. A bound is written before the
-// number with a no-break space, so that it never wraps alone.
-function fmtScore(e, family) {
-  if (!e || e.cp === undefined) return '';
-  const x = e.cp / 100;
-  const num = (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(family === 'hoyito' ? 1 : 2);
-  const bound = e.bound === 'lower' ? '\u2265\u00a0' : e.bound === 'upper' ? '\u2264\u00a0' : '';
-  return family === 'hoyito' ? `${bound}${num}\u00a0seeds` : `evaluation\u00a0${bound}${num}`;
-}
-
-// evalView reads a score (South's view) as the page shows it: share is
-// South's expected share of the game, 0 to 1 (win + half the draws);
-// wdl South's win, the draw and North's win in per cent (summing to 100)
-// when the engine sent them; forced the winner of a proven result
-// ('south', 'north' or 'draw'); main the main figure; est whether the
-// share is only squashed from the score.
-function evalView(e, family) {
-  if (!e) return null;
-  const v = { forced: null, est: false, wdl: null, score: fmtScore(e, family) };
-  if (e.mate !== undefined) {
-    const w = e.mate > 0 ? 'south' : 'north';
-    v.forced = w;
-    v.share = w === 'south' ? 1 : 0;
-    v.wdl = w === 'south' ? [100, 0, 0] : [0, 0, 100];
-    v.main = e.lost ? `${sideName(w)} has won` : `${sideName(w)} wins in ${Math.abs(e.mate)}`;
-    return v;
-  }
-  if (e.wdl) {
-    const [w, d, l] = e.wdl;
-    const sum = Math.max(w + d + l, 1);
-    const pw = Math.round(100 * w / sum), pl = Math.round(100 * l / sum);
-    v.wdl = [pw, 100 - pw - pl, pl];
-    v.share = (w + d / 2) / sum;
-    if (w === sum) v.forced = 'south';
-    else if (l === sum) v.forced = 'north';
-    else if (d === sum) v.forced = 'draw';
-  } else {
-    v.est = true;
-    v.share = 1 / (1 + Math.exp(-e.cp / squash[family]));
-  }
-  if (v.forced === 'draw') v.main = 'Draw';
-  else if (v.forced) v.main = `${sideName(v.forced)} wins`;
-  else if (v.wdl) v.main = `South ${v.wdl[0]}%`;
-  else v.main = `South \u2248${Math.round(100 * v.share)}%`;
-  return v;
-}
-
-// wdlText writes the chances in full.
-function wdlText(v) {
-  if (v.wdl) return `South ${v.wdl[0]}% \u00b7 draw ${v.wdl[1]}% \u00b7 North ${v.wdl[2]}%`;
-  return `South \u2248${Math.round(100 * v.share)}% (estimated from the score)`;
-}
-
-// evalBar draws a view as a bar: South's win, the draw, North's win.
-function evalBar(v) {
-  const bar = document.createElement('span');
-  bar.className = 'wdl-bar' + (v.est ? ' est' : '');
-  bar.setAttribute('aria-hidden', 'true');
-  const parts = v.wdl ? v.wdl : [100 * v.share, 0, 100 - 100 * v.share];
-  ['w', 'd', 'l'].forEach((k, i) => {
-    const seg = document.createElement('i');
-    seg.className = k;
-    seg.style.width = parts[i] + '%';
-    bar.append(seg);
-  });
-  return bar;
-}
-
 // shownEval is the score of the shown position: the analysis's first line
 // when it is of this position, else the engine's score for the move that
 // led to it.
@@ -672,74 +524,6 @@ function drawEval(s) {
   detail.append(` \u00b7 ${got.by}${got.depth ? ', depth ' + got.depth : ''}`);
   box.replaceChildren(main, evalBar(v), detail);
   box.dataset.forced = v.forced || '';
-}
-
-const svgNS = 'http://www.w3.org/2000/svg';
-
-// The graph: South's share of the game (0 to 100 %, win + half the
-// draws) after every engine move, on a fixed scale; proven results at
-// the ends of the scale (a draw on the centre line), drawn larger and in
-// the winner's colour.
-const graphBox = { W: 320, H: 124, left: 34, right: 8, top: 10, bottom: 20 };
-
-function graphX(ply, n) {
-  const g = graphBox;
-  return g.left + (n <= 1 ? 0.5 : (ply - 1) / (n - 1)) * (g.W - g.left - g.right);
-}
-
-function graphY(share) {
-  const g = graphBox;
-  return g.top + (1 - share) * (g.H - g.top - g.bottom);
-}
-
-function drawGraph(s) {
-  const svg = $('#eval-graph');
-  const g = graphBox;
-  const n = s.moves.length;
-  const kids = [];
-  const mk = (tag, attrs, text) => {
-    const e = document.createElementNS(svgNS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    if (text !== undefined) e.textContent = text;
-    return e;
-  };
-  const x0 = g.left, x1 = g.W - g.right;
-  kids.push(mk('rect', { x: x0, y: graphY(1), width: x1 - x0, height: graphY(0.5) - graphY(1), class: 'g-up' }));
-  kids.push(mk('rect', { x: x0, y: graphY(0.5), width: x1 - x0, height: graphY(0) - graphY(0.5), class: 'g-down' }));
-  for (const q of [0.25, 0.75]) kids.push(mk('line', { x1: x0, y1: graphY(q), x2: x1, y2: graphY(q), class: 'g-grid' }));
-  kids.push(mk('line', { x1: x0, y1: graphY(0.5), x2: x1, y2: graphY(0.5), class: 'g-zero' }));
-  for (const [q, t] of [[1, '100%'], [0.5, '50%'], [0, '0%']]) {
-    kids.push(mk('text', { x: x0 - 4, y: graphY(q) + 3, class: 'g-label', 'text-anchor': 'end' }, t));
-  }
-  kids.push(mk('text', { x: x0 + 4, y: graphY(1) + 10, class: 'g-label g-side south' }, 'South ahead'));
-  kids.push(mk('text', { x: x0 + 4, y: graphY(0) - 4, class: 'g-label g-side north' }, 'North ahead'));
-  if (n > 0) {
-    kids.push(mk('text', { x: graphX(1, n), y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, '1'));
-    if (n > 1) kids.push(mk('text', { x: graphX(n, n), y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, String(n)));
-    kids.push(mk('text', { x: (x0 + x1) / 2, y: g.H - 5, class: 'g-label', 'text-anchor': 'middle' }, 'ply'));
-  }
-  if (s.view > 0 && n > 0) kids.push(mk('line', { x1: graphX(s.view, n), y1: g.top, x2: graphX(s.view, n), y2: graphY(0), class: 'g-view' }));
-  const pts = [];
-  s.moves.forEach((m, i) => {
-    const v = evalView(m.eval, s.family);
-    if (v) pts.push([i + 1, v, m]);
-  });
-  if (pts.length > 1) {
-    kids.push(mk('polyline', { points: pts.map(([p, v]) => `${graphX(p, n)},${graphY(v.share)}`).join(' '), class: 'g-line' }));
-  }
-  for (const [p, v, m] of pts) {
-    const c = mk('circle', {
-      cx: graphX(p, n), cy: graphY(v.share), r: v.forced ? 4.5 : 2.6,
-      class: 'g-pt' + (v.forced ? ' g-forced ' + v.forced : '') + (v.est ? ' est' : '') + (p === s.view ? ' cur' : ''),
-      'data-ply': String(p), 'data-share': v.share.toFixed(4), 'data-forced': v.forced || '',
-    });
-    c.append(mk('title', {}, `ply ${p} (${m.move}): ${v.main}${v.score ? ', ' + v.score : ''}`));
-    c.addEventListener('click', (ev) => { ev.stopPropagation(); goTo(p); });
-    kids.push(c);
-  }
-  svg.replaceChildren(...kids);
-  svg.dataset.top = String(graphY(1)); // where 100 % and 0 % are drawn
-  svg.dataset.bottom = String(graphY(0));
 }
 
 // graphClick goes to the ply nearest a click on the graph, so that a
@@ -1001,7 +785,7 @@ function bind() {
     const w = es[0].contentRect.width;
     if (w === fitWidth) return;
     fitWidth = w;
-    requestAnimationFrame(fitBoard);
+    requestAnimationFrame(() => fitBoard(ui.state));
   }).observe(document.querySelector('.board-panel'));
   $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
