@@ -56,6 +56,14 @@ func testAnalysis(t *testing.T, browser context.Context, srv *guiServer) {
 	}
 	preview := g.Position()
 	s := tb.waitFor("the line's position", 10*time.Second, func(s pageState) bool { return s.Fen == preview.String() })
+	// The preview is marked on the board and in the status line.
+	marks := eval[[]string](tb, `[document.querySelector('#status-text').textContent,
+		String(!document.querySelector('#preview-badge').hidden),
+		String(document.querySelector('.board-wrap').classList.contains('previewing'))]`)
+	if !strings.Contains(marks[0], "Preview of the line "+strings.Join(pv[:2], " ")) || marks[1] != "true" || marks[2] != "true" {
+		t.Errorf("previewing %v: status %q, badge shown %s, board marked %s", pv[:2], marks[0], marks[1], marks[2])
+	}
+	tb.screenshot("preview")
 	for _, h := range s.Holes {
 		if h.Legal != "false" {
 			t.Errorf("previewing a line: %s has data-legal=%q", h.Name, h.Legal)
@@ -161,10 +169,12 @@ func testEngineGame(t *testing.T, browser context.Context, srv *guiServer) {
 	}
 	t.Logf("engines' game: %d plies in %v: %s (%s); #result %q", r.g.Ply(), time.Since(start).Round(time.Millisecond), st.Result, st.Reason, *s.Result)
 	tb.screenshot("end")
-	if len(s.Points) == 0 {
-		t.Errorf("#eval-graph has no points after %d engine moves", r.g.Ply())
-		return
+	// The status dot and the result are coloured by the winner.
+	marks := eval[[]string](tb, `[document.querySelector('#status').className, document.querySelector('#result').dataset.winner]`)
+	if !strings.Contains(" "+marks[0]+" ", " "+s.Status+" ") || marks[1] != s.Status {
+		t.Errorf("game won by %s: #status class %q, #result data-winner %q", s.Status, marks[0], marks[1])
 	}
+	checkGraphSpread(tb, r.g.Ply())
 	k, _ := strconv.Atoi(s.Points[len(s.Points)/2])
 	if k < 1 || k > r.g.Ply() {
 		t.Fatalf("#eval-graph point for ply %d of %d", k, r.g.Ply())
@@ -234,9 +244,16 @@ func testScreenshot(t *testing.T, browser context.Context, srv *guiServer) {
 	// The pointer away from the buttons, as when a person watches.
 	tb.do("move the mouse away", chromedp.MouseEvent(chromedp.MouseMoved, 1, 1))
 	png := tb.pageScreenshot("readme")
-	if *updateScreenshot && png != nil {
-		f := filepath.Join("..", "docs", "gui.png")
-		if err := os.WriteFile(f, png, 0o644); err != nil {
+	// The same game on a phone: the board, the score and the controls.
+	tb.setViewport(390, 844)
+	tb.measure()
+	phone := tb.screenshot("readme-phone")
+	for name, b := range map[string][]byte{"gui.png": png, "gui-phone.png": phone} {
+		if !*updateScreenshot || b == nil {
+			continue
+		}
+		f := filepath.Join("..", "docs", name)
+		if err := os.WriteFile(f, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 		t.Logf("wrote %s", f)
@@ -294,6 +311,9 @@ func testPauseStep(t *testing.T, browser context.Context, srv *guiServer) {
 	tb.click("#pause")
 	s = tb.waitFor("the pause", 20*time.Second, pressed("true"))
 	n := len(s.Plies)
+	if st := eval[string](tb, `document.querySelector('#status-text').textContent`); !strings.Contains(st, "is paused: press Resume") {
+		t.Errorf("paused: status %q, want it to say the engine is paused until Resume", st)
+	}
 	time.Sleep(600 * time.Millisecond)
 	s = tb.state()
 	if len(s.Plies) != n {

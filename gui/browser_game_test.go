@@ -118,6 +118,10 @@ func testSetup(t *testing.T, browser context.Context, srv *guiServer) {
 		if len(s.Plies) != len(before.Plies) || s.Fen != before.Fen {
 			t.Errorf("%s: the game changed: %s, was %s", bad.name, s.summary(), before.summary())
 		}
+		// What was typed stays, to be corrected.
+		if got := eval[string](tb, `document.querySelector('#fen-input').value`); got != bad.text {
+			t.Errorf("%s: the notation box holds %q after the refusal, want what was typed, %q", bad.name, got, bad.text)
+		}
 	}
 	tb.screenshot("bad-notation")
 }

@@ -68,6 +68,10 @@ func TestBrowser(t *testing.T) {
 		{"loss on time", false, testLossOnTime},
 		{"engine trouble", false, func(t *testing.T, browser context.Context, srv *guiServer) { testTrouble(t, browser, bin) }},
 		{"foreign origin", true, func(t *testing.T, browser context.Context, srv *guiServer) { testOrigin(t, srv) }},
+		{"layout", false, testLayout},
+		{"bad position in the address", false, testBadAddress},
+		{"watching engines at 100 ms", false, testWatchEngines},
+		{"scores", true, func(t *testing.T, browser context.Context, srv *guiServer) { testScores(t, browser, bin) }},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

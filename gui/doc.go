@@ -2,8 +2,8 @@
 // browser, for playing and analysing Katro and Hoyito III against any
 // engine that speaks the protocol.
 //
-// The page (assets/, embedded with go:embed: plain HTML, CSS and a
-// JavaScript module, no build step) talks to the server over one
+// The page (assets/, embedded with go:embed: plain HTML, CSS and
+// JavaScript modules, no build step) talks to the server over one
 // WebSocket per game, with JSON messages. The server keeps the game with
 // board.Game and checks every move, the person's and the engine's; the
 // page only draws the state the server sends. Engines run as child
@@ -17,7 +17,12 @@
 // a generation number, so an answer to a search that was stopped (by a
 // take back, a new game, a move while analysing) is ignored. An engine
 // process is used by one job at a time (a lock per engine). When the
-// socket closes, the session stops its jobs and kills its engines.
+// socket closes, the session stops its jobs and kills its engines. The
+// files follow that split: session.go (the loop and the game), clock.go
+// (the limit, the clocks and losses on time), engines.go (the jobs and
+// engine processes) and state.go (what the page is sent). Moves are
+// asked for under a match.Limit with match.NewMove, as sower match asks,
+// so that both arbiters agree on clocks, margins and time faults.
 //
 // The WebSocket protocol (RFC 6455) is implemented here on the standard
 // library: the handshake, masked client frames, fragments, ping, pong and

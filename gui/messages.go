@@ -87,15 +87,33 @@ type limitMsg struct {
 
 // plyMsg is one ply of the game.
 type plyMsg struct {
-	Move  string `json:"move"`
-	Side  string `json:"side"` // S or N
-	By    string `json:"by"`   // human or the engine's name
-	Score string `json:"score,omitempty"`
-	// Eval is the engine's score from South's view in seeds (mates as
-	// ±(100 - distance)), for the graph; nil without a score.
-	Eval  *float64 `json:"eval,omitempty"`
+	Move string `json:"move"`
+	Side string `json:"side"` // S or N
+	By   string `json:"by"`   // human or the engine's name
+	// Eval is the engine's score for the move, from South's view; nil
+	// without one.
+	Eval  *evalMsg `json:"eval,omitempty"`
 	Depth int      `json:"depth,omitempty"`
 	MS    int64    `json:"ms"`
+}
+
+// evalMsg is an engine's score from South's view (the page shows every
+// score so). Exactly one of CP and Mate is set.
+type evalMsg struct {
+	// CP is the score in hundredths: of a seed of final margin in Hoyito
+	// III, of the evaluation's unit in Katro.
+	CP *int `json:"cp,omitempty"`
+	// Mate is a forced result in moves: positive, South wins with its
+	// Mate-th move; negative, North does. Lost says the game is lost
+	// already for the side to move (the engine's "mate 0").
+	Mate *int `json:"mate,omitempty"`
+	Lost bool `json:"lost,omitempty"`
+	// Bound is "lower" (South's true score is at least this one) or
+	// "upper", after a search that failed high or low.
+	Bound string `json:"bound,omitempty"`
+	// WDL is South's win, the draw and North's win in per mille, when the
+	// engine gave them (UCI_ShowWDL).
+	WDL *[3]int `json:"wdl,omitempty"`
 }
 
 // analysis is the state of the analysis.
@@ -108,19 +126,24 @@ type analysis struct {
 
 // infoMsg is an engine's info line, parsed, for the analysis panel.
 type infoMsg struct {
-	Type     string   `json:"type"` // "info"
-	Gen      int      `json:"gen"`  // which search
-	Engine   string   `json:"engine"`
-	MultiPV  int      `json:"multipv"`
-	Depth    int      `json:"depth"`
-	SelDepth int      `json:"seldepth"`
-	Score    string   `json:"score"` // "cp 24", "mate -3"
-	Bound    string   `json:"bound,omitempty"`
-	Nodes    uint64   `json:"nodes"`
-	NPS      uint64   `json:"nps"`
-	TimeMS   int64    `json:"time"`
-	PV       []string `json:"pv"`
-	Fen      string   `json:"fen"` // the position analysed
+	Type     string `json:"type"` // "info"
+	Gen      int    `json:"gen"`  // which search
+	Engine   string `json:"engine"`
+	MultiPV  int    `json:"multipv"`
+	Depth    int    `json:"depth"`
+	SelDepth int    `json:"seldepth"`
+	Score    string `json:"score"` // "cp 24", "mate -3"
+	Bound    string `json:"bound,omitempty"`
+	// WDL is the engine's win, draw and loss chances in per mille, from
+	// the side to move's view, when it sends them.
+	WDL *[3]int `json:"wdl,omitempty"`
+	// Eval is the score (and WDL) from South's view, as the page shows it.
+	Eval   *evalMsg `json:"eval,omitempty"`
+	Nodes  uint64   `json:"nodes"`
+	NPS    uint64   `json:"nps"`
+	TimeMS int64    `json:"time"`
+	PV     []string `json:"pv"`
+	Fen    string   `json:"fen"` // the position analysed
 }
 
 // noteMsg is a message for #message ("" clears it).

@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -690,5 +691,92 @@ func TestEngineLog(t *testing.T) {
 	}
 	if got := strings.Count(notes.String(), "writing the engine log: no space left on device"); got != 1 {
 		t.Errorf("notes %q: want the log's failure once", notes.String())
+	}
+}
+
+// TestShowWDL: an engine that offers UCI_ShowWDL gets it turned on, and
+// its wdl reaches the page from South's view; one that does not offer it
+// gets no setoption for it.
+func TestShowWDL(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	dir := t.TempDir()
+	for _, offer := range []bool{true, false} {
+		trace := filepath.Join(dir, fmt.Sprintf("trace-%v", offer))
+		cmd := []string{fake, "-trace", trace}
+		if offer {
+			cmd = append(cmd, "-wdl")
+		}
+		addr, _ := startServer(t, Engine{Name: "fake", Command: cmd})
+		p := open(t, addr)
+		p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "fake", "limitKind": "movetime", "limitValue": "50"})
+		p.await("the new game", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "human" })
+		p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+		p.await("the engine's answer", func(p *page) bool { return len(p.last.Moves) >= 2 && !p.last.Thinking })
+		e := p.last.Moves[1].Eval
+		if e == nil || e.CP == nil {
+			t.Fatalf("offer %v: engine move's eval %+v", offer, e)
+		}
+		b, err := os.ReadFile(trace)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set := strings.Contains(string(b), "setoption name UCI_ShowWDL value true")
+		if set != offer || strings.Contains(string(b), "UCI_ShowWDL") != offer {
+			t.Errorf("offer %v: the engine was sent:\n%s", offer, b)
+		}
+		// The fake's first search: cp 10, wdl 310 300 390 for North to
+		// move, so South's view is cp -10, wdl 390 300 310.
+		if offer && (e.WDL == nil || *e.WDL != [3]int{390, 300, 310} || *e.CP != -10) {
+			t.Errorf("eval of North's move %+v, want cp -10 and wdl 390 300 310 from South's view", e)
+		}
+		if !offer && e.WDL != nil {
+			t.Errorf("no UCI_ShowWDL, yet wdl %v", *e.WDL)
+		}
+	}
+}
+
+// TestAnalysisAgainstEngine: analysis in a game against an engine keeps
+// the engine as the opponent; the analysis runs on the person's turn.
+func TestAnalysisAgainstEngine(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "fake", "limitKind": "movetime", "limitValue": "50"})
+	p.await("the new game", func(p *page) bool { return p.last.Game == "katro-4x4" && p.last.Turn == "human" })
+	p.send(map[string]any{"type": "analyse", "on": true, "engine": "fake", "multipv": 1})
+	p.await("analysis on", func(p *page) bool { return p.last.Analysis.On && p.last.Turn == "human" })
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+	p.await("the engine's answer", func(p *page) bool {
+		return len(p.last.Moves) == 2 && p.last.Turn == "human" && !p.last.Thinking
+	})
+	if m := p.last.Moves[1]; m.By != "fake" || !p.last.Analysis.On {
+		t.Errorf("with analysis on, ply 2 by %q, analysis on %v: want the engine's move and the analysis on", m.By, p.last.Analysis.On)
+	}
+	// Paused, the engine waits for Resume (the analysis goes on); then it
+	// answers.
+	p.send(map[string]any{"type": "pause"})
+	p.await("the pause", func(p *page) bool { return p.last.Paused })
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 2})
+	p.await("the person's move", func(p *page) bool { return len(p.last.Moves) == 3 })
+	time.Sleep(200 * time.Millisecond)
+	// A goto to the shown ply answers with a message, then the state as
+	// it is now (the states in between are read on the way).
+	p.msg = "before the goto"
+	answered := false
+	p.send(map[string]any{"type": "goto", "ply": 3})
+	p.await("the state after 200 ms", func(p *page) bool {
+		if !answered {
+			answered = p.msg == ""
+			return false
+		}
+		return true
+	})
+	if len(p.last.Moves) != 3 || p.last.Thinking {
+		t.Errorf("paused: %d plies, thinking %v; want the engine waiting", len(p.last.Moves), p.last.Thinking)
+	}
+	p.send(map[string]any{"type": "pause"})
+	p.await("the engine's move", func(p *page) bool { return len(p.last.Moves) == 4 && !p.last.Thinking })
+	if p.last.Moves[3].By != "fake" {
+		t.Errorf("ply 4 by %q, want the engine", p.last.Moves[3].By)
 	}
 }

@@ -19,7 +19,7 @@ func (s *session) sendState(g *board.Game) {
 	m := stateMsg{
 		Type: "state", Game: v.Name(), Family: "katro", Rows: v.Rows(), Cols: v.Cols(),
 		Players: s.players, Engines: s.srv.names(),
-		Limit:  limitMsg{s.limit.kind, s.limit.value},
+		Limit:  limitForm(s.limit),
 		GameID: s.gameID, Start: s.start.String(), View: s.view, Fen: p.String(),
 		Side: strings.ToLower(p.Side().String()), Clock: p.Clock(),
 		Status: st.Result.String(), Reason: st.Reason.String(),
@@ -55,7 +55,7 @@ func (s *session) sendState(g *board.Game) {
 	case st.Over():
 		m.Turn = "over"
 		m.Result = resultText(st)
-	case s.an.On || s.players[p.Side()] == "human":
+	case s.players[p.Side()] == "human" || (s.an.On && !s.engineMoves(p.Side())):
 		m.Turn = "human"
 	default:
 		m.Turn = "engine"
@@ -69,13 +69,12 @@ func (s *session) sendState(g *board.Game) {
 		side := q.Side()
 		pm := plyMsg{Move: mv.String(), Side: string(side.Letter()), By: s.by[i], MS: s.replies[i].Elapsed.Milliseconds()}
 		if in := s.replies[i].Info; in.HasScore {
-			pm.Score, pm.Eval = scoreText(in, side)
-			pm.Depth = in.Depth
+			pm.Eval, pm.Depth = southEval(in, side), in.Depth
 		}
 		m.Moves = append(m.Moves, pm)
 		replay.Play(mv)
 	}
-	if s.limit.kind == "tc" {
+	if s.limit.HasClock() {
 		c := [2]int64{s.clocks[0].Milliseconds(), s.clocks[1].Milliseconds()}
 		if s.running >= 0 {
 			c[s.running] = max(s.clocks[s.running]-time.Since(s.since), 0).Milliseconds()
@@ -90,29 +89,43 @@ func (s *session) sendState(g *board.Game) {
 	s.send(m)
 }
 
-// scoreText writes an engine's score for the move list (mover's view:
-// "+0.35", "M3", "-M2") and its value from South's view for the graph.
-func scoreText(in client.Info, mover board.Side) (string, *float64) {
-	sign := 1.0
+// southEval turns an engine's score, from the mover's view, to South's:
+// the sign of the score and the mate distance, the bound's direction and
+// the order of the win and loss chances. Nil without a score.
+func southEval(in client.Info, mover board.Side) *evalMsg {
+	if !in.HasScore {
+		return nil
+	}
+	sign := 1
 	if mover == board.North {
 		sign = -1
 	}
-	var text string
-	var x float64
+	e := &evalMsg{}
 	if in.IsMate {
-		text = fmt.Sprintf("M%d", in.Mate)
-		if in.Mate < 0 {
-			text = fmt.Sprintf("-M%d", -in.Mate)
-			x = -(100 + float64(in.Mate))
-		} else {
-			x = 100 - float64(in.Mate)
+		m := sign * in.Mate
+		if in.Mate == 0 { // the mover has lost
+			m = -sign
+			e.Lost = true
 		}
+		e.Mate = &m
 	} else {
-		x = float64(in.CP) / 100
-		text = fmt.Sprintf("%+.2f", x)
+		cp := sign * in.CP
+		e.CP = &cp
 	}
-	x *= sign
-	return text, &x
+	switch {
+	case in.Bound == "lowerbound" && sign > 0, in.Bound == "upperbound" && sign < 0:
+		e.Bound = "lower"
+	case in.Bound != "":
+		e.Bound = "upper"
+	}
+	if in.HasWDL {
+		w := in.WDL
+		if sign < 0 {
+			w[0], w[2] = w[2], w[0]
+		}
+		e.WDL = &w
+	}
+	return e
 }
 
 // resultText writes a finished game's result with its reason.

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol/client"
 )
 
 // Limit is how long an engine may think on each move: a clock with an
@@ -164,6 +167,72 @@ func (l Limit) String() string {
 		return "none"
 	}
 	return strings.Join(parts, " ")
+}
+
+// Move is a move to ask for under the sides' limits: the go command and
+// the time the engine may take. Both arbiters, sower match and sower gui,
+// build it with NewMove, so that they agree on clocks, margins and
+// forfeits.
+type Move struct {
+	Go client.Go
+	// Budget is the side's clock or move time, 0 when neither limits it
+	// (then Go.Timed is false and Go.Wait is the untimed timeout).
+	Budget, Margin time.Duration
+}
+
+// NewMove builds the request for side's move under lims (each side's
+// limit: the clocks of the sides with one are sent, side's move time,
+// nodes and depth) with clock the time each side has left. A move under a
+// clock or a move time is timed: its answer may take Budget plus margin;
+// any other waits up to timeout.
+func NewMove(lims [2]Limit, clock [2]time.Duration, side board.Side, margin, timeout time.Duration) Move {
+	lim := lims[side]
+	var req client.Go
+	for s, l := range lims {
+		req.Clock[s], req.Inc[s], req.HasClock[s] = clock[s], l.Inc, l.HasClock()
+		if !l.HasClock() {
+			req.Clock[s] = 0
+		}
+	}
+	req.MoveTime, req.Nodes, req.Depth = lim.MoveTime, lim.Nodes, lim.Depth
+	m := Move{Margin: margin}
+	switch {
+	case lim.HasClock():
+		m.Budget, req.Timed = clock[side], true
+	case lim.MoveTime > 0:
+		m.Budget, req.Timed = lim.MoveTime, true
+	}
+	req.Wait = m.Budget + margin
+	if !req.Timed {
+		req.Wait = timeout
+	}
+	m.Go = req
+	return m
+}
+
+// Late says why an answer that took elapsed forfeits on time, or "" if it
+// came in time (or the move was not timed).
+func (m Move) Late(elapsed time.Duration) string {
+	if !m.Go.Timed || elapsed <= m.Budget+m.Margin {
+		return ""
+	}
+	return fmt.Sprintf("answered after %d ms; it had %d ms (+%d ms margin)",
+		elapsed.Milliseconds(), m.Budget.Milliseconds(), m.Margin.Milliseconds())
+}
+
+// NoAnswer says what a timed move that got no answer in time was allowed.
+func (m Move) NoAnswer() string {
+	return fmt.Sprintf("no bestmove within %d ms (+%d ms margin)", m.Budget.Milliseconds(), m.Margin.Milliseconds())
+}
+
+// After returns a clock of left after a move that took elapsed under l:
+// charged with the time (never below 0) and given the increment. Without
+// a clock it is unchanged.
+func (l Limit) After(left, elapsed time.Duration) time.Duration {
+	if !l.HasClock() {
+		return left
+	}
+	return max(left-elapsed, 0) + l.Inc
 }
 
 // keyValues splits s into key=value fields separated by spaces, tabs or

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sower-engine/sower/board"
 )
 
 func TestParseTC(t *testing.T) {
@@ -101,5 +103,46 @@ func TestParseLimit(t *testing.T) {
 	}
 	if got := (Limit{}).String(); got != "none" {
 		t.Errorf("zero limit: %q, want none", got)
+	}
+}
+
+func TestNewMove(t *testing.T) {
+	ms := time.Millisecond
+	tc := Limit{Base: 10 * time.Second, Inc: 100 * ms}
+	mt := Limit{MoveTime: 300 * ms}
+	dp := Limit{Depth: 4, Nodes: 1000}
+	clock := [2]time.Duration{2500 * ms, 7 * time.Second}
+	tests := []struct {
+		name    string
+		lims    [2]Limit
+		side    board.Side
+		command string
+		budget  time.Duration
+		wait    time.Duration
+		timed   bool
+	}{
+		{"clock, south", [2]Limit{tc, tc}, board.South, "go wtime 2500 btime 7000 winc 100 binc 100", 2500 * ms, 2550 * ms, true},
+		{"clock, north", [2]Limit{tc, tc}, board.North, "go wtime 2500 btime 7000 winc 100 binc 100", 7 * time.Second, 7050 * ms, true},
+		{"move time against a clock", [2]Limit{mt, tc}, board.South, "go btime 7000 binc 100 movetime 300", 300 * ms, 350 * ms, true},
+		{"depth and nodes: untimed", [2]Limit{dp, dp}, board.North, "go nodes 1000 depth 4", 0, time.Minute, false},
+	}
+	for _, c := range tests {
+		m := NewMove(c.lims, clock, c.side, 50*ms, time.Minute)
+		if got := m.Go.Command(); got != c.command || m.Budget != c.budget || m.Go.Wait != c.wait || m.Go.Timed != c.timed {
+			t.Errorf("%s: %q budget %v wait %v timed %v; want %q %v %v %v", c.name, got, m.Budget, m.Go.Wait, m.Go.Timed, c.command, c.budget, c.wait, c.timed)
+		}
+	}
+	m := NewMove([2]Limit{mt, mt}, clock, board.South, 50*ms, time.Minute)
+	if l := m.Late(350 * ms); l != "" {
+		t.Errorf("an answer at the margin: %q, want in time", l)
+	}
+	if l := m.Late(351 * ms); l != "answered after 351 ms; it had 300 ms (+50 ms margin)" {
+		t.Errorf("a late answer: %q", l)
+	}
+	if got := tc.After(2500*ms, 3*time.Second); got != 100*ms {
+		t.Errorf("a clock overrun: %v left, want the increment", got)
+	}
+	if got := mt.After(2500*ms, 3*time.Second); got != 2500*ms {
+		t.Errorf("no clock: %v left, want it unchanged", got)
 	}
 }

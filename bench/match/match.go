@@ -525,46 +525,29 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		r.log.Note("game %d: %s (south) vs %s (north)", idx+1, labels[board.South], labels[board.North])
 	}
 
-	var clock, inc [2]time.Duration
-	var hasClock [2]bool
+	var clock [2]time.Duration
 	for s, l := range lims {
-		clock[s], inc[s], hasClock[s] = l.Base, l.Inc, l.HasClock()
+		clock[s] = l.Base
 	}
-	margin := r.cfg.TimeMargin
 	for !g.Status().Over() {
 		pos := g.Position()
 		side := pos.Side()
 		if err := ctx.Err(); err != nil {
 			return forfeit(side, &fault{aborted, err.Error()})
 		}
-		lim := lims[side]
-		req := client.Go{Clock: clock, Inc: inc, HasClock: hasClock, MoveTime: lim.MoveTime, Nodes: lim.Nodes, Depth: lim.Depth}
-		var budget time.Duration
-		switch {
-		case lim.HasClock():
-			budget, req.Timed = clock[side], true
-		case lim.MoveTime > 0:
-			budget, req.Timed = lim.MoveTime, true
-		}
-		req.Wait = budget + margin
-		if !req.Timed {
-			req.Wait = r.cfg.timeout()
-		}
-		rep, f := r.answer(ctx, players[side], g, req, pondering[side])
+		mv := NewMove(lims, clock, side, r.cfg.TimeMargin, r.cfg.timeout())
+		rep, f := r.answer(ctx, players[side], g, mv.Go, pondering[side])
 		pondering[side] = ponder{}
 		if f != nil && f.term == TimeForfeit {
-			f.detail = fmt.Sprintf("no bestmove within %d ms (+%d ms margin)", budget.Milliseconds(), margin.Milliseconds())
+			f.detail = mv.NoAnswer()
 		}
 		if f != nil {
 			return forfeit(side, f)
 		}
-		if req.Timed && rep.Elapsed > budget+margin {
-			return forfeit(side, &fault{TimeForfeit, fmt.Sprintf("answered after %d ms; it had %d ms (+%d ms margin)",
-				rep.Elapsed.Milliseconds(), budget.Milliseconds(), margin.Milliseconds())})
+		if late := mv.Late(rep.Elapsed); late != "" {
+			return forfeit(side, &fault{TimeForfeit, late})
 		}
-		if lim.HasClock() {
-			clock[side] = max(clock[side]-rep.Elapsed, 0) + inc[side]
-		}
+		clock[side] = lims[side].After(clock[side], rep.Elapsed)
 		m, err := v.ParseMove(rep.Move)
 		if err == nil {
 			err = g.Play(m)
@@ -581,7 +564,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 		}
 		rec.Moves = append(rec.Moves, newMoveRecord(m, side, rep))
 		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
-			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], client.Go{Clock: clock, Inc: inc, HasClock: hasClock}); f != nil {
+			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], NewMove(lims, clock, side, 0, 0).Go); f != nil {
 				return forfeit(side, f)
 			}
 		}

@@ -2,6 +2,9 @@
 // actions over one WebSocket. The server checks every move; the page only
 // shows what the server says (docs/gui.md).
 
+import { drawSeeds, fitBoard } from './board.js';
+import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
+
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
 
@@ -23,6 +26,13 @@ const ui = {
   queue: [],        // states waiting for an animation to end
   draining: false,
   fenShown: '',     // what the page last put in the notation box
+  setupText: null,  // the notation of a Set up awaiting its answer
+  keepFen: null,    // {text, fen}: a refused Set up's text, kept while fen is shown
+  firstReq: null,   // the address's new game, until it is answered
+  firstError: '',   // why the address's position was refused, until its retry shows
+  firstErrorGame: null, // the game shown when it was refused
+  lastState: 0,     // when the last state came (performance.now())
+  pace: Infinity,   // the usual time between states of a game, ms
 };
 
 function send(msg) {
@@ -94,6 +104,7 @@ function connect() {
     if (!ui.started) {
       ui.started = true;
       const { req, mode, engine } = paramsFromURL();
+      ui.firstReq = req;
       request(req);
       if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
     } else if (ui.state) {
@@ -125,6 +136,23 @@ function connect() {
 }
 
 function setMessage(text) {
+  if (ui.firstReq) {
+    const r = ui.firstReq;
+    ui.firstReq = null;
+    if (text && (r.fen || r.moves) && r.type === 'new') {
+      // The address's position or moves were refused: keep its game,
+      // players and rules from the start, and say why.
+      ui.firstError = `${text}. The game starts from its start position.`;
+      request({ ...r, fen: '', moves: '' });
+      $('#message').textContent = ui.firstError;
+      return;
+    }
+  }
+  if (!text && ui.firstError) return; // the error stays until the retry's game shows
+  if (ui.setupText !== null) {
+    if (text) ui.keepFen = { text: ui.setupText, fen: ui.state ? ui.state.fen : '' };
+    ui.setupText = null;
+  }
   $('#message').textContent = text || '';
   if (!text) return;
   ui.pending = false;
@@ -137,8 +165,33 @@ function setMessage(text) {
 // for it (engines may answer faster than seeds are sown), unless it does
 // not follow on (a new game, a take back), which cuts the animation short.
 function enqueue(s) {
+  notePace(s);
   ui.queue.push(s);
   if (!ui.draining) drain();
+}
+
+// notePace keeps the usual time between engine moves (an average of the
+// latest), so that animations can be cut to keep up with them.
+function notePace(s) {
+  const last = ui.queue.length ? ui.queue[ui.queue.length - 1] : ui.state;
+  const now = performance.now();
+  const m = s.moves[s.moves.length - 1];
+  if (last && last.gameId === s.gameId && s.moves.length === last.moves.length + 1 && m && m.by !== 'human') {
+    const dt = now - ui.lastState;
+    ui.pace = ui.pace === Infinity ? dt : 0.6 * ui.pace + 0.4 * dt;
+  }
+  if (last && s.moves.length !== last.moves.length) ui.lastState = now;
+}
+
+// animSpeed is the animation's speed for a move of s: the chosen one,
+// cut when engines play each other so that a move's animation (about five
+// times the speed) takes at most 80% of the time between their moves,
+// and shorter still whenever states wait; 0 draws it at once.
+function animSpeed(s) {
+  let speed = speeds[$('#animate-select').value] || 0;
+  if (!s.players.includes('human')) speed = Math.min(speed, 0.8 * ui.pace / 5);
+  speed /= 1 + ui.queue.length;
+  return speed >= 12 ? speed : 0;
 }
 
 async function drain() {
@@ -147,6 +200,9 @@ async function drain() {
     while (ui.queue.length) {
       const anim = onState(ui.queue.shift());
       if (anim) await anim;
+      // Every ply is shown, if only for a moment: the next state waits
+      // for this one to be painted.
+      else if (ui.queue.length) await sleep(30);
     }
   } finally {
     ui.draining = false;
@@ -161,6 +217,10 @@ function cutShort(s) {
 
 function onState(s) {
   const prev = ui.state;
+  if (ui.firstError) {
+    if (ui.firstErrorGame === null) ui.firstErrorGame = s.gameId;
+    else if (s.gameId !== ui.firstErrorGame) ui.firstError = '';
+  }
   const newGame = s.gameId !== ui.gameId;
   ui.state = s;
   ui.pending = false;
@@ -174,9 +234,9 @@ function onState(s) {
     syncForm(s);
     buildBoard(s);
   }
-  const speed = speeds[$('#animate-select').value] || 0;
+  const speed = animSpeed(s);
   let anim = null;
-  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view && ui.queue.length < 3) {
+  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
     anim = animate(s, prev, speed);
   } else {
     drawPosition(s.counts, s.captured);
@@ -184,9 +244,10 @@ function onState(s) {
   drawMarks(s);
   drawPanel(s);
   drawMoves(s);
-  drawGraph(s);
+  drawGraphIn($('#eval-graph'), s, goTo);
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
+  drawEval(s);
   writeURL(s);
   updateBusy();
   if (body.dataset.ready !== 'true') body.dataset.ready = 'true';
@@ -218,6 +279,14 @@ function syncForm(s) {
 // than what the page put there).
 function syncFenInput(fen) {
   const e = $('#fen-input');
+  // A refused Set up keeps what was typed, to be corrected, while the
+  // position it was typed in is shown.
+  if (ui.keepFen && ui.keepFen.fen === fen) {
+    if (document.activeElement !== e) e.value = ui.keepFen.text;
+    ui.fenShown = fen;
+    return;
+  }
+  ui.keepFen = null;
   if (document.activeElement === e && e.value !== ui.fenShown) return;
   e.value = fen;
   ui.fenShown = fen;
@@ -235,13 +304,6 @@ function updateBusy() {
 }
 
 // ---- board ----
-
-// Seed positions in a hole, as fractions of its size (a sunflower
-// spiral, so any count looks like a heap).
-const seedSpots = Array.from({ length: 24 }, (_, i) => {
-  const a = i * 2.39996, r = 0.13 * Math.sqrt(i + 0.6);
-  return [0.5 + r * Math.cos(a), 0.47 + r * Math.sin(a)];
-});
 
 function buildBoard(s) {
   const board = $('#board');
@@ -293,23 +355,7 @@ function buildBoard(s) {
   const wrap = document.querySelector('.board-wrap');
   wrap.classList.toggle('flipped', ui.flipped);
   document.querySelector('.board-panel').classList.toggle('flipped', ui.flipped);
-}
-
-function drawSeeds(el, n) {
-  const box = el.querySelector('.seeds');
-  const shown = Math.min(n, seedSpots.length);
-  if (box.childElementCount !== shown) {
-    const kids = [];
-    for (let i = 0; i < shown; i++) {
-      const d = document.createElement('i');
-      d.style.left = (seedSpots[i][0] * 100) + '%';
-      d.style.top = (seedSpots[i][1] * 100) + '%';
-      d.className = 's' + (i % 4);
-      kids.push(d);
-    }
-    box.replaceChildren(...kids);
-  }
-  el.querySelector('.count').textContent = n;
+  fitBoard(ui.state);
 }
 
 function drawPosition(counts, captured) {
@@ -325,14 +371,9 @@ function drawPosition(counts, captured) {
     for (const [k, side] of [[0, 'south'], [1, 'north']]) {
       $('#captured-' + side).textContent = captured[k] + ' captured';
       const store = $('#store-' + side);
-      store.textContent = '';
-      const heap = document.createElement('span');
-      heap.className = 'heap';
-      for (let i = 0; i < Math.min(captured[k], 40); i++) heap.append(document.createElement('i'));
-      const num = document.createElement('b');
-      num.textContent = captured[k];
-      store.append(heap, num);
-      store.setAttribute('aria-label', `${side === 'south' ? 'South' : 'North'} captured ${captured[k]}`);
+      store.querySelector('b').textContent = captured[k];
+      store.dataset.seeds = String(captured[k]);
+      store.setAttribute('aria-label', `${side === 'south' ? 'South' : 'North'}'s store: ${captured[k]} captured`);
     }
   }
 }
@@ -366,19 +407,28 @@ function drawPanel(s) {
   st.dataset.status = s.status;
   st.dataset.turn = s.turn;
   const side = s.side === 'south' ? 'South' : 'North';
+  const player = s.players[s.side === 'south' ? 0 : 1];
   let text;
-  if (s.turn === 'over') text = 'Game over';
-  else if (s.thinking) text = `${side} to move — ${s.players[s.side === 'south' ? 0 : 1]} is thinking…`;
+  if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
+  else if (s.turn === 'over') text = 'Game over';
+  else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
   else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
-  else if (s.paused) text = `${side} to move — paused`;
+  else if (s.paused) text = `${side} to move — ${player} is paused: press Resume`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
-  if (s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
+  if (!ui.preview && s.family === 'hoyito' && s.view > 0 && s.turn !== 'over' && s.moves[s.view - 1].side === side[0] && s.moves[s.view - 1].move !== 'pass') {
     text += ' · extra turn after a capture';
   }
   $('#status-text').textContent = text;
-  st.classList.toggle('south', s.side === 'south');
-  st.classList.toggle('north', s.side === 'north');
+  // The dot: the side to move, or once over the winner (grey for a draw).
+  const dot = s.turn === 'over' ? s.status : s.side;
+  st.classList.toggle('south', !ui.preview && dot === 'south');
+  st.classList.toggle('north', !ui.preview && dot === 'north');
+  st.classList.toggle('draw', !ui.preview && dot === 'draw');
+  st.classList.toggle('preview', !!ui.preview);
+  document.querySelector('.board-wrap').classList.toggle('previewing', !!ui.preview);
+  $('#preview-badge').hidden = !ui.preview;
+  $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
   $('#south-name').textContent = 'South · ' + s.players[0];
   $('#north-name').textContent = 'North · ' + s.players[1];
@@ -394,6 +444,15 @@ function drawPanel(s) {
   an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
   an.textContent = s.analysis.on ? 'Stop' : 'Analyse';
   an.classList.toggle('on', s.analysis.on);
+  // Against an engine, analysis does not replace it: say so.
+  const engines = s.players.filter((p) => p !== 'human');
+  const humans = 2 - engines.length;
+  const note = $('#analysis-note');
+  note.hidden = !(humans === 1);
+  note.textContent = s.analysis.on
+    ? `${engines[0]} stays your opponent: it moves on its turns, and the analysis runs on yours.`
+    : `Analysis looks at your turns; ${engines[0] || 'the engine'} stays your opponent.`;
+  pause.title = s.paused ? 'Let the engines move again' : 'Stop the engines moving until Resume (analysis and your moves go on)';
   const mpv = $('#multipv');
   mpv.max = String(s.analysis.maxMultipv);
   mpv.disabled = s.analysis.maxMultipv <= 1;
@@ -418,11 +477,13 @@ function drawMoves(s) {
     mv.className = 'mv';
     mv.textContent = m.move;
     li.append(num, ' ', mv);
-    if (m.score) {
+    const v = evalView(m.eval, s.family);
+    if (v) {
       const sc = document.createElement('span');
-      sc.className = 'sc';
-      sc.textContent = m.score + (m.depth ? '/' + m.depth : '');
-      sc.setAttribute('aria-label', 'score ' + sc.textContent);
+      sc.className = 'sc' + (v.forced ? ' forced ' + v.forced : '');
+      sc.textContent = v.forced ? v.main : v.wdl ? `${v.wdl[0]}%` : `≈${Math.round(100 * v.share)}%`;
+      sc.title = `${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
+      sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
@@ -436,38 +497,49 @@ function drawMoves(s) {
   if (cur) cur.scrollIntoView({ block: 'nearest' });
 }
 
-const svgNS = 'http://www.w3.org/2000/svg';
+// shownEval is the score of the shown position: the analysis's first line
+// when it is of this position, else the engine's score for the move that
+// led to it.
+function shownEval(s) {
+  if (ui.preview) return null; // a line's position: no score of its own
+  const l = ui.lines.get(1);
+  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
+  const m = s.view > 0 ? s.moves[s.view - 1] : null;
+  if (m && m.eval) return { e: m.eval, depth: m.depth, by: m.by };
+  return null;
+}
 
-function drawGraph(s) {
-  const svg = $('#eval-graph');
-  const W = 300, H = 100, lim = 10;
-  const n = Math.max(s.moves.length, 1);
-  const x = (ply) => 6 + (ply - 0.5) * (W - 12) / n;
-  const y = (e) => H / 2 - Math.max(-lim, Math.min(lim, e)) * (H / 2 - 6) / lim;
-  const kids = [];
-  const mk = (tag, attrs) => {
-    const e = document.createElementNS(svgNS, tag);
-    for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-    return e;
-  };
-  kids.push(mk('rect', { x: 0, y: 0, width: W, height: H / 2, class: 'g-up' }));
-  kids.push(mk('rect', { x: 0, y: H / 2, width: W, height: H / 2, class: 'g-down' }));
-  kids.push(mk('line', { x1: 0, y1: H / 2, x2: W, y2: H / 2, class: 'g-zero' }));
-  if (s.view > 0) kids.push(mk('line', { x1: x(s.view), y1: 0, x2: x(s.view), y2: H, class: 'g-view' }));
-  const pts = [];
-  s.moves.forEach((m, i) => { if (m.eval !== undefined && m.eval !== null) pts.push([i + 1, m.eval]); });
-  if (pts.length > 1) {
-    kids.push(mk('polyline', { points: pts.map(([p, e]) => `${x(p)},${y(e)}`).join(' '), class: 'g-line' }));
+function drawEval(s) {
+  const box = $('#eval-now');
+  const got = shownEval(s);
+  const v = got && evalView(got.e, s.family);
+  if (!v) {
+    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score for this position yet';
+    box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: none }));
+    box.dataset.forced = '';
+    return;
   }
-  for (const [p, e] of pts) {
-    const c = mk('circle', { cx: x(p), cy: y(e), r: 2.6, class: 'g-pt' + (p === s.view ? ' cur' : ''), 'data-ply': String(p) });
-    const t = mk('title', {});
-    t.textContent = `ply ${p}: ${e >= 0 ? '+' : ''}${e.toFixed(2)} (South's view)`;
-    c.append(t);
-    c.addEventListener('click', () => goTo(p));
-    kids.push(c);
-  }
-  svg.replaceChildren(...kids);
+  const main = Object.assign(document.createElement('b'), { className: 'eval-main', textContent: v.main });
+  const detail = Object.assign(document.createElement('span'), { className: 'eval-detail' });
+  const wdl = Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) });
+  detail.append(wdl);
+  if (v.score) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-score', textContent: v.score }));
+  detail.append(` \u00b7 ${got.by}${got.depth ? ', depth ' + got.depth : ''}`);
+  box.replaceChildren(main, evalBar(v), detail);
+  box.dataset.forced = v.forced || '';
+}
+
+// graphClick goes to the ply nearest a click on the graph, so that a
+// finger need not hit a point.
+function graphClick(ev) {
+  const s = ui.state;
+  if (!s || s.moves.length === 0) return;
+  const r = $('#eval-graph').getBoundingClientRect();
+  const x = (ev.clientX - r.left) * graphBox.W / r.width;
+  const n = s.moves.length;
+  const span = graphBox.W - graphBox.left - graphBox.right;
+  const ply = n <= 1 ? 1 : Math.round(1 + (x - graphBox.left) / span * (n - 1));
+  goTo(Math.max(1, Math.min(n, ply)));
 }
 
 function fmtClock(ms) {
@@ -586,21 +658,13 @@ function fmtNum(n) {
   return String(n);
 }
 
-function fmtScore(score, hoyito) {
-  if (!score) return '';
-  const [kind, v] = score.split(' ');
-  const n = parseInt(v, 10);
-  if (kind === 'mate') return n > 0 ? `win in ${n}` : `loss in ${-n}`;
-  const x = n / 100;
-  return (x > 0 ? '+' : '') + x.toFixed(2) + (hoyito ? ' seeds' : '');
-}
-
 function onInfo(m) {
   const s = ui.state;
   if (!s) return;
   if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
   ui.lines.set(m.multipv, m);
   renderLines();
+  if (m.multipv === 1) drawEval(s);
 }
 
 function renderLines() {
@@ -615,13 +679,25 @@ function renderLines() {
     d.dataset.score = m.score;
     const head = document.createElement('div');
     head.className = 'pv-head';
+    const v = evalView(m.eval, s ? s.family : 'katro');
     const sc = document.createElement('b');
-    sc.className = 'pv-score';
-    sc.textContent = fmtScore(m.score, s && s.family === 'hoyito') + (m.bound ? (m.bound === 'lowerbound' ? ' ≥' : ' ≤') : '');
+    sc.className = 'pv-score' + (v && v.forced ? ' forced ' + v.forced : '');
+    sc.textContent = v ? v.main : '';
+    const score = document.createElement('span');
+    score.className = 'pv-eval';
+    score.textContent = v ? v.score : '';
     const meta = document.createElement('span');
     meta.className = 'pv-meta';
     meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
-    head.append(sc, ' ', meta, ' ');
+    head.append(sc, ' ', score, ' ', meta, ' ');
+    if (v) {
+      const w = document.createElement('div');
+      w.className = 'pv-wdl';
+      w.append(evalBar(v), Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) }));
+      d.append(head, w);
+    } else {
+      d.append(head);
+    }
     const pv = document.createElement('div');
     pv.className = 'pv-moves';
     pv.append('pv ');
@@ -634,7 +710,7 @@ function renderLines() {
       b.addEventListener('click', () => send({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
       pv.append(b, ' ');
     });
-    d.append(head, pv);
+    d.append(pv);
     return d;
   }));
 }
@@ -646,6 +722,7 @@ function onPreview(m) {
   drawPosition(m.counts, m.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEval(s);
   const p = $('#pv-preview');
   p.hidden = false;
   p.textContent = `Showing the line: ${m.moves}. `;
@@ -664,6 +741,7 @@ function endPreview() {
   drawPosition(s.counts, s.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEval(s);
 }
 
 // ---- actions ----
@@ -704,6 +782,16 @@ function download(name, text) {
 }
 
 function bind() {
+  // Refit the board when the panel's width changes (in the next frame, so
+  // that the refit does not itself count as a resize of this frame).
+  let fitWidth = -1;
+  new ResizeObserver((es) => {
+    const w = es[0].contentRect.width;
+    if (w === fitWidth) return;
+    fitWidth = w;
+    requestAnimationFrame(() => fitBoard(ui.state));
+  }).observe(document.querySelector('.board-panel'));
+  $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
   $('#limit-kind').addEventListener('change', () => {
@@ -725,6 +813,8 @@ function bind() {
   $('#last').addEventListener('click', () => ui.state && goTo(ui.state.moves.length));
   $('#setup').addEventListener('click', () => {
     const fen = $('#fen-input').value;
+    ui.setupText = fen;
+    ui.keepFen = null;
     request({ type: 'setup', fen });
     ui.fenShown = fen; // what was set up may be followed again
   });

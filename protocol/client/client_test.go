@@ -27,6 +27,18 @@ func TestParseInfo(t *testing.T) {
 		{[]string{"info depth 2 pv depth 7"}, Info{Depth: 2, HasDepth: true, PV: []string{"depth", "7"}}},
 		{[]string{"info multipv 2 depth 6 score cp -7 pv b1"}, Info{MultiPV: 2, Depth: 6, HasDepth: true, CP: -7, HasScore: true, PV: []string{"b1"}}},
 		{[]string{"info score", "info score cp", "info nodes -4"}, Info{}},
+		{[]string{"info depth 12 score cp 35 wdl 520 300 180 nodes 7 pv a1"},
+			Info{Depth: 12, HasDepth: true, CP: 35, HasScore: true, WDL: [3]int{520, 300, 180}, HasWDL: true, Nodes: 7, PV: []string{"a1"}}},
+		{[]string{"info depth 9 score mate 3 lowerbound wdl 1000 0 0"},
+			Info{Depth: 9, HasDepth: true, Mate: 3, IsMate: true, HasScore: true, Bound: "lowerbound", WDL: [3]int{1000, 0, 0}, HasWDL: true}},
+		{[]string{"info depth 7 score cp -20 wdl 100 300 600 upperbound nodes 3"},
+			Info{Depth: 7, HasDepth: true, CP: -20, HasScore: true, Bound: "upperbound", WDL: [3]int{100, 300, 600}, HasWDL: true, Nodes: 3}},
+		// A later score without wdl drops the earlier one; bad or short
+		// triples are skipped.
+		{[]string{"info depth 1 score cp 5 wdl 400 300 300", "info depth 2 score cp 6"},
+			Info{Depth: 2, HasDepth: true, CP: 6, HasScore: true}},
+		{[]string{"info depth 1 score cp 5 wdl 400 x 300", "info wdl 1 2", "info wdl 2000 0 0"},
+			Info{Depth: 1, HasDepth: true, CP: 5, HasScore: true}},
 	}
 	for _, tc := range tests {
 		var e Info
@@ -147,6 +159,36 @@ func TestEngine(t *testing.T) {
 		}
 		if infos == 0 || !r.Info.HasScore {
 			t.Errorf("no info seen: %d lines, %+v", infos, r.Info)
+		}
+	})
+	t.Run("wdl", func(t *testing.T) {
+		// Off by default: scores without wdl; on: every score with it.
+		e := start(t, "-wdl")
+		if d, ok := e.HasOption("UCI_ShowWDL"); !ok || d.Type != "check" || d.Default != "false" {
+			t.Fatalf("UCI_ShowWDL option: %+v %v", d, ok)
+		}
+		if f := e.NewGame(ctx, []Option{{Name: "UCI_Variant", Value: "katro"}}); f != nil {
+			t.Fatal(f)
+		}
+		g := board.NewGame(katro.Start())
+		r, f := e.Think(ctx, g, Go{Depth: 1, Wait: 5 * time.Second})
+		if f != nil {
+			t.Fatal(f)
+		}
+		if !r.Info.HasScore || r.Info.HasWDL {
+			t.Errorf("UCI_ShowWDL off: info %+v, want a score without wdl", r.Info)
+		}
+		if f := e.SetOptions([]Option{{Name: "UCI_ShowWDL", Value: "true"}}); f != nil {
+			t.Fatal(f)
+		}
+		var lines []string
+		r, f = e.Think(ctx, g, Go{Depth: 1, Wait: 5 * time.Second, Each: func(l string) { lines = append(lines, l) }})
+		if f != nil {
+			t.Fatal(f)
+		}
+		w := r.Info.WDL
+		if !r.Info.HasWDL || w[0]+w[1]+w[2] != 1000 {
+			t.Errorf("UCI_ShowWDL on: info %+v from %q, want wdl summing to 1000", r.Info, lines)
 		}
 	})
 	t.Run("infinite until stop", func(t *testing.T) {

@@ -18,10 +18,16 @@ type Info struct {
 	HasScore bool
 	IsMate   bool
 	Bound    string // "lowerbound", "upperbound" or ""
-	Nodes    uint64
-	NPS      uint64
-	TimeMS   int64
-	PV       []string // the principal variation, as written
+	// WDL is the engine's win, draw and loss chances in per mille from
+	// the mover's view ("wdl 520 300 180"), when HasWDL: sent with the
+	// score by engines whose UCI_ShowWDL option is on. A score line
+	// without wdl clears it.
+	WDL    [3]int
+	HasWDL bool
+	Nodes  uint64
+	NPS    uint64
+	TimeMS int64
+	PV     []string // the principal variation, as written
 }
 
 // Parse folds an info line into i: the fields it reports. "string" ends
@@ -79,6 +85,7 @@ func (i *Info) Parse(line string) {
 				continue
 			}
 			i.HasScore, i.IsMate, i.Bound = true, f[k+1] == "mate", ""
+			i.WDL, i.HasWDL = [3]int{}, false
 			i.CP, i.Mate = 0, 0
 			if i.IsMate {
 				i.Mate = int(n)
@@ -89,6 +96,24 @@ func (i *Info) Parse(line string) {
 			if k+1 < len(f) && (f[k+1] == "lowerbound" || f[k+1] == "upperbound") {
 				i.Bound = f[k+1]
 				k++
+			}
+		case "lowerbound", "upperbound":
+			// After the score, or after its wdl as Stockfish writes it
+			// ("score cp 35 wdl 520 300 180 lowerbound").
+			if i.HasScore {
+				i.Bound = f[k]
+			}
+		case "wdl":
+			var w [3]int
+			ok := k+3 < len(f)
+			for j := range w {
+				n, good := num(k + 1 + j)
+				ok = ok && good && n >= 0 && n <= 1000
+				w[j] = int(n)
+			}
+			if ok {
+				i.WDL, i.HasWDL = w, true
+				k += 3
 			}
 		case "pv":
 			i.PV = append([]string(nil), f[k+1:]...)

@@ -3,7 +3,11 @@
 // in the position; "go infinite" answers at "stop") and, when asked, misbehaves in one way from a given
 // search on.
 //
-//	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE] [-multipv N]
+// With -wdl it offers UCI_ShowWDL and, once that is on, reports win, draw
+// and loss chances with every score; with -mate N its scores are a win in
+// 3 (certain: wdl 1000 0 0) from its Nth search on.
+//
+//	fakeengine -mode good|illegal|garbage|none|crash|hang|late|nouci [-after N] [-delay D] [-trace FILE] [-multipv N] [-wdl] [-mate N]
 package main
 
 import (
@@ -24,6 +28,8 @@ func main() {
 	delay := flag.Duration("delay", time.Second, "how late a late bestmove comes")
 	trace := flag.String("trace", "", "append every command received to this file")
 	maxPV := flag.Int("multipv", 0, "offer a MultiPV option up to this many lines (0: none)")
+	offerWDL := flag.Bool("wdl", false, "offer UCI_ShowWDL")
+	mateFrom := flag.Int("mate", 0, "score a win in 3 from this search on (0: never)")
 	flag.Parse()
 
 	var tr *os.File
@@ -47,6 +53,7 @@ func main() {
 	searches := 0
 	pending := false // an infinite search is running
 	lines := 1       // MultiPV
+	showWDL := false
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
@@ -67,6 +74,9 @@ func main() {
 			if *maxPV > 0 {
 				say("option name MultiPV type spin default 1 min 1 max %d", *maxPV)
 			}
+			if *offerWDL {
+				say("option name UCI_ShowWDL type check default false")
+			}
 			say("uciok")
 		case "isready":
 			say("readyok")
@@ -85,6 +95,8 @@ func main() {
 					rules.NoCaptureLimit, _ = strconv.Atoi(f[4])
 				case "MultiPV":
 					lines, _ = strconv.Atoi(f[4])
+				case "UCI_ShowWDL":
+					showWDL = *offerWDL && f[4] == "true"
 				}
 			}
 		case "position":
@@ -143,7 +155,14 @@ func main() {
 					continue
 				}
 			}
-			say("info depth 3 seldepth 5 score cp %d nodes 100 nps 1000 time 1 pv x", 10*searches)
+			score := fmt.Sprintf("cp %d", 10*searches)
+			if *mateFrom > 0 && searches >= *mateFrom {
+				score = "mate 3"
+			}
+			if showWDL {
+				score += " " + wdl(10*searches, *mateFrom > 0 && searches >= *mateFrom)
+			}
+			say("info depth 3 seldepth 5 score %s nodes 100 nps 1000 time 1 pv x", score)
 			if *maxPV > 0 && game != nil && !game.Status().Over() {
 				p := game.Position()
 				for k, m := range p.LegalMoves() {
@@ -166,6 +185,16 @@ func main() {
 			return
 		}
 	}
+}
+
+// wdl writes made-up chances for a score in centi-units, or a certain win.
+func wdl(cp int, won bool) string {
+	if won {
+		return "wdl 1000 0 0"
+	}
+	w := min(300+cp, 900)
+	l := max(400-cp, 0)
+	return fmt.Sprintf("wdl %d %d %d", w, 1000-w-l, l)
 }
 
 // first returns the first legal move, or NoMove when the game is over.
