@@ -40,16 +40,30 @@ type BuildStats struct {
 	MaxDist     int
 	Time        time.Duration
 	Bytes       uint64 // peak working memory of the arrays, approximate
+	// ClockBytes is the same for the clock rounds: the parent lists, the
+	// entries, the values, supports and gathered changes, and the
+	// largest round's lists.
+	ClockBytes uint64
 }
 
 // BuildMemory estimates the memory that building the n-seed layer for
-// opts holds at its peak: the main arrays (11 bytes a position and 4 a
-// quiet move, of which there are about 3.1 a position in every layer
-// measured, 8 to 24 seeds) and the entries written out. BuildStats.Bytes
-// reports the main arrays as they were.
+// opts holds at its peak, the larger of its two phases' (for a set with a
+// limit): the bounds' rounds (12 bytes a position, 4 a quiet move, of
+// which there are about 3.1 a position in every layer measured, 8 to 24
+// seeds, and the entries) and the clock rounds (the quiet moves' parent
+// lists and their offsets, the entries, 6 bytes a position of values,
+// supports and gathered changes, and the largest round's lists of changes
+// and work, about 5 bytes a position in the layers measured).
+// BuildStats.Bytes and ClockBytes report the two phases' arrays as they
+// were.
 func BuildMemory(n int, opts Options) uint64 {
 	p := Positions(n) * uint64(opts.halves())
-	return p*(11+EntrySize) + p*31/10*4
+	moves := p * 31 / 10 * 4
+	bounds := p*(12+EntrySize) + moves
+	if opts.Limit == 0 {
+		return bounds
+	}
+	return max(bounds, moves+p*(4+EntrySize+6)+p*5)
 }
 
 // chunk is how many consecutive positions a worker expands at a time.
@@ -149,6 +163,7 @@ func (b *builder) clockValues(ctx context.Context, limit int, dir string, out *b
 	if err != nil {
 		return err
 	}
+	st.ClockBytes = uint64(len(b.par))*4 + uint64(len(b.off))*4 + uint64(len(out.entries)) + b.total*6 + run.lists
 	b.par, b.off = nil, nil
 	for x := uint64(0); x < b.total; x++ {
 		out.entries[x*EntrySize+4] = byte(run.valueAt(uint32(x), limit))

@@ -7,6 +7,10 @@ import (
 	"time"
 )
 
+// maxAlternating is the most changes of a round that the check for a
+// period of two keeps for the next round.
+const maxAlternating = 1 << 22
+
 // maxHorizon is the largest horizon a change can be recorded at (one
 // byte). Every layer measured settles long before it (at most about 100
 // plies), so a build that needs more stops with an error.
@@ -26,8 +30,9 @@ type clockRun struct {
 	// the value at horizon last−1.
 	alt map[uint32]int8
 	// changes counts the changes over all rounds; work the positions
-	// recomputed.
-	changes, work uint64
+	// recomputed; lists the most bytes a round's lists of changes and
+	// of work held.
+	changes, work, lists uint64
 }
 
 // valueAt returns x's value at horizon h ≥ last−1 from the run.
@@ -93,6 +98,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 	}
 	nv = nil
 	lastReport := time.Now()
+	prevKept := false
 	acc := make([]kidChanges, t)
 	queued := make([]uint64, (t+63)/64) // bit set of the work list
 	for h := 1; ; h++ {
@@ -114,7 +120,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		if len(changed) == 0 {
 			break
 		}
-		if h >= 2 && alternates(changed, old, prevChanged, prevOld, v) {
+		if h >= 2 && prevKept && alternates(changed, old, prevChanged, prevOld, v) {
 			run.period = 2
 			run.alt = make(map[uint32]int8, len(changed))
 			for i, x := range changed {
@@ -134,6 +140,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		// Round h+1: the children's changes, gathered at their parents.
 		work = b.gather(changed, old, v, acc, queued, work[:0])
 		run.work += uint64(len(work))
+		run.lists = max(run.lists, uint64(len(changed))*5+uint64(len(work))*6)
 		if cap(nvs) < len(work) {
 			nvs, nsup = make([]int8, len(work)), make([]uint8, len(work))
 		}
@@ -142,8 +149,14 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 			x := work[i]
 			nvs[i], nsup[i] = b.decide(x, v, sup[x], acc[x])
 		})
-		prevChanged = append(prevChanged[:0], changed...)
-		prevOld = append(prevOld[:0], old...)
+		// The period of two is looked for only among rounds of few
+		// changes (as it ends the rounds early, missing it costs only
+		// rounds), so that the largest rounds are not held twice.
+		prevKept = len(changed) <= maxAlternating
+		if prevKept {
+			prevChanged = append(prevChanged[:0], changed...)
+			prevOld = append(prevOld[:0], old...)
+		}
 		changed, old = changed[:0], old[:0]
 		for i, x := range work {
 			sup[x] = nsup[i]
@@ -162,13 +175,12 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 
 // kidChanges gathers, for one parent, the changes of its children in the
 // last round: the best new candidate (a changed child's new value, negated)
-// and how many moves reach it (best is noCap before the first), and how
-// many of the moves that gave the parent its value no longer do (dec) or
-// now do (inc).
+// and how many moves reach it (best is noCap before the first), and the
+// change in the number of moves that give the parent its value.
 type kidChanges struct {
-	best     int8
-	bestN    uint8
-	dec, inc uint8
+	best  int8
+	bestN uint8
+	delta int8 // moves that now give the value, less those that no longer do
 }
 
 // gather collects the changes of the positions xs (their values before in
@@ -193,10 +205,10 @@ func (b *builder) gather(xs []uint32, old, v []int8, acc []kidChanges, queued []
 				a.bestN++
 			}
 			if was == v[p] {
-				a.dec++
+				a.delta--
 			}
 			if now == v[p] {
-				a.inc++
+				a.delta++
 			}
 		}
 	}
@@ -214,7 +226,7 @@ func (b *builder) decide(x uint32, v []int8, s uint8, a kidChanges) (int8, uint8
 	if a.best > v[x] {
 		return a.best, a.bestN
 	}
-	if n := int(s) - int(a.dec) + int(a.inc); n > 0 {
+	if n := int(s) + int(a.delta); n > 0 {
 		return v[x], uint8(n)
 	}
 	return b.value(x, v)

@@ -2,6 +2,7 @@ package tables
 
 import (
 	"context"
+	"runtime/debug"
 
 	"errors"
 	"fmt"
@@ -74,6 +75,9 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 				return fmt.Errorf("writing %s: %w", path, err)
 			}
 			out = built{}
+			// The layer's working memory goes back to the system before
+			// its file is mapped and read, which would add to it.
+			debug.FreeOSMemory()
 			if l, err = OpenLayer(path); err != nil {
 				return err
 			}
