@@ -138,7 +138,10 @@ func TestTablesPlayTheirValue(t *testing.T) {
 // with SOWER_TABLES set to a directory of default tables, it plays
 // SOWER_TABLES_GAMES (default 200) games from random positions of each
 // layer there, at depth SOWER_TABLES_DEPTH (default 12), and counts the
-// games whose result is not the tables' value.
+// games whose result is not the tables' value; then SOWER_TABLES_VS
+// (default 10) games a layer against an opponent without tables searching
+// at the same depth, the tables on either side, where the side with them
+// must reach at least the value.
 func TestTablesPlayTheirValueAtDepth(t *testing.T) {
 	dir := os.Getenv("SOWER_TABLES")
 	if dir == "" {
@@ -153,6 +156,10 @@ func TestTablesPlayTheirValueAtDepth(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.SetTables(tb)
+	plain, err := NewEngine(64)
+	if err != nil {
+		t.Fatal(err)
+	}
 	rng := rand.New(rand.NewPCG(5, 6))
 	for n := 8; n <= tb.Top(); n += 4 {
 		bad := 0
@@ -165,6 +172,27 @@ func TestTablesPlayTheirValueAtDepth(t *testing.T) {
 			}
 		}
 		t.Logf("%d seeds: %d games at depth %d, %d results differ from the tables' value", n, games, depth, bad)
+		vs, worse, better := envInt("SOWER_TABLES_VS", 10), 0, 0
+		for i := 0; i < vs; i++ {
+			p := randomTablePosition(t, rng, v, n)
+			want, _ := tb.Value(&p)
+			got := 0
+			if i%2 == 0 {
+				got = playOutAgainst(t, e, plain, p, depth)
+			} else {
+				got = -playOutAgainst(t, plain, e, p, depth)
+				want = -want
+			}
+			switch {
+			case got < want:
+				worse++
+				t.Errorf("%s: the side with the tables ended with %d, below the tables' value %d", &p, got, want)
+			case got > want:
+				better++
+			}
+		}
+		t.Logf("%d seeds: %d games against a search without tables at depth %d: the tables' side reached its value in %d, more in %d, less in %d",
+			n, vs, depth, vs-worse-better, better, worse)
 	}
 }
 
