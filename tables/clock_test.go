@@ -123,7 +123,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return
 				}
 				rng := rand.New(rand.NewPCG(17, uint64(limit)))
-				samples := 2000
+				samples := 1000
 				if testing.Short() {
 					samples = 200
 				}
