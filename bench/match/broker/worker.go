@@ -1,0 +1,274 @@
+package broker
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sower-engine/sower/bench/match"
+)
+
+// Worker plays the pair tasks of any match on the broker.
+type Worker struct {
+	Name        string // shown by the coordinators; unique among the workers
+	Concurrency int    // pairs at once (0 means 1)
+	CacheDir    string // where fetched engine programs are kept
+	// Log, if set, gets the engines' lines as a local match's --log does;
+	// it is written from one goroutine at a time.
+	Log io.Writer
+	// Progress gets a line per pair started, finished or failed.
+	Progress io.Writer
+}
+
+// Serve pulls and plays tasks until ctx ends. A pair running then is
+// abandoned and returned to the queue (a negative acknowledgement), so
+// that another worker plays it at once.
+func (w *Worker) Serve(ctx context.Context, c *Client) error {
+	if w.Name == "" {
+		return errors.New("a worker needs a name")
+	}
+	if w.Progress == nil {
+		w.Progress = io.Discard
+	}
+	if err := c.ensure(ctx); err != nil {
+		return err
+	}
+	cons, err := c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
+	if errors.Is(err, jetstream.ErrConsumerNotFound) {
+		cons, err = c.JS.CreateConsumer(ctx, TaskStream, workerConsumerConfig(DefaultAckWait))
+		if errors.Is(err, jetstream.ErrConsumerExists) {
+			cons, err = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("the workers' consumer: %w", err)
+	}
+	kv, err := c.JS.KeyValue(ctx, WorkerBucket)
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	hbCtx, stopHB := context.WithCancel(context.WithoutCancel(ctx))
+	wg.Go(func() { w.heartbeat(hbCtx, kv) })
+	var log syncWriter
+	log.w = w.Log
+	cch := &cache{dir: w.CacheDir, js: c.JS}
+	var slots sync.WaitGroup
+	for i := range max(w.Concurrency, 1) {
+		s := &slot{w: w, c: c, cache: cch, cons: cons, n: i + 1}
+		if w.Log != nil {
+			s.log = &log
+		}
+		slots.Go(func() { s.serve(ctx) })
+	}
+	slots.Wait()
+	stopHB()
+	wg.Wait()
+	dctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	_ = kv.Delete(dctx, w.Name)
+	return nil
+}
+
+// heartbeat keeps the worker's entry in the worker bucket alive.
+func (w *Worker) heartbeat(ctx context.Context, kv jetstream.KeyValue) {
+	t := time.NewTicker(heartbeatEvery)
+	defer t.Stop()
+	for {
+		b, _ := json.Marshal(map[string]any{"concurrency": max(w.Concurrency, 1), "at": time.Now().UTC()})
+		_, _ = kv.Put(ctx, w.Name, b)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// syncWriter serializes writes to the worker's log.
+type syncWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (s *syncWriter) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.w.Write(p)
+}
+
+// slot plays one pair at a time, keeping the players of the match it
+// played last.
+type slot struct {
+	w     *Worker
+	c     *Client
+	cache *cache
+	cons  jetstream.Consumer
+	n     int
+	log   io.Writer
+
+	match string // the match table is for
+	table *match.Table
+}
+
+func (s *slot) serve(ctx context.Context) {
+	defer s.drop()
+	for ctx.Err() == nil {
+		msg, err := s.cons.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
+				fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+				time.Sleep(time.Second)
+			}
+			continue
+		}
+		s.handle(ctx, msg)
+	}
+}
+
+func (s *slot) drop() {
+	if s.table != nil {
+		s.table.Close()
+		s.table, s.match = nil, ""
+	}
+}
+
+// handle plays one task and answers it: the records then an
+// acknowledgement; a failure report then a termination; or, when ctx
+// ends, a negative acknowledgement.
+func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
+	var t Task
+	if err := json.Unmarshal(msg.Data(), &t); err != nil {
+		s.fail(ctx, msg, &t, fmt.Sprintf("the task does not parse: %v", err))
+		return
+	}
+	if t.Version != Version {
+		s.fail(ctx, msg, &t, fmt.Sprintf("task version %d; this worker speaks version %d", t.Version, Version))
+		return
+	}
+	note, _ := json.Marshal(progressNote{Pair: t.Pair, Worker: s.w.Name})
+	_ = s.c.NC.Publish(progressSubject(t.Match), note)
+
+	// Keep the task ours while it is played.
+	ackWait := DefaultAckWait
+	if info := s.cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+		ackWait = info.Config.AckWait
+	}
+	pctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		tk := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
+		defer tk.Stop()
+		for {
+			select {
+			case <-pctx.Done():
+				return
+			case <-tk.C:
+				_ = msg.InProgress()
+			}
+		}
+	})
+	recs, failure := s.play(pctx, &t)
+	stop()
+	wg.Wait()
+	if ctx.Err() != nil {
+		_ = msg.Nak()
+		fmt.Fprintf(s.w.Progress, "pair %d of match %s returned to the queue\n", t.Pair+1, t.Match)
+		return
+	}
+	if failure != "" {
+		s.fail(ctx, msg, &t, failure)
+		return
+	}
+	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Records: recs}
+	b, err := json.Marshal(&r)
+	if err == nil && int64(len(b)) > s.c.NC.MaxPayload() {
+		s.fail(ctx, msg, &t, fmt.Sprintf("the records of pair %d take %d bytes, over the broker's message limit of %d bytes (max_payload)", t.Pair+1, len(b), s.c.NC.MaxPayload()))
+		return
+	}
+	if err == nil {
+		_, err = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(fmt.Sprintf("result.%s.%d", t.Match, t.Pair)))
+	}
+	if err != nil {
+		_ = msg.Nak() // another worker plays it
+		fmt.Fprintf(s.w.Progress, "pair %d of match %s: publishing the records: %v\n", t.Pair+1, t.Match, err)
+		return
+	}
+	if err := msg.DoubleAck(ctx); err != nil {
+		fmt.Fprintf(s.w.Progress, "pair %d of match %s: acknowledging: %v\n", t.Pair+1, t.Match, err)
+	}
+	fmt.Fprintf(s.w.Progress, "pair %d of match %s played (slot %d)\n", t.Pair+1, t.Match, s.n)
+}
+
+// play plays the task's pair; failure says why it cannot be played here.
+// When ctx ends it returns neither.
+func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, failure string) {
+	if s.match != t.Match {
+		s.drop()
+		var programs [2]string
+		for i, e := range t.Setup.Engines {
+			if e.Builtin != "" {
+				continue
+			}
+			p, err := s.cache.path(ctx, e.SHA256)
+			if err != nil {
+				if ctx.Err() != nil {
+					return nil, ""
+				}
+				return nil, fmt.Sprintf("engine%d (%s): %v", i+1, e.Name, err)
+			}
+			programs[i] = p
+		}
+		cfg, err := t.Setup.config(programs)
+		if err != nil {
+			return nil, fmt.Sprintf("the task's settings: %v", err)
+		}
+		cfg.Log = s.log
+		if err := cfg.Check(ctx); err != nil {
+			if ctx.Err() != nil {
+				return nil, ""
+			}
+			return nil, fmt.Sprintf("the engines do not run here: %v", err)
+		}
+		if s.table, err = match.NewTable(cfg); err != nil {
+			return nil, fmt.Sprintf("the task's settings: %v", err)
+		}
+		s.match = t.Match
+	}
+	v, err := t.Setup.variant()
+	if err != nil {
+		return nil, err.Error()
+	}
+	open, err := v.ParsePosition(t.Opening)
+	if err != nil {
+		return nil, fmt.Sprintf("the opening %q: %v", t.Opening, err)
+	}
+	recs, err = s.table.PlayPair(ctx, t.Pair, open)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ""
+		}
+		return nil, err.Error()
+	}
+	return recs, ""
+}
+
+// fail publishes why the task cannot be played and terminates it, so that
+// it is not handed out again.
+func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason string) {
+	fmt.Fprintf(s.w.Progress, "pair %d of match %s failed: %s\n", t.Pair+1, t.Match, reason)
+	if t.Match != "" && CheckID(t.Match) == nil {
+		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Failed: reason}
+		if b, err := json.Marshal(&r); err == nil {
+			_, _ = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(fmt.Sprintf("failed.%s.%d", t.Match, t.Pair)))
+		}
+	}
+	_ = msg.TermWithReason(reason)
+}
