@@ -49,6 +49,7 @@ type matchOnBroker struct {
 	*brokerFlags
 	id      string
 	ackWait int
+	client  *broker.Client // connected by check
 }
 
 // addMatchBrokerFlags adds the flags of "sower match --broker".
@@ -59,7 +60,8 @@ func addMatchBrokerFlags(fs *pflag.FlagSet) *matchOnBroker {
 	return m
 }
 
-// check refuses what a match over the broker cannot do.
+// check refuses what a match over the broker cannot do, and connects to
+// the broker.
 func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	if m.url == "" {
 		for _, name := range []string{"match-id", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
@@ -84,7 +86,9 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
-	return nil
+	var err error
+	m.client, err = m.dial("sower match")
+	return err
 }
 
 // run plays the match, on the broker when one is given.
@@ -92,13 +96,14 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	if m.url == "" {
 		return match.Run(ctx, cfg)
 	}
-	c, err := m.dial("sower match")
-	if err != nil {
-		return match.Summary{}, err
-	}
+	c := m.client
 	defer c.Close()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
-	return broker.Run(ctx, c, broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond})
+	sum, err := broker.Run(ctx, c, broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond})
+	if errors.Is(err, broker.ErrSettings) {
+		err = usageError{err}
+	}
+	return sum, err
 }
 
 func (c *cli) broker(args []string) error {

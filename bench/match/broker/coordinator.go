@@ -34,6 +34,9 @@ type Match struct {
 	ProgressEvery time.Duration
 }
 
+// ErrSettings marks a match id taken by a match with other settings.
+var ErrSettings = errors.New("match id taken")
+
 // status is what the match bucket holds under "<id>.status".
 type status struct {
 	Published bool   `json:"published"` // every task was published once
@@ -171,7 +174,7 @@ func (co *coordinator) claim(ctx context.Context) error {
 		if len(d) > 3 {
 			d = append(d[:3], fmt.Sprintf("and %d more", len(d)-3))
 		}
-		return fmt.Errorf("match id %s is taken by a match with other settings: %s (give another --match-id)", co.id, strings.Join(d, "; "))
+		return fmt.Errorf("%w by a match with other settings: match %s: %s (give another --match-id)", ErrSettings, co.id, strings.Join(d, "; "))
 	}
 	return nil
 }

@@ -153,6 +153,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 		s.fail(ctx, msg, &t, fmt.Sprintf("task version %d; this worker speaks version %d", t.Version, Version))
 		return
 	}
+	fmt.Fprintf(s.w.Progress, "pair %d of match %s started (slot %d)\n", t.Pair+1, t.Match, s.n)
 	note, _ := json.Marshal(progressNote{Pair: t.Pair, Worker: s.w.Name})
 	_ = s.c.NC.Publish(progressSubject(t.Match), note)
 
