@@ -22,6 +22,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 )
 
@@ -224,6 +225,36 @@ func TestDistributed(t *testing.T) {
 		}
 	})
 
+	t.Run("broker restarted", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		o := ServerOptions{Listen: addr, Dir: filepath.Join(dir, "js")}
+		srv, err := Serve(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		workers(t, srv.URL(), dir, 2)
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:random",
+			"--nodes", "2000", "--games", "8", "--ack-wait", "2000", "--out", "out.jsonl")
+		dist.waitFor(t, "Finished game", 30*time.Second)
+		srv.Close()
+		time.Sleep(300 * time.Millisecond)
+		if srv, err = Serve(o); err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		if code := dist.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 8)
+	})
+
 	t.Run("sprt stops the match", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
@@ -398,6 +429,59 @@ func TestSettingsDiff(t *testing.T) {
 	for _, id := range []string{"", "a.b", "a b", strings.Repeat("x", 65)} {
 		if CheckID(id) == nil {
 			t.Errorf("match id %q accepted", id)
+		}
+	}
+}
+
+// TestTaskGivenUp hands a task to a worker that never answers: after
+// MaxDeliver deliveries the coordinator reports the pair as failed and
+// stops waiting for it.
+func TestTaskGivenUp(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress sowertest.SyncBuffer
+	cfg := match.Config{Variant: v, Games: 2, Progress: &progress}
+	for i, b := range []string{"greedy", "random"} {
+		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, c, Match{Config: cfg, ID: "given-up", AckWait: 200 * time.Millisecond, MaxDeliver: 2})
+		done <- err
+	}()
+	var cons jetstream.Consumer
+	for cons == nil {
+		cons, _ = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
+		time.Sleep(20 * time.Millisecond)
+	}
+	delivered := 0
+	for {
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "handed out 2 times") {
+				t.Errorf("Run: %v\n%s", err, progress.String())
+			}
+			if delivered != 2 {
+				t.Errorf("the task was delivered %d times, want 2", delivered)
+			}
+			return
+		default:
+		}
+		if _, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond)); err == nil {
+			delivered++ // and never acknowledged
 		}
 	}
 }

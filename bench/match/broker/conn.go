@@ -128,7 +128,7 @@ func (c *Client) ensure(ctx context.Context) error {
 		return fmt.Errorf("the match bucket: %w", err)
 	}
 	if _, err := c.JS.CreateOrUpdateKeyValue(ctx, jetstream.KeyValueConfig{
-		Bucket: WorkerBucket, Storage: jetstream.MemoryStorage, TTL: 3 * heartbeatEvery,
+		Bucket: WorkerBucket, Storage: jetstream.FileStorage, TTL: 3 * heartbeatEvery,
 		Description: "sower: the workers connected",
 	}); err != nil {
 		return fmt.Errorf("the worker bucket: %w", err)
@@ -146,12 +146,12 @@ func (c *Client) ensure(ctx context.Context) error {
 // given to another worker.
 const DefaultAckWait = 30 * time.Second
 
-// maxDeliver bounds how often a task is handed out: a pair that kills
-// its workers again and again is given up (and reported) at last.
-const maxDeliver = 10
+// defaultMaxDeliver bounds how often a task is handed out: a pair that
+// kills its workers again and again is given up (and reported) at last.
+const defaultMaxDeliver = 10
 
 // workerConsumerConfig is the shared consumer of the task stream.
-func workerConsumerConfig(ackWait time.Duration) jetstream.ConsumerConfig {
+func workerConsumerConfig(ackWait time.Duration, maxDeliver int) jetstream.ConsumerConfig {
 	return jetstream.ConsumerConfig{
 		Durable: WorkerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait,
 		MaxDeliver: maxDeliver, MaxAckPending: -1, Description: "sower: the workers' pull consumer",

@@ -29,6 +29,10 @@ type Match struct {
 	// AckWait is how long a task may go unacknowledged before another
 	// worker gets it (0: DefaultAckWait).
 	AckWait time.Duration
+	// MaxDeliver is how often a task is handed out before it is given up
+	// as failed (0: ten times); a pair whose workers all die is not
+	// retried for ever.
+	MaxDeliver int
 	// ProgressEvery is how often a line shows the workers and pairs (0:
 	// ten seconds).
 	ProgressEvery time.Duration
@@ -125,7 +129,10 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if ackWait <= 0 {
 		ackWait = DefaultAckWait
 	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, workerConsumerConfig(ackWait)); err != nil {
+	if m.MaxDeliver <= 0 {
+		m.MaxDeliver = defaultMaxDeliver
+	}
+	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, workerConsumerConfig(ackWait, m.MaxDeliver)); err != nil {
 		return match.Summary{}, fmt.Errorf("the workers' consumer: %w", err)
 	}
 	if err := co.claim(ctx); err != nil {
@@ -185,7 +192,7 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 	cfg := &co.m.Config
 	cons, err := co.c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
 		Durable: "sower-coordinator-" + co.id, FilterSubject: resultSubject(co.id),
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: time.Minute, MaxAckPending: 1,
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 5 * time.Second, MaxAckPending: 1,
 		Description: "sower: the coordinator of match " + co.id,
 	})
 	if err != nil {
@@ -220,6 +227,22 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 		return match.Summary{}, err
 	}
 	defer sub.Unsubscribe()
+	exhausted := make(chan uint64, 64)
+	asub, err := co.c.NC.Subscribe(maxDeliveriesSubject, func(msg *nats.Msg) {
+		var a struct {
+			StreamSeq uint64 `json:"stream_seq"`
+		}
+		if json.Unmarshal(msg.Data, &a) == nil {
+			select {
+			case exhausted <- a.StreamSeq:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return match.Summary{}, err
+	}
+	defer asub.Unsubscribe()
 	every := co.m.ProgressEvery
 	if every <= 0 {
 		every = 10 * time.Second
@@ -240,6 +263,9 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 			continue
 		case <-tick.C:
 			co.progress(ctx)
+			continue
+		case seq := <-exhausted:
+			co.giveUp(ctx, seq)
 			continue
 		default:
 		}
@@ -429,6 +455,36 @@ func (co *coordinator) publish(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// maxDeliveriesSubject is where the broker announces a task handed out
+// MaxDeliver times without being acknowledged.
+const maxDeliveriesSubject = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + TaskStream + "." + WorkerConsumer
+
+// giveUp reports the task at seq, handed out too often without a result,
+// as failed (if it is one of this match's) and removes it.
+func (co *coordinator) giveUp(ctx context.Context, seq uint64) {
+	s, err := co.c.JS.Stream(ctx, TaskStream)
+	if err != nil {
+		return
+	}
+	m, err := s.GetMsg(ctx, seq)
+	if err != nil {
+		return
+	}
+	rest, ok := strings.CutPrefix(m.Subject, "sower.task."+co.id+".")
+	pair, err := strconv.Atoi(rest)
+	if !ok || err != nil {
+		return
+	}
+	r := Result{Version: Version, Match: co.id, Pair: pair, Worker: "(none)",
+		Failed: fmt.Sprintf("handed out %d times without a result: its workers died or stopped each time", co.m.MaxDeliver)}
+	b, _ := json.Marshal(&r)
+	if _, err := co.c.JS.Publish(ctx, resultSubject(co.id), b, jetstream.WithMsgID(fmt.Sprintf("failed.%s.%d", co.id, pair))); err != nil {
+		fmt.Fprintf(co.out, "reporting pair %d as failed: %v\n", pair+1, err)
+		return
+	}
+	_ = s.DeleteMsg(ctx, seq)
 }
 
 // withdraw removes the match's tasks still queued.

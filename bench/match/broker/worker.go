@@ -42,7 +42,7 @@ func (w *Worker) Serve(ctx context.Context, c *Client) error {
 	}
 	cons, err := c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
 	if errors.Is(err, jetstream.ErrConsumerNotFound) {
-		cons, err = c.JS.CreateConsumer(ctx, TaskStream, workerConsumerConfig(DefaultAckWait))
+		cons, err = c.JS.CreateConsumer(ctx, TaskStream, workerConsumerConfig(DefaultAckWait, defaultMaxDeliver))
 		if errors.Is(err, jetstream.ErrConsumerExists) {
 			cons, err = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
 		}
