@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/match/broker"
 )
@@ -200,4 +202,62 @@ func (c *cli) worker(args []string) error {
 	}
 	fmt.Fprintf(c.stderr, "sower worker %s: stopped\n", w.Name)
 	return nil
+}
+
+// datagenOnBroker holds the flags of "sower datagen --broker".
+type datagenOnBroker struct {
+	*brokerFlags
+	id      string
+	batch   int
+	ackWait int
+	client  *broker.Client // connected by check
+}
+
+// addDatagenBrokerFlags adds the flags of "sower datagen --broker".
+func addDatagenBrokerFlags(fs *pflag.FlagSet) *datagenOnBroker {
+	d := &datagenOnBroker{brokerFlags: addBrokerFlags(fs, "play the games on the workers of this broker")}
+	fs.StringVar(&d.id, "run-id", "", "the run's name on the broker (default: derived from the settings)")
+	fs.IntVar(&d.batch, "batch", 4, "games per task given to a worker")
+	fs.IntVar(&d.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "milliseconds a task may go without a sign of life from its worker before another worker gets it")
+	return d
+}
+
+// check checks the flags and connects to the broker, if one is given.
+func (d *datagenOnBroker) check(fs *pflag.FlagSet) error {
+	if d.url == "" {
+		for _, name := range []string{"run-id", "batch", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+			if fs.Changed(name) {
+				return usagef("--%s needs --broker", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case d.batch < 1:
+		return usagef("--batch %d: want at least 1", d.batch)
+	case d.ackWait <= 0:
+		return usagef("--ack-wait %d: want a positive number of milliseconds", d.ackWait)
+	case d.id != "":
+		if err := broker.CheckID(d.id); err != nil {
+			return usagef("--run-id: %v", strings.Replace(err.Error(), "match id", "run id", 1))
+		}
+	}
+	var err error
+	d.client, err = d.dial("sower datagen")
+	return err
+}
+
+// run plays the games, on the broker when one is given.
+func (d *datagenOnBroker) run(ctx context.Context, cfg bench.DatagenConfig, progress io.Writer) error {
+	if d.url == "" {
+		return bench.Datagen(ctx, cfg)
+	}
+	defer d.client.Close()
+	fmt.Fprintf(progress, "datagen: on the workers of the broker %s\n", d.client.URL())
+	err := broker.Datagen(ctx, d.client, broker.DatagenJob{Config: cfg, ID: d.id, Batch: d.batch,
+		AckWait: time.Duration(d.ackWait) * time.Millisecond, Progress: progress})
+	if errors.Is(err, broker.ErrSettings) {
+		err = usageError{err}
+	}
+	return err
 }

@@ -153,8 +153,12 @@ func (c *cli) match(args []string) error {
 		*o.w = fl
 	}
 	cfg.Report, cfg.Progress = c.stdout, c.stderr
-	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, concurrency %d\n",
-		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), max(cfg.Concurrency, 1))
+	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
+	if onBroker.url != "" {
+		where = "on the broker's workers"
+	}
+	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
+		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
 	sum, err := onBroker.run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("after %d games", sum.Score.Games())

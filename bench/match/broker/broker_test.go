@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/internal/sowertest"
 )
 
@@ -255,6 +257,51 @@ func TestDistributed(t *testing.T) {
 		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 8)
 	})
 
+	t.Run("worker interrupted mid-pair", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		first := workers(t, srv.URL(), dir, 1)[0]
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:greedy",
+			"--nodes", "3000", "--games", "2", "--ack-wait", "60000", "--out", "out.jsonl")
+		first.waitFor(t, "started", 30*time.Second)
+		if err := first.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		if code := first.wait(t, 10*time.Second); code != 0 || !strings.Contains(first.out.String(), "returned to the queue") {
+			t.Errorf("the interrupted worker: exit %d\n%s", code, first.out.String())
+		}
+		// The pair is back in the queue at once, not after the minute's deadline.
+		start(t, bin, dir, "worker", "--broker", srv.URL(), "--name", "w2", "--cache", filepath.Join(dir, "cache2"))
+		if code := dist.wait(t, 40*time.Second); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 2)
+	})
+
+	t.Run("datagen", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		workers(t, srv.URL(), dir, 3)
+		args := []string{"datagen", "--game", "hoyito3", "--nodes", "300", "--seed", "3"}
+		for _, c := range [][]string{
+			{"--games", "5", "--out", "local.bin"},
+			{"--games", "9", "--out", "local.bin"}, // resumed
+			{"--games", "5", "--out", "dist.bin", "--broker", srv.URL(), "--batch", "2"},
+			{"--games", "9", "--out", "dist.bin", "--broker", srv.URL(), "--batch", "2"},
+		} {
+			p := start(t, bin, dir, append(args, c...)...)
+			if code := p.wait(t, time.Minute); code != 0 {
+				t.Fatalf("%v: exit %d\n%s", c, code, p.out.String())
+			}
+		}
+		local, dist := readData(t, filepath.Join(dir, "local.bin")), readData(t, filepath.Join(dir, "dist.bin"))
+		if len(local) == 0 || !reflect.DeepEqual(local, dist) {
+			t.Errorf("the data differ: %d records locally, %d over the broker", len(local), len(dist))
+		}
+	})
+
 	t.Run("sprt stops the match", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
@@ -359,6 +406,37 @@ func TestDistributed(t *testing.T) {
 	})
 }
 
+// readData reads a datagen file's records, ordered by game and ply.
+func readData(t *testing.T, path string) []tune.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []tune.Record
+	for {
+		var rec tune.Record
+		if err := r.Read(&rec); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		recs = append(recs, rec)
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if recs[i].Game != recs[j].Game {
+			return recs[i].Game < recs[j].Game
+		}
+		return recs[i].Ply < recs[j].Ply
+	})
+	return recs
+}
+
 // TestWrongHashRefused stores an engine object whose content has another
 // hash than its name: the worker's cache refuses it and keeps nothing.
 func TestWrongHashRefused(t *testing.T) {
@@ -415,12 +493,13 @@ func TestSettingsDiff(t *testing.T) {
 	a := Settings{Version: Version, Setup: Setup{Games: 2, Seed: 1}, Openings: []string{"x"}}
 	b := a
 	b.Setup.Games, b.Openings = 4, []string{"x", "y"}
-	got := a.diff(&b)
+	js := func(s *Settings) []byte { b, _ := json.Marshal(s); return b }
+	got := diff(js(&a), js(&b))
 	want := []string{"openings[1] is unset here, \"y\" on the broker", "setup.games is 2 here, 4 on the broker"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("diff: %q, want %q", got, want)
 	}
-	if d := a.diff(&a); len(d) != 0 {
+	if d := diff(js(&a), js(&a)); len(d) != 0 {
 		t.Errorf("the same settings differ: %q", d)
 	}
 	if a.ID() == b.ID() {

@@ -156,32 +156,34 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 // claim stores the match's settings under its id, or checks that the
 // stored ones are the same.
 func (co *coordinator) claim(ctx context.Context) error {
-	kv, err := co.c.JS.KeyValue(ctx, MatchBucket)
+	return claim(ctx, co.c.JS, co.id, &co.settings)
+}
+
+// claim stores settings under id in the match bucket, or checks that the
+// settings stored there are the same; the error names what differs.
+func claim(ctx context.Context, js jetstream.JetStream, id string, settings any) error {
+	kv, err := js.KeyValue(ctx, MatchBucket)
 	if err != nil {
 		return err
 	}
-	b, err := json.Marshal(&co.settings)
+	b, err := json.Marshal(settings)
 	if err != nil {
 		return err
 	}
-	if _, err := kv.Create(ctx, co.id, b); err == nil {
+	if _, err := kv.Create(ctx, id, b); err == nil {
 		return nil
 	} else if !errors.Is(err, jetstream.ErrKeyExists) {
-		return fmt.Errorf("storing the match's settings: %w", err)
+		return fmt.Errorf("storing the settings: %w", err)
 	}
-	e, err := kv.Get(ctx, co.id)
+	e, err := kv.Get(ctx, id)
 	if err != nil {
-		return fmt.Errorf("reading the match's settings: %w", err)
+		return fmt.Errorf("reading the settings stored: %w", err)
 	}
-	var old Settings
-	if err := json.Unmarshal(e.Value(), &old); err != nil {
-		return fmt.Errorf("the settings stored for match %s do not parse: %v", co.id, err)
-	}
-	if d := co.settings.diff(&old); len(d) > 0 {
+	if d := diff(b, e.Value()); len(d) > 0 {
 		if len(d) > 3 {
 			d = append(d[:3], fmt.Sprintf("and %d more", len(d)-3))
 		}
-		return fmt.Errorf("%w by a match with other settings: match %s: %s (give another --match-id)", ErrSettings, co.id, strings.Join(d, "; "))
+		return fmt.Errorf("%w by a run with other settings: %s: %s (give another --match-id)", ErrSettings, id, strings.Join(d, "; "))
 	}
 	return nil
 }
@@ -437,6 +439,7 @@ func (co *coordinator) putStatus(ctx context.Context, kv jetstream.KeyValue, st 
 // queued twice.
 func (co *coordinator) publish(ctx context.Context) error {
 	co.withdraw(ctx)
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	for pair := range co.pairs {
 		if co.done[pair] {
 			continue
@@ -450,7 +453,10 @@ func (co *coordinator) publish(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if _, err := co.c.JS.Publish(ctx, taskSubject(co.id, pair), b, jetstream.WithMsgID(fmt.Sprintf("task.%s.%d", co.id, pair))); err != nil {
+		// The id makes a retried publication count once; its run number
+		// lets a later run queue the pair again after withdrawing it (the
+		// broker remembers ids for its duplicate window, purges or not).
+		if _, err := co.c.JS.Publish(ctx, taskSubject(co.id, pair), b, jetstream.WithMsgID(fmt.Sprintf("task.%s.%d.%s", co.id, pair, run))); err != nil {
 			return fmt.Errorf("publishing pair %d: %w", pair+1, err)
 		}
 	}

@@ -76,18 +76,25 @@ type Task struct {
 	Version int    `json:"v"`
 	Match   string `json:"match"`
 	Pair    int    `json:"pair"`
-	Opening string `json:"opening"`
+	Opening string `json:"opening,omitempty"`
 	Setup   Setup  `json:"setup"`
+	// Datagen, in a task of a self-play run (sower datagen), is the run;
+	// Games are the game numbers to play and Pair numbers the task.
+	Datagen *DatagenSetup `json:"datagen,omitempty"`
+	Games   []int         `json:"games,omitempty"`
 }
 
-// Result is what a worker publishes for a task: the pair's records, or
-// why it could not be played.
+// Result is what a worker publishes for a task: the pair's records (or a
+// self-play task's games), or why it could not be played.
 type Result struct {
 	Version int                 `json:"v"`
 	Match   string              `json:"match"`
 	Pair    int                 `json:"pair"`
 	Worker  string              `json:"worker"`
 	Records []*match.GameRecord `json:"records,omitempty"`
+	// Games and Data are a self-play task's game numbers and games.
+	Games []int         `json:"games,omitempty"`
+	Data  []DatagenGame `json:"data,omitempty"`
 	// Failed, when set, is why the pair cannot be played on that worker
 	// (an engine that does not run there, a corrupt engine object); the
 	// task is not tried again.
@@ -153,9 +160,9 @@ func (s *Setup) config(programs [2]string) (match.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// fields flattens the settings into named values, for naming what differs
-// between two settings.
-func (s *Settings) fields() map[string]string {
+// fields flattens settings (any value that encodes as JSON) into named
+// values, for naming what differs between two of them.
+func fields(settings []byte) map[string]string {
 	out := map[string]string{}
 	var walk func(prefix string, v any)
 	walk = func(prefix string, v any) {
@@ -176,17 +183,18 @@ func (s *Settings) fields() map[string]string {
 			out[prefix] = string(b)
 		}
 	}
-	b, _ := json.Marshal(s)
 	var tree any
-	_ = json.Unmarshal(b, &tree)
+	if json.Unmarshal(settings, &tree) != nil {
+		return map[string]string{"": "(unreadable)"}
+	}
 	walk("", tree)
 	return out
 }
 
-// diff names the settings that differ between s (here) and o (on the
-// broker), at most a few.
-func (s *Settings) diff(o *Settings) []string {
-	a, b := s.fields(), o.fields()
+// diff names the settings that differ between here and there (on the
+// broker), both as JSON.
+func diff(here, there []byte) []string {
+	a, b := fields(here), fields(there)
 	keys := map[string]bool{}
 	for k := range a {
 		keys[k] = true
@@ -213,8 +221,12 @@ func orNone(s string) string {
 
 // ID derives a match id from the settings: the first 16 hex digits of the
 // SHA-256 of their JSON.
-func (s *Settings) ID() string {
-	b, _ := json.Marshal(s)
+func (s *Settings) ID() string { return idOf(s) }
+
+// idOf derives an id from settings: the first 16 hex digits of the SHA-256
+// of their JSON.
+func idOf(settings any) string {
+	b, _ := json.Marshal(settings)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:8])
 }

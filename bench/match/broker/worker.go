@@ -15,7 +15,8 @@ import (
 	"github.com/sower-engine/sower/bench/match"
 )
 
-// Worker plays the pair tasks of any match on the broker.
+// Worker plays the pair tasks of any match on the broker, and the tasks
+// of self-play runs (sower datagen --broker).
 type Worker struct {
 	Name        string // shown by the coordinators; unique among the workers
 	Concurrency int    // pairs at once (0 means 1)
@@ -153,13 +154,14 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 		s.fail(ctx, msg, &t, fmt.Sprintf("task version %d; this worker speaks version %d", t.Version, Version))
 		return
 	}
-	fmt.Fprintf(s.w.Progress, "pair %d of match %s started (slot %d)\n", t.Pair+1, t.Match, s.n)
+	fmt.Fprintf(s.w.Progress, "%s started (slot %d)\n", t.what(), s.n)
 	note, _ := json.Marshal(progressNote{Pair: t.Pair, Worker: s.w.Name})
 	_ = s.c.NC.Publish(progressSubject(t.Match), note)
 
 	// Keep the task ours while it is played.
+	// A coordinator may have changed the deadline since the last task.
 	ackWait := DefaultAckWait
-	if info := s.cons.CachedInfo(); info != nil && info.Config.AckWait > 0 {
+	if info, err := s.cons.Info(ctx); err == nil && info.Config.AckWait > 0 {
 		ackWait = info.Config.AckWait
 	}
 	pctx, stop := context.WithCancel(ctx)
@@ -176,36 +178,47 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 			}
 		}
 	})
-	recs, failure := s.play(pctx, &t)
+	var recs []*match.GameRecord
+	var data []DatagenGame
+	var failure string
+	if t.Datagen != nil {
+		data, failure = playDatagen(pctx, &t)
+	} else {
+		recs, failure = s.play(pctx, &t)
+	}
 	stop()
 	wg.Wait()
 	if ctx.Err() != nil {
 		_ = msg.Nak()
-		fmt.Fprintf(s.w.Progress, "pair %d of match %s returned to the queue\n", t.Pair+1, t.Match)
+		fmt.Fprintf(s.w.Progress, "%s returned to the queue\n", t.what())
 		return
 	}
 	if failure != "" {
 		s.fail(ctx, msg, &t, failure)
 		return
 	}
-	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Records: recs}
+	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Records: recs, Games: t.Games, Data: data}
+	msgID := fmt.Sprintf("result.%s.%d", t.Match, t.Pair)
+	if t.Datagen != nil {
+		msgID = "result." + t.Match + "." + batchID(t.Games)
+	}
 	b, err := json.Marshal(&r)
 	if err == nil && int64(len(b)) > s.c.NC.MaxPayload() {
-		s.fail(ctx, msg, &t, fmt.Sprintf("the records of pair %d take %d bytes, over the broker's message limit of %d bytes (max_payload)", t.Pair+1, len(b), s.c.NC.MaxPayload()))
+		s.fail(ctx, msg, &t, fmt.Sprintf("the records take %d bytes, over the broker's message limit of %d bytes (max_payload)", len(b), s.c.NC.MaxPayload()))
 		return
 	}
 	if err == nil {
-		_, err = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(fmt.Sprintf("result.%s.%d", t.Match, t.Pair)))
+		_, err = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(msgID))
 	}
 	if err != nil {
 		_ = msg.Nak() // another worker plays it
-		fmt.Fprintf(s.w.Progress, "pair %d of match %s: publishing the records: %v\n", t.Pair+1, t.Match, err)
+		fmt.Fprintf(s.w.Progress, "%s: publishing the records: %v\n", t.what(), err)
 		return
 	}
 	if err := msg.DoubleAck(ctx); err != nil {
-		fmt.Fprintf(s.w.Progress, "pair %d of match %s: acknowledging: %v\n", t.Pair+1, t.Match, err)
+		fmt.Fprintf(s.w.Progress, "%s: acknowledging: %v\n", t.what(), err)
 	}
-	fmt.Fprintf(s.w.Progress, "pair %d of match %s played (slot %d)\n", t.Pair+1, t.Match, s.n)
+	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
 }
 
 // play plays the task's pair; failure says why it cannot be played here.
@@ -264,12 +277,24 @@ func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, fai
 // fail publishes why the task cannot be played and terminates it, so that
 // it is not handed out again.
 func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason string) {
-	fmt.Fprintf(s.w.Progress, "pair %d of match %s failed: %s\n", t.Pair+1, t.Match, reason)
+	fmt.Fprintf(s.w.Progress, "%s failed: %s\n", t.what(), reason)
 	if t.Match != "" && CheckID(t.Match) == nil {
-		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Failed: reason}
+		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason}
+		msgID := fmt.Sprintf("failed.%s.%d", t.Match, t.Pair)
+		if t.Datagen != nil {
+			msgID = "failed." + t.Match + "." + batchID(t.Games)
+		}
 		if b, err := json.Marshal(&r); err == nil {
-			_, _ = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(fmt.Sprintf("failed.%s.%d", t.Match, t.Pair)))
+			_, _ = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(msgID))
 		}
 	}
 	_ = msg.TermWithReason(reason)
+}
+
+// what names the task in progress lines.
+func (t *Task) what() string {
+	if t.Datagen != nil {
+		return fmt.Sprintf("games %v of run %s", t.Games, t.Match)
+	}
+	return fmt.Sprintf("pair %d of match %s", t.Pair+1, t.Match)
 }
