@@ -145,7 +145,14 @@ func report(out string) string {
 
 // TestDistributed drives the real binary: a broker in the test, a
 // coordinator and workers as processes.
+//
+// Under the race detector it is skipped: its processes are not built with
+// it, and the embedded broker, slowed down by it, carries all their
+// traffic; the plain run of the suite covers it.
 func TestDistributed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the processes are not race-instrumented; run without -race")
+	}
 	bin := sowertest.Build(t, false)
 	workers := func(t *testing.T, url, dir string, n int) []*proc {
 		var ps []*proc

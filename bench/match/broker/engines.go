@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 )
@@ -42,6 +43,10 @@ func program(name string) (string, error) {
 // upload puts the program at path into the engine store under its hash,
 // unless it is there already.
 func upload(ctx context.Context, js jetstream.JetStream, path, hash string) error {
+	// Without a deadline of its own the object store allows a transfer
+	// five seconds in all: too little for a large program on a busy line.
+	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
+	defer cancel()
 	obs, err := js.ObjectStore(ctx, EngineBucket)
 	if err != nil {
 		return err
@@ -68,9 +73,13 @@ type cache struct {
 	mu  sync.Mutex // one fetch at a time
 }
 
-// errCorrupt marks an engine object whose content does not have the hash
-// it is stored under.
+// errCorrupt marks an engine object that cannot be used: missing, or with
+// content that does not have the hash it is stored under. Other fetch
+// errors (a timeout) may pass, and the task is tried again.
 var errCorrupt = errors.New("refused")
+
+// transferTimeout bounds the upload or download of one engine program.
+const transferTimeout = 10 * time.Minute
 
 // path returns the program stored under hash, fetching it if the cache
 // lacks it or holds a file of another hash. The content is checked
@@ -84,6 +93,8 @@ func (c *cache) path(ctx context.Context, hash string) (string, error) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, transferTimeout)
+	defer cancel()
 	dst := filepath.Join(c.dir, hash)
 	if got, err := hashFile(dst); err == nil && got == hash {
 		return dst, nil
@@ -93,6 +104,9 @@ func (c *cache) path(ctx context.Context, hash string) (string, error) {
 		return "", err
 	}
 	res, err := obs.Get(ctx, hash)
+	if errors.Is(err, jetstream.ErrObjectNotFound) {
+		return "", fmt.Errorf("engine %s is not in the engine store: %w", hash, errCorrupt)
+	}
 	if err != nil {
 		return "", fmt.Errorf("fetching engine %s: %w", hash, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
@@ -193,6 +194,11 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 		fmt.Fprintf(s.w.Progress, "%s returned to the queue\n", t.what())
 		return
 	}
+	if reason, ok := strings.CutPrefix(failure, retryPrefix); ok {
+		fmt.Fprintf(s.w.Progress, "%s returned to the queue: %s\n", t.what(), reason)
+		_ = msg.NakWithDelay(retryDelay)
+		return
+	}
 	if failure != "" {
 		s.fail(ctx, msg, &t, failure)
 		return
@@ -221,6 +227,13 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
 }
 
+// retryPrefix starts a failure that may pass (a fetch that timed out): the
+// task goes back to the queue, to be tried again after retryDelay.
+const (
+	retryPrefix = "retry: "
+	retryDelay  = 5 * time.Second
+)
+
 // play plays the task's pair; failure says why it cannot be played here.
 // When ctx ends it returns neither.
 func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, failure string) {
@@ -235,6 +248,9 @@ func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, fai
 			if err != nil {
 				if ctx.Err() != nil {
 					return nil, ""
+				}
+				if !errors.Is(err, errCorrupt) {
+					return nil, retryPrefix + fmt.Sprintf("engine%d (%s): %v", i+1, e.Name, err)
 				}
 				return nil, fmt.Sprintf("engine%d (%s): %v", i+1, e.Name, err)
 			}
