@@ -229,22 +229,11 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 		return match.Summary{}, err
 	}
 	defer sub.Unsubscribe()
-	exhausted := make(chan uint64, 64)
-	asub, err := co.c.NC.Subscribe(maxDeliveriesSubject, func(msg *nats.Msg) {
-		var a struct {
-			StreamSeq uint64 `json:"stream_seq"`
-		}
-		if json.Unmarshal(msg.Data, &a) == nil {
-			select {
-			case exhausted <- a.StreamSeq:
-			default:
-			}
-		}
-	})
+	exhausted, unwatch, err := watchExhausted(co.c)
 	if err != nil {
 		return match.Summary{}, err
 	}
-	defer asub.Unsubscribe()
+	defer unwatch()
 	every := co.m.ProgressEvery
 	if every <= 0 {
 		every = 10 * time.Second
@@ -267,7 +256,7 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 			co.progress(ctx)
 			continue
 		case seq := <-exhausted:
-			co.giveUp(ctx, seq)
+			giveUp(ctx, co.c, co.id, seq, co.m.MaxDeliver, co.out)
 			continue
 		default:
 		}
@@ -468,29 +457,49 @@ func (co *coordinator) publish(ctx context.Context) error {
 const maxDeliveriesSubject = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + TaskStream + "." + WorkerConsumer
 
 // giveUp reports the task at seq, handed out too often without a result,
-// as failed (if it is one of this match's) and removes it.
-func (co *coordinator) giveUp(ctx context.Context, seq uint64) {
-	s, err := co.c.JS.Stream(ctx, TaskStream)
+// as failed (if it is one of run id's) and removes it.
+func giveUp(ctx context.Context, c *Client, id string, seq uint64, maxDeliver int, out io.Writer) {
+	s, err := c.JS.Stream(ctx, TaskStream)
 	if err != nil {
 		return
 	}
 	m, err := s.GetMsg(ctx, seq)
-	if err != nil {
+	if err != nil || !strings.HasPrefix(m.Subject, "sower.task."+id+".") {
 		return
 	}
-	rest, ok := strings.CutPrefix(m.Subject, "sower.task."+co.id+".")
-	pair, err := strconv.Atoi(rest)
-	if !ok || err != nil {
+	var t Task
+	if err := json.Unmarshal(m.Data, &t); err != nil || t.Match != id {
 		return
 	}
-	r := Result{Version: Version, Match: co.id, Pair: pair, Worker: "(none)",
-		Failed: fmt.Sprintf("handed out %d times without a result: its workers died or stopped each time", co.m.MaxDeliver)}
+	r := Result{Version: Version, Match: id, Pair: t.Pair, Games: t.Games, Worker: "(none)",
+		Failed: fmt.Sprintf("handed out %d times without a result: its workers died or stopped each time", maxDeliver)}
 	b, _ := json.Marshal(&r)
-	if _, err := co.c.JS.Publish(ctx, resultSubject(co.id), b, jetstream.WithMsgID(fmt.Sprintf("failed.%s.%d", co.id, pair))); err != nil {
-		fmt.Fprintf(co.out, "reporting pair %d as failed: %v\n", pair+1, err)
+	if _, err := c.JS.Publish(ctx, resultSubject(id), b, jetstream.WithMsgID(fmt.Sprintf("gaveup.%s.%d", id, seq))); err != nil {
+		fmt.Fprintf(out, "reporting %s as failed: %v\n", t.what(), err)
 		return
 	}
 	_ = s.DeleteMsg(ctx, seq)
+}
+
+// watchExhausted passes on the stream sequence of every task the broker
+// gave up handing out.
+func watchExhausted(c *Client) (<-chan uint64, func(), error) {
+	ch := make(chan uint64, 64)
+	sub, err := c.NC.Subscribe(maxDeliveriesSubject, func(msg *nats.Msg) {
+		var a struct {
+			StreamSeq uint64 `json:"stream_seq"`
+		}
+		if json.Unmarshal(msg.Data, &a) == nil {
+			select {
+			case ch <- a.StreamSeq:
+			default:
+			}
+		}
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ch, func() { _ = sub.Unsubscribe() }, nil
 }
 
 // withdraw removes the match's tasks still queued.

@@ -189,12 +189,22 @@ func Datagen(ctx context.Context, c *Client, job DatagenJob) error {
 	for _, g := range todo {
 		pending[g] = true
 	}
+	exhausted, unwatch, err := watchExhausted(c)
+	if err != nil {
+		return err
+	}
+	defer unwatch()
 	var failed []string
 	failedGames := 0
 	for len(pending) > failedGames {
 		if err := ctx.Err(); err != nil {
 			fmt.Fprintf(out, "run %s stays on the broker: the same command continues it\n", id)
 			return err
+		}
+		select {
+		case seq := <-exhausted:
+			giveUp(ctx, c, id, seq, defaultMaxDeliver, out)
+		default:
 		}
 		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
 		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
