@@ -571,3 +571,48 @@ func TestTaskGivenUp(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordsTooLarge plays a match in process on a broker whose messages
+// are small: the pair's records do not fit, and the pair is reported as
+// failed with the sizes instead of being retried.
+func TestRecordsTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(conf, []byte("max_payload: 1500\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{ConfigFile: conf})
+	dial := func() *Client {
+		c, err := Dial(ClientOptions{URL: srv.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := match.Config{Variant: v, Games: 2, RandomPlies: 2}
+	for i, b := range []string{"greedy", "random"} {
+		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var workerOut sowertest.SyncBuffer
+	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial()) }()
+	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small"})
+	stopWorker()
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "over the broker's message limit of 1500 bytes") {
+		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}
