@@ -62,15 +62,16 @@ func (w *Worker) Serve(ctx context.Context, c *Client) error {
 	var log syncWriter
 	log.w = w.Log
 	cch := &cache{dir: w.CacheDir, js: c.JS}
-	var slots sync.WaitGroup
+	var slots, sending sync.WaitGroup
 	for i := range max(w.Concurrency, 1) {
-		s := &slot{w: w, c: c, cache: cch, cons: cons, n: i + 1}
+		s := &slot{w: w, c: c, cache: cch, cons: cons, n: i + 1, sending: &sending}
 		if w.Log != nil {
 			s.log = &log
 		}
 		slots.Go(func() { s.serve(ctx) })
 	}
 	slots.Wait()
+	sending.Wait()
 	stopHB()
 	wg.Wait()
 	dctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -118,6 +119,10 @@ type slot struct {
 
 	match string // the match table is for
 	table *match.Table
+
+	sending    *sync.WaitGroup // results on their way
+	ackWaitVal time.Duration   // the consumer's AckWait, asked at ackWaitAt
+	ackWaitAt  time.Time
 }
 
 func (s *slot) serve(ctx context.Context) {
@@ -160,11 +165,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	_ = s.c.NC.Publish(progressSubject(t.Match), note)
 
 	// Keep the task ours while it is played.
-	// A coordinator may have changed the deadline since the last task.
-	ackWait := DefaultAckWait
-	if info, err := s.cons.Info(ctx); err == nil && info.Config.AckWait > 0 {
-		ackWait = info.Config.AckWait
-	}
+	ackWait := s.ackWait(ctx)
 	pctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -213,10 +214,23 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 		s.fail(ctx, msg, &t, fmt.Sprintf("the records take %d bytes, over the broker's message limit of %d bytes (max_payload)", len(b), s.c.NC.MaxPayload()))
 		return
 	}
-	if err == nil {
-		_, err = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(msgID))
-	}
 	if err != nil {
+		s.fail(ctx, msg, &t, fmt.Sprintf("encoding the records: %v", err))
+		return
+	}
+	// The slot goes on to its next task while the records travel: the
+	// round trips to the broker are not paid between pairs. They are sent
+	// even after Ctrl-C, so that a finished pair is not played again.
+	s.sending.Go(func() {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+		defer cancel()
+		s.deliver(dctx, msg, &t, b, msgID)
+	})
+}
+
+// deliver publishes a task's result and only then acknowledges the task.
+func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result []byte, msgID string) {
+	if _, err := s.c.JS.Publish(ctx, resultSubject(t.Match), result, jetstream.WithMsgID(msgID)); err != nil {
 		_ = msg.Nak() // another worker plays it
 		fmt.Fprintf(s.w.Progress, "%s: publishing the records: %v\n", t.what(), err)
 		return
@@ -225,6 +239,23 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 		fmt.Fprintf(s.w.Progress, "%s: acknowledging: %v\n", t.what(), err)
 	}
 	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
+}
+
+// ackWaitRefresh is how often a slot asks the broker for the consumer's
+// acknowledgement deadline, which a coordinator may change.
+const ackWaitRefresh = 10 * time.Second
+
+// ackWait returns the consumer's acknowledgement deadline.
+func (s *slot) ackWait(ctx context.Context) time.Duration {
+	if time.Since(s.ackWaitAt) > ackWaitRefresh {
+		if info, err := s.cons.Info(ctx); err == nil && info.Config.AckWait > 0 {
+			s.ackWaitVal, s.ackWaitAt = info.Config.AckWait, time.Now()
+		}
+	}
+	if s.ackWaitVal <= 0 {
+		return DefaultAckWait
+	}
+	return s.ackWaitVal
 }
 
 // retryPrefix starts a failure that may pass (a fetch that timed out): the
