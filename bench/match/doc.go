@@ -58,7 +58,12 @@
 //
 // Games 2k and 2k+1 start from the same opening with colours swapped:
 // engine1 is South in odd-numbered games (1, 3, …) and North in the others.
-// The two games form a pair for the pentanomial statistics.
+// The two games form a pair for the pentanomial statistics, and the
+// arbiter plays them one after the other: Concurrency is the number of
+// pairs played at once. A Table plays single pairs with the same players
+// and rules, and a Tally counts and writes games played elsewhere, so that
+// a match can be spread over several machines (package
+// bench/match/broker).
 //
 // # Statistics
 //

@@ -41,7 +41,7 @@ type Config struct {
 	// games already over and repeated positions (see randomOpenings).
 	RandomPlies int
 	Games       int // games to play (at least 1)
-	Concurrency int // games at once (0 means 1)
+	Concurrency int // pairs played at once, each a game at a time (0 means 1)
 	// Traditional plays a Hoyito III match as the tradition does: games in
 	// sequence, LastFour "capturer" in games 1 and 2, and from game 3 on
 	// the seeds go to the winner of the previous game (LastFour set to the
@@ -82,8 +82,9 @@ type Config struct {
 	Progress, Report, JSON, PGN, Log io.Writer
 }
 
-// validate checks everything that needs no engine.
-func (c *Config) validate() error {
+// Validate checks everything that needs no engine: what Check does short
+// of starting the programs.
+func (c *Config) Validate() error {
 	if c.Variant == nil {
 		return errors.New("no game variant")
 	}
@@ -164,7 +165,7 @@ func (c *Config) checkEngine(i int) error {
 // the game's (an "info string error" line before readyok is a rejection),
 // so that a bad command or option fails before any game.
 func (c *Config) Check(ctx context.Context) error {
-	if err := c.validate(); err != nil {
+	if err := c.Validate(); err != nil {
 		return err
 	}
 	for i := range c.Engines {
@@ -240,7 +241,7 @@ type Summary struct {
 // ctx is cancelled (the error says so; the summary counts the games
 // finished).
 func Run(ctx context.Context, cfg Config) (Summary, error) {
-	if err := cfg.validate(); err != nil {
+	if err := cfg.Validate(); err != nil {
 		return Summary{}, err
 	}
 	r := newRunner(&cfg)
@@ -292,18 +293,9 @@ func newRunner(cfg *Config) *runner {
 	r.sum.Names = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
 	r.sum.SPRT = cfg.SPRT
 	r.sum.Forfeits = [2]map[Termination]int{{}, {}}
-	pairs := (cfg.Games + 1) / 2
-	switch {
-	case len(cfg.Openings) > 0:
-		r.openings = cfg.Openings
-	case cfg.RandomPlies > 0:
-		r.openings = randomOpenings(cfg.Variant, pairs, cfg.RandomPlies, cfg.Seed)
-		if len(r.openings) < pairs && cfg.Progress != nil {
-			fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
-		}
-	}
-	if len(r.openings) == 0 {
-		r.openings = []board.Position{cfg.Variant.Start()}
+	r.openings = cfg.PairOpenings()
+	if pairs := (cfg.Games + 1) / 2; cfg.RandomPlies > 0 && len(cfg.Openings) == 0 && len(r.openings) < pairs && cfg.Progress != nil {
+		fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
 	}
 	return r
 }
@@ -322,33 +314,53 @@ func (w *worker) drop(slot int, grace time.Duration) {
 	}
 }
 
-// work plays games until there are none left or the match stops.
+// work plays pairs until there are none left or the match stops.
 func (r *runner) work(ctx context.Context) {
 	w := &worker{}
 	defer w.drop(1, quitGrace)
 	defer w.drop(0, quitGrace)
 	for {
-		idx, lf, ok := r.take(ctx)
+		pair, ok := r.take(ctx)
 		if !ok {
 			return
 		}
-		rec := r.play(ctx, w, idx, lf)
-		if rec == nil {
+		if !r.playPair(ctx, w, pair, r.openings[pair%len(r.openings)], r.finish) {
 			return
 		}
-		r.finish(rec)
 	}
 }
 
-// take hands out the next game and its LastFour setting.
-func (r *runner) take(ctx context.Context) (int, board.LastFour, bool) {
+// take hands out the next pair.
+func (r *runner) take(ctx context.Context) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if ctx.Err() != nil || r.next >= r.cfg.Games {
-		return 0, 0, false
+	if ctx.Err() != nil || 2*r.next >= r.cfg.Games {
+		return 0, false
 	}
-	idx := r.next
+	pair := r.next
 	r.next++
+	return pair, true
+}
+
+// playPair plays the games of a pair from open (one when the last pair is cut short
+// by an odd number of games), handing each record to done as it finishes.
+// It returns false if the match stopped during a game.
+func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*GameRecord)) bool {
+	for idx := 2 * pair; idx < min(2*pair+2, r.cfg.Games); idx++ {
+		rec := r.play(ctx, w, idx, open, r.lastFour(idx))
+		if rec == nil {
+			return false
+		}
+		done(rec)
+	}
+	return true
+}
+
+// lastFour returns game idx's LastFour setting: the variant's, or in a
+// traditional match the one the previous games decided.
+func (r *runner) lastFour(idx int) board.LastFour {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	lf := r.cfg.Variant.Rules().LastFour
 	if r.cfg.Traditional {
 		lf = board.LastFourCapturer
@@ -359,7 +371,7 @@ func (r *runner) take(ctx context.Context) (int, board.LastFour, bool) {
 			}
 		}
 	}
-	return idx, lf, true
+	return lf
 }
 
 // slotSide returns the side slot plays in game idx: engine1 (slot 0) is
@@ -429,11 +441,10 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 	return p, nil
 }
 
-// play plays game idx (0-based) and returns its record, or nil if the
+// play plays game idx (0-based) from open and returns its record, or nil if the
 // match stopped during the game.
-func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour) *GameRecord {
+func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Position, lf board.LastFour) *GameRecord {
 	v := r.cfg.Variant
-	open := r.openings[(idx/2)%len(r.openings)]
 	start := open
 	if rules := v.Rules(); rules.LastFour != lf {
 		rules.LastFour = lf
@@ -579,58 +590,10 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, lf board.LastFour
 func (r *runner) finish(rec *GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if !r.count(rec) {
+		return
+	}
 	s := &r.sum
-	if s.Decision != Continue || r.err != nil {
-		return // the match has stopped; games still running are not counted
-	}
-	e1 := rec.engine1Score()
-	add := func(t *WDL, score float64) {
-		switch score {
-		case 1:
-			t.Wins++
-		case 0:
-			t.Losses++
-		default:
-			t.Draws++
-		}
-	}
-	add(&s.Score, e1)
-	if rec.Engine1 == "south" {
-		add(&s.AsSouth, e1)
-		add(&s.Sides, e1)
-	} else {
-		add(&s.AsNorth, e1)
-		add(&s.Sides, 1-e1)
-	}
-	pair := (rec.Game - 1) / 2
-	pairDone := false
-	if other, ok := r.half[pair]; ok {
-		s.Pairs.Add(other, e1)
-		delete(r.half, pair)
-		pairDone = true
-	} else {
-		r.half[pair] = e1
-	}
-	if rec.Loser != "" {
-		slot := 0
-		if rec.Loser != rec.Engine1 {
-			slot = 1
-		}
-		s.Forfeits[slot][rec.Termination]++
-	}
-	if r.cfg.Traditional && rec.Game >= 2 && rec.Winner != "draw" {
-		r.holder = 1
-		if rec.Winner == rec.Engine1 {
-			r.holder = 0
-		}
-	}
-
-	if s.SPRT != nil && pairDone && s.Decision == Continue {
-		s.LLR = s.SPRT.LLR(s.Pairs)
-		if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
-			r.cancel()
-		}
-	}
 	r.write(rec)
 	if r.cfg.Progress != nil {
 		detail := rec.Reason
@@ -685,4 +648,63 @@ func (r *runner) summary() Summary {
 		}
 	}
 	return s
+}
+
+// count counts a finished game in the summary and stops the match when the
+// SPRT decides (r.mu held). It returns false, counting nothing, if the
+// match had already stopped.
+func (r *runner) count(rec *GameRecord) bool {
+	s := &r.sum
+	if s.Decision != Continue || r.err != nil {
+		return false // the match has stopped; games still running are not counted
+	}
+	e1 := rec.engine1Score()
+	add := func(t *WDL, score float64) {
+		switch score {
+		case 1:
+			t.Wins++
+		case 0:
+			t.Losses++
+		default:
+			t.Draws++
+		}
+	}
+	add(&s.Score, e1)
+	if rec.Engine1 == "south" {
+		add(&s.AsSouth, e1)
+		add(&s.Sides, e1)
+	} else {
+		add(&s.AsNorth, e1)
+		add(&s.Sides, 1-e1)
+	}
+	pair := (rec.Game - 1) / 2
+	pairDone := false
+	if other, ok := r.half[pair]; ok {
+		s.Pairs.Add(other, e1)
+		delete(r.half, pair)
+		pairDone = true
+	} else {
+		r.half[pair] = e1
+	}
+	if rec.Loser != "" {
+		slot := 0
+		if rec.Loser != rec.Engine1 {
+			slot = 1
+		}
+		s.Forfeits[slot][rec.Termination]++
+	}
+	if r.cfg.Traditional && rec.Game >= 2 && rec.Winner != "draw" {
+		r.holder = 1
+		if rec.Winner == rec.Engine1 {
+			r.holder = 0
+		}
+	}
+
+	if s.SPRT != nil && pairDone && s.Decision == Continue {
+		s.LLR = s.SPRT.LLR(s.Pairs)
+		if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
+			r.cancel()
+		}
+	}
+	return true
 }

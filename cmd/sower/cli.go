@@ -74,6 +74,8 @@ func commands() []command {
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
+		{"broker", "run a NATS broker for matches on many machines", (*cli).broker},
+		{"worker", "play the game pairs of matches given out by a broker", (*cli).worker},
 		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
 		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
 		{"solve", "prove the value of a position (MTD(f), endgame tables)", (*cli).solve},

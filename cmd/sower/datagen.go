@@ -41,6 +41,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
+	onBroker := addDatagenBrokerFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -98,6 +99,9 @@ func (c *cli) datagen(args []string) error {
 			return usagef("--openings %s: %v", f.openings, err)
 		}
 	}
+	if err := onBroker.check(fs); err != nil {
+		return err
+	}
 	// Ctrl-C stops the run; the games written whole are kept.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -134,7 +138,7 @@ func (c *cli) datagen(args []string) error {
 		prog.game(len(gd.Records), gd.Nodes)
 		return nil
 	}
-	err = bench.Datagen(ctx, cfg)
+	err = onBroker.run(ctx, cfg, c.stderr)
 	prog.line(true)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("after %d of the %d games to play; run the same command to continue %s", prog.games, todo, f.out)

@@ -111,6 +111,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
+	onBroker := addMatchBrokerFlags(fs)
 	if err := parse(fs, joinSPRT(args)); err != nil {
 		return err
 	}
@@ -119,6 +120,10 @@ func (c *cli) match(args []string) error {
 		return err
 	}
 	if err := hoyitoOnly(fs, cfg.Variant); err != nil {
+		return err
+	}
+
+	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
 	}
 
@@ -136,8 +141,10 @@ func (c *cli) match(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := cfg.Check(ctx); err != nil {
-		return usageError{err}
+	if onBroker.url == "" {
+		if err := cfg.Check(ctx); err != nil {
+			return usageError{err}
+		}
 	}
 	var files []*os.File
 	defer func() {
@@ -157,9 +164,13 @@ func (c *cli) match(args []string) error {
 		*o.w = fl
 	}
 	cfg.Report, cfg.Progress = c.stdout, c.stderr
-	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, concurrency %d\n",
-		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), max(cfg.Concurrency, 1))
-	sum, err := match.Run(ctx, cfg)
+	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
+	if onBroker.url != "" {
+		where = "on the broker's workers"
+	}
+	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
+		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
+	sum, err := onBroker.run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("after %d games", sum.Score.Games())
 	}

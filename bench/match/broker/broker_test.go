@@ -1,0 +1,618 @@
+package broker
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/tune"
+	"github.com/sower-engine/sower/internal/sowertest"
+)
+
+// startServer starts an embedded broker on a free loopback port.
+func startServer(t *testing.T, dir string, o ServerOptions) *Server {
+	t.Helper()
+	o.Dir = dir
+	if o.Listen == "" {
+		o.Listen = "127.0.0.1:0"
+	}
+	s, err := Serve(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// proc is a sower process with its output.
+type proc struct {
+	cmd *exec.Cmd
+	out *sowertest.SyncBuffer
+	err chan error
+}
+
+// start starts the sower binary with args in dir.
+func start(t *testing.T, bin, dir string, args ...string) *proc {
+	t.Helper()
+	p := &proc{cmd: exec.Command(bin, args...), out: &sowertest.SyncBuffer{}, err: make(chan error, 1)}
+	p.cmd.Dir = dir
+	p.cmd.Stdout, p.cmd.Stderr = p.out, p.out
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { p.err <- p.cmd.Wait() }()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-p.err:
+		case <-time.After(10 * time.Second):
+			_ = p.cmd.Process.Kill()
+		}
+	})
+	return p
+}
+
+// wait waits for the process to exit and returns its status.
+func (p *proc) wait(t *testing.T, limit time.Duration) int {
+	t.Helper()
+	select {
+	case <-p.err:
+	case <-time.After(limit):
+		_ = p.cmd.Process.Kill()
+		t.Fatalf("%v still running after %v:\n%s", p.cmd.Args, limit, p.out.String())
+	}
+	p.err <- nil // for the cleanup
+	return p.cmd.ProcessState.ExitCode()
+}
+
+// waitFor waits until the output has a line containing s.
+func (p *proc) waitFor(t *testing.T, s string, limit time.Duration) {
+	t.Helper()
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
+		if strings.Contains(p.out.String(), s) {
+			return
+		}
+	}
+	t.Fatalf("no %q from %v within %v:\n%s", s, p.cmd.Args, limit, p.out.String())
+}
+
+// readRecords reads a JSONL file of game records, without what differs
+// between two plays of a game (the times), ordered by game.
+func readRecords(t *testing.T, path string) []match.GameRecord {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var recs []match.GameRecord
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<22)
+	for sc.Scan() {
+		var r match.GameRecord
+		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		for i := range r.Moves {
+			r.Moves[i].MS = 0
+		}
+		recs = append(recs, r)
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Game < recs[j].Game })
+	return recs
+}
+
+// checkGames checks that recs hold games 1..n once each.
+func checkGames(t *testing.T, recs []match.GameRecord, n int) {
+	t.Helper()
+	if len(recs) != n {
+		t.Errorf("%d records, want %d", len(recs), n)
+	}
+	for i, r := range recs {
+		if r.Game != i+1 {
+			t.Errorf("record %d is of game %d: games lost or doubled", i+1, r.Game)
+			return
+		}
+	}
+}
+
+// report is the final report: the lines from "Score of".
+func report(out string) string {
+	if i := strings.LastIndex(out, "Score of "); i >= 0 {
+		return out[i:]
+	}
+	return ""
+}
+
+// TestDistributed drives the real binary: a broker in the test, a
+// coordinator and workers as processes.
+//
+// Under the race detector it is skipped: its processes are not built with
+// it, and the embedded broker, slowed down by it, carries all their
+// traffic; the plain run of the suite covers it.
+func TestDistributed(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the processes are not race-instrumented; run without -race")
+	}
+	bin := sowertest.Build(t, false)
+	workers := func(t *testing.T, url, dir string, n int) []*proc {
+		var ps []*proc
+		for i := range n {
+			ps = append(ps, start(t, bin, dir, "worker", "--broker", url, "--name", fmt.Sprintf("w%d", i+1),
+				"--cache", filepath.Join(dir, fmt.Sprintf("cache%d", i+1))))
+		}
+		return ps
+	}
+
+	t.Run("same records as a local match", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		args := []string{"match", "--engine1", bin, "--engine2", bin, "--option1", "Hash=2", "--limit2", "depth=3",
+			"--nodes", "300", "--games", "9", "--random-plies", "4", "--seed", "7"}
+		local := start(t, bin, dir, append(args, "--concurrency", "2", "--out", "local.jsonl")...)
+		workers(t, srv.URL(), dir, 3)
+		dist := start(t, bin, dir, append(args, "--broker", srv.URL(), "--out", "dist.jsonl")...)
+		if code := local.wait(t, time.Minute); code != 0 {
+			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+		}
+		if code := dist.wait(t, time.Minute); code != 0 {
+			t.Fatalf("match over the broker: exit %d\n%s", code, dist.out.String())
+		}
+		lr, dr := readRecords(t, filepath.Join(dir, "local.jsonl")), readRecords(t, filepath.Join(dir, "dist.jsonl"))
+		checkGames(t, dr, 9)
+		if !reflect.DeepEqual(lr, dr) {
+			t.Errorf("the records differ from the local match's")
+		}
+		if a, b := report(local.out.String()), report(dist.out.String()); a == "" || a != b {
+			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
+		}
+	})
+
+	t.Run("worker killed mid-pair", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		victim := workers(t, srv.URL(), dir, 1)[0]
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:greedy",
+			"--nodes", "3000", "--games", "4", "--ack-wait", "1500", "--out", "out.jsonl")
+		victim.waitFor(t, "started", 30*time.Second)
+		if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		victim.wait(t, 10*time.Second)
+		start(t, bin, dir, "worker", "--broker", srv.URL(), "--name", "w2", "--cache", filepath.Join(dir, "cache2"))
+		if code := dist.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 4)
+		if !strings.Contains(report(dist.out.String()), "Score of sower vs greedy: ") || !strings.Contains(dist.out.String(), "] 4\n") {
+			t.Errorf("report:\n%s", dist.out.String())
+		}
+	})
+
+	t.Run("coordinator restarted", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		workers(t, srv.URL(), dir, 1)
+		args := []string{"match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:random",
+			"--nodes", "2000", "--games", "8", "--out", "out.jsonl"}
+		first := start(t, bin, dir, args...)
+		first.waitFor(t, "Finished game", 30*time.Second)
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		second := start(t, bin, dir, args...)
+		if code := second.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, second.out.String())
+		}
+		if !strings.Contains(second.out.String(), "Resuming match") {
+			t.Errorf("the second coordinator did not resume:\n%s", second.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 8)
+		if !strings.Contains(report(second.out.String()), "] 8\n") {
+			t.Errorf("report:\n%s", second.out.String())
+		}
+	})
+
+	t.Run("broker restarted", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addr := ln.Addr().String()
+		ln.Close()
+		o := ServerOptions{Listen: addr, Dir: filepath.Join(dir, "js")}
+		srv, err := Serve(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		workers(t, srv.URL(), dir, 2)
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:random",
+			"--nodes", "2000", "--games", "8", "--ack-wait", "2000", "--out", "out.jsonl")
+		dist.waitFor(t, "Finished game", 30*time.Second)
+		srv.Close()
+		time.Sleep(300 * time.Millisecond)
+		if srv, err = Serve(o); err != nil {
+			t.Fatal(err)
+		}
+		defer srv.Close()
+		if code := dist.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 8)
+	})
+
+	t.Run("worker interrupted mid-pair", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		first := workers(t, srv.URL(), dir, 1)[0]
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bin, "--engine2", "builtin:greedy",
+			"--nodes", "3000", "--games", "2", "--ack-wait", "60000", "--out", "out.jsonl")
+		first.waitFor(t, "started", 30*time.Second)
+		if err := first.cmd.Process.Signal(os.Interrupt); err != nil {
+			t.Fatal(err)
+		}
+		if code := first.wait(t, 10*time.Second); code != 0 || !strings.Contains(first.out.String(), "returned to the queue") {
+			t.Errorf("the interrupted worker: exit %d\n%s", code, first.out.String())
+		}
+		// The pair is back in the queue at once, not after the minute's deadline.
+		start(t, bin, dir, "worker", "--broker", srv.URL(), "--name", "w2", "--cache", filepath.Join(dir, "cache2"))
+		if code := dist.wait(t, 40*time.Second); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 2)
+	})
+
+	t.Run("datagen", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		workers(t, srv.URL(), dir, 3)
+		args := []string{"datagen", "--game", "hoyito3", "--nodes", "300", "--seed", "3"}
+		for _, c := range [][]string{
+			{"--games", "5", "--out", "local.bin"},
+			{"--games", "9", "--out", "local.bin"}, // resumed
+			{"--games", "5", "--out", "dist.bin", "--broker", srv.URL(), "--batch", "2"},
+			{"--games", "9", "--out", "dist.bin", "--broker", srv.URL(), "--batch", "2"},
+		} {
+			p := start(t, bin, dir, append(args, c...)...)
+			if code := p.wait(t, time.Minute); code != 0 {
+				t.Fatalf("%v: exit %d\n%s", c, code, p.out.String())
+			}
+		}
+		local, dist := readData(t, filepath.Join(dir, "local.bin")), readData(t, filepath.Join(dir, "dist.bin"))
+		if len(local) == 0 || !reflect.DeepEqual(local, dist) {
+			t.Errorf("the data differ: %d records locally, %d over the broker", len(local), len(dist))
+		}
+	})
+
+	t.Run("sprt stops the match", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		workers(t, srv.URL(), dir, 2)
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--match-id", "sprt", "--engine1", "builtin:greedy",
+			"--engine2", "builtin:random", "--games", "2000", "--sprt", "elo0=0 elo1=50", "--out", "out.jsonl")
+		if code := dist.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, dist.out.String())
+		}
+		if !strings.Contains(dist.out.String(), "H1 was accepted") {
+			t.Errorf("no decision:\n%s", report(dist.out.String()))
+		}
+		recs := readRecords(t, filepath.Join(dir, "out.jsonl"))
+		if len(recs) == 0 || len(recs) >= 2000 {
+			t.Errorf("%d games recorded", len(recs))
+		}
+		c, err := Dial(ClientOptions{URL: srv.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		s, err := c.JS.Stream(context.Background(), TaskStream)
+		if err != nil {
+			t.Fatal(err)
+		}
+		info, err := s.Info(context.Background(), jetstream.WithSubjectFilter(taskSubjects("sprt")))
+		if err != nil {
+			t.Fatal(err)
+		}
+		left := uint64(0)
+		for _, n := range info.State.Subjects {
+			left += n
+		}
+		if left > 2 { // at most the pairs still running on the two workers
+			t.Errorf("%d tasks left on the broker after the decision", left)
+		}
+	})
+
+	t.Run("engine that cannot run", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		bad := filepath.Join(dir, "not-a-program")
+		if err := os.WriteFile(bad, []byte("\x7fELF this is no program"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		workers(t, srv.URL(), dir, 1)
+		dist := start(t, bin, dir, "match", "--broker", srv.URL(), "--engine1", bad, "--engine2", "builtin:random",
+			"--nodes", "100", "--games", "4")
+		if code := dist.wait(t, time.Minute); code != 1 {
+			t.Fatalf("exit %d, want 1\n%s", code, dist.out.String())
+		}
+		out := dist.out.String()
+		if !strings.Contains(out, "Pair 1 failed on worker w1: the engines do not run here") || !strings.Contains(out, "2 of 2 pairs failed") {
+			t.Errorf("output:\n%s", out)
+		}
+	})
+
+	t.Run("match id with other settings", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		workers(t, srv.URL(), dir, 1)
+		args := []string{"match", "--broker", srv.URL(), "--match-id", "m1", "--engine1", "builtin:greedy", "--engine2", "builtin:random"}
+		if p := start(t, bin, dir, append(args, "--games", "2")...); p.wait(t, time.Minute) != 0 {
+			t.Fatalf("first match:\n%s", p.out.String())
+		}
+		p := start(t, bin, dir, append(args, "--games", "4")...)
+		if code := p.wait(t, time.Minute); code != 2 || !strings.Contains(p.out.String(), "setup.games is 4 here, 2 on the broker") {
+			t.Errorf("exit %d:\n%s", code, p.out.String())
+		}
+	})
+
+	t.Run("unreachable or refusing broker", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		closed := "nats://" + ln.Addr().String()
+		ln.Close()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{Token: "s3cret"})
+		for _, c := range []struct{ args []string }{
+			{[]string{"match", "--broker", closed, "--engine1", "builtin:greedy", "--engine2", "builtin:random"}},
+			{[]string{"worker", "--broker", closed}},
+			{[]string{"worker", "--broker", srv.URL()}},
+			{[]string{"worker", "--broker", strings.Replace(srv.URL(), "nats://", "nats://wrong@", 1)}},
+		} {
+			began := time.Now()
+			p := start(t, bin, dir, c.args...)
+			code := p.wait(t, 20*time.Second)
+			out := strings.TrimSpace(p.out.String())
+			if code != 2 || strings.Count(out, "\n") > 0 || time.Since(began) > 10*time.Second {
+				t.Errorf("%v: exit %d after %v:\n%s", c.args, code, time.Since(began).Round(time.Millisecond), out)
+			}
+			if strings.Contains(out, "wrong") || strings.Contains(out, "s3cret") {
+				t.Errorf("%v: the message shows the token: %s", c.args, out)
+			}
+		}
+	})
+}
+
+// readData reads a datagen file's records, ordered by game and ply.
+func readData(t *testing.T, path string) []tune.Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []tune.Record
+	for {
+		var rec tune.Record
+		if err := r.Read(&rec); err == io.EOF {
+			break
+		} else if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		recs = append(recs, rec)
+	}
+	sort.SliceStable(recs, func(i, j int) bool {
+		if recs[i].Game != recs[j].Game {
+			return recs[i].Game < recs[j].Game
+		}
+		return recs[i].Ply < recs[j].Ply
+	})
+	return recs
+}
+
+// TestWrongHashRefused stores an engine object whose content has another
+// hash than its name: the worker's cache refuses it and keeps nothing.
+func TestWrongHashRefused(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	good := filepath.Join(dir, "engine")
+	if err := os.WriteFile(good, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := hashFile(good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := upload(ctx, c.JS, good, hash); err != nil {
+		t.Fatal(err)
+	}
+	cch := &cache{dir: filepath.Join(dir, "cache"), js: c.JS}
+	if p, err := cch.path(ctx, hash); err != nil || filepath.Base(p) != hash {
+		t.Fatalf("the good engine: %q, %v", p, err)
+	}
+
+	sum := sha256.Sum256([]byte("another program"))
+	other := hex.EncodeToString(sum[:])
+	obs, err := c.JS.ObjectStore(ctx, EngineBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := obs.PutBytes(ctx, other, []byte("not that program")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := cch.path(ctx, other)
+	if !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), "has content of SHA-256") {
+		t.Errorf("a wrong hash: %q, %v", p, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "cache", other)); !os.IsNotExist(err) {
+		t.Errorf("the refused program was kept (%v)", err)
+	}
+	if _, err := cch.path(ctx, "abc"); err == nil {
+		t.Error("a hash of three digits was accepted")
+	}
+}
+
+// TestSettingsDiff checks that a difference is named.
+func TestSettingsDiff(t *testing.T) {
+	a := Settings{Version: Version, Setup: Setup{Games: 2, Seed: 1}, Openings: []string{"x"}}
+	b := a
+	b.Setup.Games, b.Openings = 4, []string{"x", "y"}
+	js := func(s *Settings) []byte { b, _ := json.Marshal(s); return b }
+	got := diff(js(&a), js(&b))
+	want := []string{"openings[1] is unset here, \"y\" on the broker", "setup.games is 2 here, 4 on the broker"}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("diff: %q, want %q", got, want)
+	}
+	if d := diff(js(&a), js(&a)); len(d) != 0 {
+		t.Errorf("the same settings differ: %q", d)
+	}
+	if a.ID() == b.ID() {
+		t.Error("different settings, the same id")
+	}
+	for _, id := range []string{"", "a.b", "a b", strings.Repeat("x", 65)} {
+		if CheckID(id) == nil {
+			t.Errorf("match id %q accepted", id)
+		}
+	}
+}
+
+// TestTaskGivenUp hands a task to a worker that never answers: after
+// MaxDeliver deliveries the coordinator reports the pair as failed and
+// stops waiting for it.
+func TestTaskGivenUp(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var progress sowertest.SyncBuffer
+	cfg := match.Config{Variant: v, Games: 2, Progress: &progress}
+	for i, b := range []string{"greedy", "random"} {
+		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Run(ctx, c, Match{Config: cfg, ID: "given-up", AckWait: 200 * time.Millisecond, MaxDeliver: 2})
+		done <- err
+	}()
+	var cons jetstream.Consumer
+	for cons == nil {
+		cons, _ = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
+		time.Sleep(20 * time.Millisecond)
+	}
+	delivered := 0
+	for {
+		select {
+		case err := <-done:
+			if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "handed out 2 times") {
+				t.Errorf("Run: %v\n%s", err, progress.String())
+			}
+			if delivered != 2 {
+				t.Errorf("the task was delivered %d times, want 2", delivered)
+			}
+			return
+		default:
+		}
+		if _, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond)); err == nil {
+			delivered++ // and never acknowledged
+		}
+	}
+}
+
+// TestRecordsTooLarge plays a match in process on a broker whose messages
+// are small: the pair's records do not fit, and the pair is reported as
+// failed with the sizes instead of being retried.
+func TestRecordsTooLarge(t *testing.T) {
+	dir := t.TempDir()
+	conf := filepath.Join(dir, "nats.conf")
+	if err := os.WriteFile(conf, []byte("max_payload: 1500\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{ConfigFile: conf})
+	dial := func() *Client {
+		c, err := Dial(ClientOptions{URL: srv.URL()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(c.Close)
+		return c
+	}
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := match.Config{Variant: v, Games: 2, RandomPlies: 2}
+	for i, b := range []string{"greedy", "random"} {
+		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var workerOut sowertest.SyncBuffer
+	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial()) }()
+	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small"})
+	stopWorker()
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "over the broker's message limit of 1500 bytes") {
+		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())
+	}
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+}

@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/match/broker"
+)
+
+// brokerFlags say how a coordinator or a worker reaches the broker.
+type brokerFlags struct {
+	url, creds    string
+	ca, cert, key string
+}
+
+// addBrokerFlags adds the flags that reach a broker; required says whether
+// --broker must be given.
+func addBrokerFlags(fs *pflag.FlagSet, what string) *brokerFlags {
+	var b brokerFlags
+	fs.StringVar(&b.url, "broker", "", what+` (nats://[TOKEN@]HOST:PORT; see docs/distributed.md)`)
+	fs.StringVar(&b.creds, "broker-creds", "", "NATS credentials file for the broker")
+	fs.StringVar(&b.ca, "broker-ca", "", "PEM file of the authorities that sign the broker's TLS certificate")
+	fs.StringVar(&b.cert, "broker-cert", "", "client TLS certificate for the broker (PEM)")
+	fs.StringVar(&b.key, "broker-key", "", "the client certificate's key (PEM)")
+	return &b
+}
+
+// dial connects to the broker; every failure is a usage error (exit 2).
+func (b *brokerFlags) dial(name string) (*broker.Client, error) {
+	c, err := broker.Dial(broker.ClientOptions{URL: b.url, Creds: b.creds, CA: b.ca, Cert: b.cert, Key: b.key, Name: name})
+	if err != nil {
+		return nil, usageError{err}
+	}
+	return c, nil
+}
+
+// matchOnBroker holds the flags only a match over the broker has.
+type matchOnBroker struct {
+	*brokerFlags
+	id      string
+	ackWait int
+	client  *broker.Client // connected by check
+}
+
+// addMatchBrokerFlags adds the flags of "sower match --broker".
+func addMatchBrokerFlags(fs *pflag.FlagSet) *matchOnBroker {
+	m := &matchOnBroker{brokerFlags: addBrokerFlags(fs, "play the pairs on the workers of this broker")}
+	fs.StringVar(&m.id, "match-id", "", "the match's name on the broker (default: derived from the settings, so the same command resumes it)")
+	fs.IntVar(&m.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "milliseconds a task may go without a sign of life from its worker before another worker gets it")
+	return m
+}
+
+// check refuses what a match over the broker cannot do, and connects to
+// the broker.
+func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
+	if m.url == "" {
+		for _, name := range []string{"match-id", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+			if fs.Changed(name) {
+				return usagef("--%s needs --broker", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case cfg.Traditional:
+		return usagef("--traditional-match plays its games in sequence: it cannot be spread over workers (leave out --broker)")
+	case fs.Changed("log"):
+		return usagef("--log with --broker: each worker writes its engines' log (sower worker --log FILE)")
+	case m.ackWait <= 0:
+		return usagef("--ack-wait %d: want a positive number of milliseconds", m.ackWait)
+	case m.id != "":
+		if err := broker.CheckID(m.id); err != nil {
+			return usagef("--match-id: %v", err)
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	var err error
+	m.client, err = m.dial("sower match")
+	return err
+}
+
+// run plays the match, on the broker when one is given.
+func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summary, error) {
+	if m.url == "" {
+		return match.Run(ctx, cfg)
+	}
+	c := m.client
+	defer c.Close()
+	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
+	sum, err := broker.Run(ctx, c, broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond})
+	if errors.Is(err, broker.ErrSettings) {
+		err = usageError{err}
+	}
+	return sum, err
+}
+
+func (c *cli) broker(args []string) error {
+	var o broker.ServerOptions
+	fs := c.flags("broker", "--dir DIR [--listen HOST:PORT] [--token T] [--config FILE]")
+	fs.StringVar(&o.Listen, "listen", "127.0.0.1:4222", "address to listen on; other than loopback only with --token or users in --config")
+	fs.StringVar(&o.Dir, "dir", "", "directory of the streams (kept across restarts)")
+	fs.StringVar(&o.Token, "token", "", "secret token clients must give (nats://TOKEN@host:port)")
+	fs.StringVar(&o.ConfigFile, "config", "", "nats-server configuration file (users, NKeys, accounts, TLS)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if o.Dir == "" {
+		return usagef("--dir is required")
+	}
+	if o.Token == "" {
+		o.Token = os.Getenv("SOWER_BROKER_TOKEN")
+	}
+	srv, err := broker.Serve(o)
+	if err != nil {
+		return usageError{err}
+	}
+	defer srv.Close()
+	host, _, _ := strings.Cut(srv.Addr(), ":")
+	access := "loopback only: other machines cannot connect (give --token to accept them)"
+	switch {
+	case srv.Secured():
+		access = "clients must authenticate"
+	case !broker.IsLoopback(host):
+		access = "open to every client that reaches it"
+	}
+	dir, _ := filepath.Abs(o.Dir)
+	fmt.Fprintf(c.stdout, "sower broker: %s (%s); JetStream in %s\n", srv.URL(), access, dir)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	fmt.Fprintln(c.stderr, "sower broker: stopping")
+	return nil
+}
+
+func (c *cli) worker(args []string) error {
+	var w broker.Worker
+	fs := c.flags("worker", "--broker URL [--concurrency N] [--cache DIR] [--name NAME]")
+	b := addBrokerFlags(fs, "the broker to take pair tasks from")
+	fs.IntVar(&w.Concurrency, "concurrency", 1, "pairs to play at once")
+	fs.StringVar(&w.CacheDir, "cache", "", "directory for the engine programs fetched (default: the user's cache directory)")
+	fs.StringVar(&w.Name, "name", "", "the worker's name in the coordinators' progress (default: HOST-PID)")
+	logPath := fs.String("log", "", "append every line sent to and read from the engines to this file")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	switch {
+	case b.url == "":
+		return usagef("--broker is required")
+	case w.Concurrency < 1:
+		return usagef("--concurrency %d: want at least 1", w.Concurrency)
+	}
+	if w.Name == "" {
+		host, _ := os.Hostname()
+		w.Name = fmt.Sprintf("%s-%d", host, os.Getpid())
+	}
+	if err := broker.CheckID(w.Name); err != nil {
+		return usagef("--name: %v", strings.Replace(err.Error(), "match id", "name", 1))
+	}
+	if w.CacheDir == "" {
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return usagef("no cache directory (%v): give --cache", err)
+		}
+		w.CacheDir = filepath.Join(dir, "sower", "engines")
+	}
+	if *logPath != "" {
+		f, err := os.OpenFile(*logPath, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		w.Log = f
+	}
+	cl, err := b.dial("sower worker " + w.Name)
+	if err != nil {
+		return err
+	}
+	defer cl.Close()
+	w.Progress = c.stderr
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir)
+	if err := w.Serve(ctx, cl); err != nil {
+		if errors.Is(err, context.Canceled) {
+			return nil
+		}
+		return err
+	}
+	fmt.Fprintf(c.stderr, "sower worker %s: stopped\n", w.Name)
+	return nil
+}
+
+// datagenOnBroker holds the flags of "sower datagen --broker".
+type datagenOnBroker struct {
+	*brokerFlags
+	id      string
+	batch   int
+	ackWait int
+	client  *broker.Client // connected by check
+}
+
+// addDatagenBrokerFlags adds the flags of "sower datagen --broker".
+func addDatagenBrokerFlags(fs *pflag.FlagSet) *datagenOnBroker {
+	d := &datagenOnBroker{brokerFlags: addBrokerFlags(fs, "play the games on the workers of this broker")}
+	fs.StringVar(&d.id, "run-id", "", "the run's name on the broker (default: derived from the settings)")
+	fs.IntVar(&d.batch, "batch", 4, "games per task given to a worker")
+	fs.IntVar(&d.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "milliseconds a task may go without a sign of life from its worker before another worker gets it")
+	return d
+}
+
+// check checks the flags and connects to the broker, if one is given.
+func (d *datagenOnBroker) check(fs *pflag.FlagSet) error {
+	if d.url == "" {
+		for _, name := range []string{"run-id", "batch", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+			if fs.Changed(name) {
+				return usagef("--%s needs --broker", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case d.batch < 1:
+		return usagef("--batch %d: want at least 1", d.batch)
+	case d.ackWait <= 0:
+		return usagef("--ack-wait %d: want a positive number of milliseconds", d.ackWait)
+	case d.id != "":
+		if err := broker.CheckID(d.id); err != nil {
+			return usagef("--run-id: %v", strings.Replace(err.Error(), "match id", "run id", 1))
+		}
+	}
+	var err error
+	d.client, err = d.dial("sower datagen")
+	return err
+}
+
+// run plays the games, on the broker when one is given.
+func (d *datagenOnBroker) run(ctx context.Context, cfg bench.DatagenConfig, progress io.Writer) error {
+	if d.url == "" {
+		return bench.Datagen(ctx, cfg)
+	}
+	defer d.client.Close()
+	fmt.Fprintf(progress, "datagen: on the workers of the broker %s\n", d.client.URL())
+	err := broker.Datagen(ctx, d.client, broker.DatagenJob{Config: cfg, ID: d.id, Batch: d.batch,
+		AckWait: time.Duration(d.ackWait) * time.Millisecond, Progress: progress})
+	if errors.Is(err, broker.ErrSettings) {
+		err = usageError{err}
+	}
+	return err
+}
