@@ -94,6 +94,30 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 	return nil
 }
 
+// CheckExisting checks the layers of opts already in dir, 8 seeds up to
+// seeds or the first missing one, as Build does before it resumes: each
+// must open (header, size, checksums, sense) and be built from the layer
+// below. A layer that cannot be used is a *FileError. It builds nothing.
+func CheckExisting(dir string, opts Options, seeds int) error {
+	var lower *Layer
+	defer func() {
+		if lower != nil {
+			lower.Close()
+		}
+	}()
+	for n := 8; n <= seeds; n += 4 {
+		l, err := existing(filepath.Join(dir, opts.FileName(n)), n, opts, lower)
+		if err != nil || l == nil {
+			return err
+		}
+		if lower != nil {
+			lower.Close()
+		}
+		lower = l
+	}
+	return nil
+}
+
 // existing opens the n-seed layer at path if it exists and checks that it
 // is for opts and built from lower. It returns nil, nil when there is no
 // file.
@@ -111,7 +135,7 @@ func existing(path string, n int, opts Options, lower *Layer) (*Layer, error) {
 	}
 	if l.seeds != n || l.opts != opts || l.lowerSum != want {
 		l.Close()
-		return nil, fmt.Errorf("table %s: not the %d-seed %s layer built from the layer below (delete it to build it again)", path, n, opts)
+		return nil, &FileError{Path: path, Err: fmt.Errorf("not the %d-seed %s layer built from the layer below (delete it to build it again)", n, opts)}
 	}
 	return l, nil
 }

@@ -229,10 +229,23 @@ func writeLayer(path string, h header, data, clk []byte) error {
 func OpenLayer(path string) (*Layer, error) {
 	l, err := openLayer(path)
 	if err != nil {
-		return nil, fmt.Errorf("table %s: %w", path, err)
+		return nil, &FileError{Path: path, Err: err}
 	}
 	return l, nil
 }
+
+// FileError is the error for a table file that cannot be used: missing,
+// unreadable, damaged, foreign or of another format version. It reads
+// "table <path>: <what is wrong>".
+type FileError struct {
+	Path string
+	Err  error
+}
+
+func (e *FileError) Error() string { return "table " + e.Path + ": " + e.Err.Error() }
+
+// Unwrap returns what is wrong with the file.
+func (e *FileError) Unwrap() error { return e.Err }
 
 func openLayer(path string) (*Layer, error) {
 	f, err := os.Open(path)

@@ -136,6 +136,8 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"tables", "probe", "--fen", fen, "--dir", tb["truncated"]}, "--dir: table …: truncated or padded"},
 		{[]string{"tables", "probe", "--fen", fen, "--dir", tb["checksum"]}, "--dir: table …: the file is damaged"},
 		{[]string{"tables", "probe", "--fen", fen, "--dir", tb["missing"]}, "--dir: no any-capturer-limit200 tables in " + tb["missing"] + "…"},
+		{[]string{"tables", "build", "--seeds", "8", "--dir", tb["checksum"]}, "--dir: table …: the file is damaged (delete it to build it again)"},
+		{[]string{"tables", "build", "--seeds", "8", "--dir", tb["magic"]}, "--dir: table …: not a Sower table file (bad magic) (delete it to build it again)"},
 		{[]string{"analyse", "--game", "hoyito3", "--depth", "1", "--tables", tb["checksum"]}, "--tables: table …: the file is damaged"},
 		{[]string{"analyse", "--game", "hoyito3", "--depth", "1", "--tables", tb["truncated"]}, "--tables: table …: truncated or padded"},
 		{[]string{"solve", "--game", "hoyito3", "--depth", "1", "--tables", tb["magic"]}, "--tables: table …: not a Sower table file (bad magic)"},

@@ -74,6 +74,11 @@ func (c *cli) tablesBuild(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	opts := tables.OptionsFor(v.Rules())
+	// A layer already in the directory that cannot be used is bad input,
+	// found before any work.
+	if err := tables.CheckExisting(dir, opts, seeds); err != nil {
+		return flagError("--dir", err)
+	}
 	fmt.Fprintf(c.stdout, "building %s tables up to %d seeds in %s%s\n", opts, seeds, dir, c.buildMemoryLimit(seeds, opts))
 	last := 0
 	err = tables.Build(ctx, tables.BuildConfig{
