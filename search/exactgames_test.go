@@ -99,7 +99,11 @@ func playOutAgainst(t testing.TB, a, b *Engine, p board.Position, depth int) int
 // never loses a seed of it, and makes progress, since the games end by the
 // rules (the board package judges them).
 func TestTablesPlayTheirValue(t *testing.T) {
-	tb, v := offTables(t, 12, 40)
+	seeds := 12
+	if testing.Short() { // the race detector's run: 8 seeds build at once
+		seeds = 8
+	}
+	tb, v := offTables(t, seeds, 40)
 	e, err := NewEngine(MinHashMiB)
 	if err != nil {
 		t.Fatal(err)
@@ -115,7 +119,7 @@ func TestTablesPlayTheirValue(t *testing.T) {
 		games = 10
 	}
 	for i := 0; i < games; i++ {
-		p := randomTablePosition(t, rng, v, 8+4*(i%2))
+		p := randomTablePosition(t, rng, v, 8+4*(i%2)*(seeds-8)/4)
 		want, ok := tb.Value(&p)
 		if !ok {
 			t.Fatalf("%s: no value", &p)
@@ -209,6 +213,9 @@ func envInt(name string, def int) int {
 // score (not a proven one); with the estimate off it searches inside the
 // bounds instead and reports something else.
 func TestTableEstimate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the 12-seed tables: too slow for the race detector's short run")
+	}
 	tb, voff := offTables(t, 12, board.DefaultNoCaptureLimit)
 	v, err := voff.WithRules(board.DefaultRules())
 	if err != nil {
