@@ -110,8 +110,8 @@ func (c *cache) path(ctx context.Context, hash string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("fetching engine %s: %w", hash, err)
 	}
-	defer res.Close()
 	if err := os.MkdirAll(c.dir, 0o755); err != nil {
+		res.Close()
 		return "", err
 	}
 	tmp, err := os.CreateTemp(c.dir, hash+".*.part")
@@ -120,7 +120,22 @@ func (c *cache) path(ctx context.Context, hash string) (string, error) {
 	}
 	defer os.Remove(tmp.Name())
 	h := sha256.New()
-	_, err = io.Copy(io.MultiWriter(tmp, h), res)
+	// A read of the object waits for its chunks without seeing ctx end
+	// (Ctrl-C), and holds the lock that closing the object needs: the
+	// copy runs on its own, and when ctx ends first it is left to end
+	// with the connection.
+	copied := make(chan error, 1)
+	go func() {
+		_, err := io.Copy(io.MultiWriter(tmp, h), res)
+		res.Close()
+		copied <- err
+	}()
+	select {
+	case err = <-copied:
+	case <-ctx.Done():
+		tmp.Close()
+		return "", fmt.Errorf("fetching engine %s: %w", hash, ctx.Err())
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
