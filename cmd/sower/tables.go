@@ -94,7 +94,7 @@ func (c *cli) tablesBuild(args []string) error {
 			}
 			fmt.Fprintf(c.stdout, "layer %2d: %d positions, bounds exact for %d (%.1f%%), %d moves, %d rounds, max distance %d, %s, main arrays %s, %s\n",
 				st.Seeds, st.Positions, st.Exact, pct, st.Edges, st.Rounds, st.MaxDist,
-				clockSummary(st), mib(st.Bytes), st.Time.Round(time.Millisecond))
+				clockSummary(st, opts.Limit), mib(st.Bytes), st.Time.Round(time.Millisecond))
 		},
 	})
 	if errors.Is(err, context.Canceled) {
@@ -104,11 +104,14 @@ func (c *cli) tablesBuild(args []string) error {
 }
 
 // clockSummary describes a built layer's clock rounds: where the exact
-// values under Repetition off settle.
-func clockSummary(st tables.BuildStats) string {
+// values under Repetition off settle (for a set with the no-capture limit
+// given).
+func clockSummary(st tables.BuildStats, limit int) string {
 	switch {
 	case st.ClockRounds == 0:
 		return "no exact values (no no-capture limit)"
+	case st.ClockRounds == limit && st.Alternating == 0:
+		return fmt.Sprintf("values exact for all, computed for every horizon up to the limit %d, %d changes", limit, st.Changes)
 	case st.Alternating > 0:
 		return fmt.Sprintf("values exact for all, of period 2 from horizon %d (%d positions alternate), %d changes", st.ClockRounds, st.Alternating, st.Changes)
 	}
