@@ -13,27 +13,25 @@ import (
 
 func (c *cli) solve(args []string) error {
 	var g gameFlags
-	var tdir string
-	var hash, depth int
-	fs := c.flags("solve", `[--game G] [--fen F] [--moves "…"] [--tables DIR] [--hash MB] [--depth N]`)
+	var o solveFlags
+	fs := c.flags("solve", `[--game G] [--fen F] [--moves "…"] [--method ab|dfpn] [--tables DIR] [--hash MB] [--depth N] [--proof FILE]`)
 	g.add(fs, true)
-	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to use")
-	fs.IntVar(&hash, "hash", 64, "transposition table size in MiB")
-	fs.IntVar(&depth, "depth", 0, "give up after this depth (0: until solved or interrupted)")
+	o.add(fs)
 	if err := parse(fs, args); err != nil {
 		return err
-	}
-	if err := c.checkHash(hash, search.CheckSolveMemory); err != nil {
-		return err
-	}
-	if depth < 0 || depth >= search.MaxPly {
-		return usagef("--depth %d: want 0 to %d", depth, search.MaxPly-1)
 	}
 	game, err := g.build()
 	if err != nil {
 		return err
 	}
 	p := game.Position()
+	if err := o.check(c, p.Variant()); err != nil {
+		return err
+	}
+	if o.method == methodDfpn {
+		return c.solveDfpn(game, o)
+	}
+	tdir, hash, depth := o.tables, o.hash, o.depth
 	cfg := search.SolveConfig{History: game.History(), HashMiB: hash, MaxDepth: depth}
 	if tdir != "" {
 		tb, err := openTables(tdir, p.Variant())

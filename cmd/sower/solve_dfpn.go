@@ -1,0 +1,66 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// solveDfpn proves a Katro position with proof-number search: the side to
+// move's win, then the opponent's; progress on stderr every few seconds.
+func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
+	p := game.Position()
+	s, err := dfpn.New(dfpn.Config{HashMiB: o.hash, Every: 5 * time.Second})
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB\n", p.String(), p.Side(), o.hash)
+	res, err := s.Solve(ctx, p, game.History(), func(pr dfpn.Progress) {
+		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s, table %.1f%% full, %s\n",
+			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), 100*pr.Fill, pr.Time.Round(time.Second))
+	})
+	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintf(c.stdout, "interrupted: not solved, %s\n", effort)
+		return interruptedf("after %d nodes: nothing proven", res.Nodes)
+	}
+	if err != nil {
+		return err
+	}
+	switch res.Outcome {
+	case dfpn.Win, dfpn.Loss:
+		fmt.Fprintf(c.stdout, "pv %s\n", board.FormatMoves(s.Line(p, res.Winner)))
+		what := "a win"
+		if res.Outcome == dfpn.Loss {
+			what = "a loss"
+		}
+		fmt.Fprintf(c.stdout, "solved: %s for the side to move (%s wins in at most %d plies), %s\n", what, res.Winner, res.Plies, effort)
+		if o.proof != "" {
+			return c.writeProof(ctx, s, game, res.Winner, o.proof)
+		}
+	case dfpn.Draw:
+		fmt.Fprintf(c.stdout, "solved: a draw (neither side can force a win), %s\n", effort)
+		if o.proof != "" {
+			fmt.Fprintf(c.stderr, "sower: --proof: no certificate for a draw (certificates prove wins)\n")
+		}
+	default:
+		fmt.Fprintf(c.stdout, "not solved: the disproofs rest on the game's history or the depth bound, %s\n", effort)
+	}
+	return nil
+}
+
+// pnString writes a proof or disproof number: "inf" for a final one.
+func pnString(n uint32) string {
+	if n >= dfpn.Infinity {
+		return "inf"
+	}
+	return fmt.Sprint(n)
+}

@@ -1,0 +1,87 @@
+package main
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search"
+)
+
+// The solver's methods.
+const (
+	methodAB   = "ab"
+	methodDfpn = "dfpn"
+)
+
+// Default table sizes of the two methods, in MiB.
+const (
+	defaultABHash   = 64
+	defaultDfpnHash = 1024
+)
+
+// solveFlags are solve's options besides the position.
+type solveFlags struct {
+	method string
+	tables string
+	hash   int
+	depth  int
+	proof  string
+	fs     *pflag.FlagSet
+}
+
+// add adds the flags.
+func (o *solveFlags) add(fs *pflag.FlagSet) {
+	o.fs = fs
+	fs.StringVar(&o.method, "method", "", "ab (iterative-deepening alpha-beta) or dfpn (proof-number search, Katro only); default dfpn for Katro, ab for Hoyito III")
+	fs.StringVar(&o.tables, "tables", "", "Hoyito III endgame tables to use (--method ab)")
+	fs.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (default 64 for ab, 1024 for dfpn)")
+	fs.IntVar(&o.depth, "depth", 0, "--method ab: give up after this depth (0: until solved or interrupted)")
+	fs.StringVar(&o.proof, "proof", "", "--method dfpn: write the proof's certificate to FILE (gzip when it ends in .gz); see sower verify")
+}
+
+// check fills the defaults and checks the options against the game.
+func (o *solveFlags) check(c *cli, v *board.Variant) error {
+	katro := v.Family() == board.Katro
+	switch o.method {
+	case "":
+		o.method = methodAB
+		if katro {
+			o.method = methodDfpn
+		}
+	case methodAB:
+	case methodDfpn:
+		if !katro {
+			return usagef("--method dfpn: proof-number search is for Katro; Hoyito III is solved with --method ab")
+		}
+	default:
+		return usagef("--method %q: want ab or dfpn", o.method)
+	}
+	if o.hash == 0 && !o.fs.Changed("hash") {
+		o.hash = defaultABHash
+		if o.method == methodDfpn {
+			o.hash = defaultDfpnHash
+		}
+	}
+	fits := search.CheckSolveMemory
+	if o.method == methodDfpn {
+		fits = search.CheckHashMemory
+	}
+	if err := c.checkHash(o.hash, fits); err != nil {
+		return err
+	}
+	if o.depth < 0 || o.depth >= search.MaxPly {
+		return usagef("--depth %d: want 0 to %d", o.depth, search.MaxPly-1)
+	}
+	if o.method == methodDfpn && o.fs.Changed("depth") {
+		return usagef("--depth: only for --method ab (proof-number search has no depth)")
+	}
+	if o.method == methodAB && o.proof != "" {
+		return usagef("--proof: certificates are written by --method dfpn (Katro)")
+	}
+	if o.proof != "" {
+		if err := checkOutput("--proof", o.proof); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,97 @@
+package dfpn
+
+import (
+	"context"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// WinningMove returns a move that keeps winner's proven win at p, where
+// winner is to move, and the plies in which the proof wins after it. It
+// reads the table, and proves p again when the table no longer holds what
+// it needs (an entry replaced); false means p is not a win for its side to
+// move. The moves it returns have proofs strictly shorter than p's, so
+// following them never repeats a position.
+func (s *Solver) WinningMove(ctx context.Context, p *board.Position) (board.Move, int, bool) {
+	for try := 0; try < 2; try++ {
+		if m, d, ok := s.provenChild(p, true); ok {
+			return m, d, true
+		}
+		if r, err := s.Prove(ctx, *p, nil, p.Side(), nil); err != nil || r.pn != 0 {
+			return board.NoMove, 0, false
+		}
+	}
+	return board.NoMove, 0, false
+}
+
+// LongestDefence returns, at p where the loser is to move and winner's win
+// is proven, the move that delays the loss longest along the proof, and
+// that proof's plies; false when the table holds no proof of every move.
+func (s *Solver) LongestDefence(p *board.Position) (board.Move, int, bool) {
+	return s.provenChild(p, false)
+}
+
+// provenChild looks the children of p up in the table for the attacker
+// being the side to move (winner) or the other side: the proven child with
+// the shortest proof (winner) or, when every child is proven, the longest.
+func (s *Solver) provenChild(p *board.Position, winner bool) (board.Move, int, bool) {
+	attacker := p.Side()
+	if !winner {
+		attacker = attacker.Other()
+	}
+	if p.Variant() != s.v {
+		return board.NoMove, 0, false
+	}
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	best, bestDist, found := board.NoMove, 0, false
+	for _, m := range l.Slice() {
+		c := *p
+		if !c.Play(m) {
+			continue
+		}
+		d, ok := s.provenAt(&c, attacker)
+		switch {
+		case !ok && !winner:
+			return board.NoMove, 0, false
+		case !ok:
+		case !found || (winner && d < bestDist) || (!winner && d > bestDist):
+			best, bestDist, found = m, d, true
+		}
+	}
+	return best, bestDist + 1, found
+}
+
+// provenAt reports whether the table proves attacker's win at c (at c's
+// clock), with the proof's plies.
+func (s *Solver) provenAt(c *board.Position, attacker board.Side) (int, bool) {
+	if c.SeedsOf(c.Side()) == 0 {
+		return 0, c.Side() != attacker
+	}
+	e := s.tt.find(c.Key() ^ salts[attacker])
+	if e == nil || e.pn != 0 || (s.limit > 0 && int32(c.Clock()) > e.clock) {
+		return 0, false
+	}
+	return int(e.dist), true
+}
+
+// Line returns the proof's main line from root: the winner's proving
+// moves and the loser's longest defences, as far as the table holds them.
+func (s *Solver) Line(root board.Position, winner board.Side) []board.Move {
+	var line []board.Move
+	p := root
+	for len(line) < MaxDepth {
+		var m board.Move
+		var ok bool
+		if p.Side() == winner {
+			m, _, ok = s.provenChild(&p, true)
+		} else {
+			m, _, ok = s.provenChild(&p, false)
+		}
+		if !ok || !p.Play(m) {
+			break
+		}
+		line = append(line, m)
+	}
+	return line
+}
