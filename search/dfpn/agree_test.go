@@ -95,4 +95,3 @@ func TestAgreesWithBoundedRecursion(t *testing.T) {
 		})
 	}
 }
-
