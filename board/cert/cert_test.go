@@ -43,7 +43,7 @@ func provedCases(t *testing.T, game string, want int) []proofCase {
 			continue
 		}
 		for _, q := range []board.Position{p, prev} {
-			s := newSlowSolver(20000)
+			s := newSlowSolver(5000)
 			r, ok := s.solve(q)
 			if !ok || r == draw {
 				continue

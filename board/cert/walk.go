@@ -222,8 +222,16 @@ func (w *walker) limitError(p board.Position, n int32) error {
 		}
 		p, n = next, n-1
 	}
-	return fmt.Errorf("capture-free run of %d plies reaches the no-capture limit at %s (the limit is %d)",
-		p.Clock(), p.String(), w.limit)
+	return fmt.Errorf("capture-free run of %s reaches the no-capture limit at %s (the limit is %d)",
+		plies(p.Clock()), p.String(), w.limit)
+}
+
+// plies words a number of plies.
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
 }
 
 // longerRun returns a child of p reached without a capture whose need is
