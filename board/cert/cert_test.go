@@ -267,4 +267,13 @@ func TestVerifyAllocations(t *testing.T) {
 		t.Errorf("%.0f allocations for %d lines, %.0f for 20,000 more: %.2f a line", base, c.stats.Listed, big, per)
 	}
 	t.Logf("%.0f allocations for %d lines, %.0f for 20,000 more", base, c.stats.Listed, big)
+	// Progress is reported as the lines are read.
+	var reports []cert.Progress
+	opts := cert.Options{Progress: func(p cert.Progress) { reports = append(reports, p) }}
+	if _, err := cert.Verify(context.Background(), bytes.NewReader(more), c.root, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(reports) == 0 || reports[0].Phase != "reading" || reports[0].Lines == 0 {
+		t.Errorf("progress reports %+v, want one while reading", reports)
+	}
 }

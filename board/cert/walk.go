@@ -69,6 +69,7 @@ type walker struct {
 	start   time.Time
 	opts    *Options
 	ctx     context.Context
+	phase   string // of the walk, for Progress: "checking" or "writing"
 }
 
 func newWalker(ctx context.Context, v *board.Variant, winner board.Side, opts *Options) *walker {
@@ -135,7 +136,7 @@ func (w *walker) visit(p *board.Position) (need, depth int32, pushed bool, err e
 		if err := w.ctx.Err(); err != nil {
 			return 0, 0, false, err
 		}
-		w.progress("checking", 0)
+		w.progress(w.phase, 0)
 	}
 	f := frame{pos: *p, node: -1}
 	if p.Side() == w.winner {

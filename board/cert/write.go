@@ -44,6 +44,7 @@ func Write(ctx context.Context, w io.Writer, root board.Position, winner board.S
 	fmt.Fprintf(bw, "# %s v%d\n# %s %s\n# %s %s\n# %s %s\n", headerMagic, Version,
 		headerGame, v.Name(), headerRoot, positionText(&root), headerWinner, winner)
 	wk := newWalker(ctx, v, winner, &opts)
+	wk.phase = "writing"
 	var line []byte
 	wk.lookup = func(p *board.Position) (int32, error) {
 		k := keyOf(p)
