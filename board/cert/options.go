@@ -30,6 +30,7 @@ type Progress struct {
 
 // Stats describe a proof written or checked.
 type Stats struct {
+	// Winner is the side the proof makes win.
 	Winner board.Side
 	// Listed is the number of position lines: written by Write, in the
 	// file for Verify (Duplicates included).

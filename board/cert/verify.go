@@ -22,6 +22,7 @@ type FormatError struct {
 	Err  error
 }
 
+// Error returns the message, with the line number when there is one.
 func (e *FormatError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
@@ -29,6 +30,7 @@ func (e *FormatError) Error() string {
 	return e.Err.Error()
 }
 
+// Unwrap returns the underlying error.
 func (e *FormatError) Unwrap() error { return e.Err }
 
 // errHoyito refuses a certificate for Hoyito III.
