@@ -145,6 +145,10 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"tables", "build", "--seeds", "8", "--dir", file}, "--dir " + file + ": not a directory"},
 		{[]string{"tables", "build", "--seeds", "8", "--dir", filepath.Join(file, "tb")}, "--dir: mkdir " + file + ": not a directory"},
 		{[]string{"tables", "build", "--seeds", "10"}, "--seeds 10: want a multiple of 4 from 8 to 48"},
+		{[]string{"verify"}, "--proof is required"},
+		{[]string{"verify", "--proof", missing}, "--proof: open " + missing + ": no such file or directory"},
+		{[]string{"verify", "--game", "katro-4x4", "--proof", junk}, "--proof " + junk + ": line 1: not `<rows> <side>\\t<move>`: no TAB before the move"},
+		{[]string{"verify", "--game", "hoyito3", "--proof", junk}, "--game hoyito3: proof certificates are for Katro games"},
 		// Files of match, datagen and tune.
 		{with(m, "--openings", missing), "--openings: open " + missing + ": no such file or directory"},
 		{with(m, "--out", noDir), "--out: open " + noDir + ": no such file or directory"},

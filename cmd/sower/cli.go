@@ -79,6 +79,7 @@ func commands() []command {
 		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
 		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
 		{"solve", "prove the value of a position (MTD(f), endgame tables)", (*cli).solve},
+		{"verify", "check a Katro proof certificate with the rules alone", (*cli).verify},
 		{"datagen", "play self-play games and write their positions as training data", (*cli).datagen},
 		{"tune", "fit the learned evaluation's weights to training data", (*cli).tune},
 	}

@@ -1,0 +1,33 @@
+package cert_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+)
+
+// FuzzVerify reads any bytes as a certificate of a katro-4x4 position: no
+// input makes the reader or checker panic, and a proof that holds reaches
+// no more positions of the winner than are listed.
+func FuzzVerify(f *testing.F) {
+	f.Add([]byte("# sower proof certificate v1\n# game katro-4x4\n7,4,1,7/0,3,6,2/0,0,1,1/0,0,0,0 N\ta4\n2,1,3,9/0,6,9,1/0,1,0,0/0,0,0,0 N\ta4\n# positions 2\n"))
+	f.Add([]byte("7,4,1,7/0,3,6,2/0,0,1,1/0,0,0,0 N\ta4\r\n"))
+	f.Add([]byte("\x1f\x8b\x08\x00"))
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		f.Fatal(err)
+	}
+	root, err := v.ParsePosition("7,4,1,7/0,3,6,2/0,0,0,0/0,0,0,2 S 0")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		st, err := cert.Verify(context.Background(), bytes.NewReader(data), root, cert.Options{})
+		if err == nil && (st.WinnerReached+st.Unused+st.Duplicates != st.Listed || st.Unused < 0) {
+			t.Errorf("a proof that holds: %+v", st)
+		}
+	})
+}

@@ -1,0 +1,200 @@
+package cert
+
+import (
+	"bufio"
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// FormatError reports a certificate that cannot be read as one for the
+// position and game given: a read error, a damaged gzip stream, a line that
+// is not a position line or a header, a position of another board, or a
+// header that names another game or root. A proof that can be read but does
+// not hold is reported by other errors.
+type FormatError struct {
+	Line int // 1-based, or 0 when no line is concerned
+	Err  error
+}
+
+// Error returns the message, with the line number when there is one.
+func (e *FormatError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %v", e.Line, e.Err)
+	}
+	return e.Err.Error()
+}
+
+// Unwrap returns the underlying error.
+func (e *FormatError) Unwrap() error { return e.Err }
+
+// errHoyito refuses a certificate for Hoyito III.
+var errHoyito = errors.New("proof certificates are for Katro; Hoyito III has extra turns, passes and seed totals that they do not cover")
+
+// maxLine is the longest line a certificate may hold, in bytes.
+const maxLine = 1 << 16
+
+// Verify reads a certificate from r (gzip-compressed or not: the first two
+// bytes tell) and checks, with the rules alone, that it proves a win from
+// root. The winner is the side the header's "# winner" line names; without
+// one, the side to move at the root if the root is listed, else the other
+// side. The proof holds when, playing the listed move at each of the
+// winner's turns and every legal move at the loser's, every line ends with
+// the loser to move and no legal move, no position is reached again from
+// itself, no capture-free run reaches the variant's no-capture limit from
+// the root's clock, and no position repeats one of opts.History for the
+// third time. Lines the walk never reaches are allowed and counted in
+// Stats.Unused.
+//
+// The error is a *FormatError when the certificate cannot be read; any
+// other error says why the proof does not hold, naming the position (in
+// notation without the clock, or with it where the clock matters) and the
+// line of the certificate, or is ctx's error when ctx is done.
+func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options) (Stats, error) {
+	var st Stats
+	v := root.Variant()
+	if v.Family() != board.Katro {
+		return st, errHoyito
+	}
+	w := newWalker(ctx, v, root.Side(), &opts)
+	h, err := w.read(r, &st)
+	if err != nil {
+		return st, err
+	}
+	if err := h.check(v, &root); err != nil {
+		return st, err
+	}
+	rk := keyOf(&root)
+	switch _, listed := w.index[rk]; {
+	case h.winner != "":
+		if h.winner == board.North.String() {
+			w.winner = board.North
+		} else {
+			w.winner = board.South
+		}
+	case !listed:
+		w.winner = root.Side().Other()
+	}
+	w.lookup = func(p *board.Position) (int32, error) {
+		if i, ok := w.index[keyOf(p)]; ok {
+			return i, nil
+		}
+		return 0, fmt.Errorf("position %s (winner to move) is not in the certificate", positionText(p))
+	}
+	w.moveErr = func(n *node, p *board.Position, err error) error {
+		return fmt.Errorf("line %d: %s is not legal in %s: %v", n.line, n.move, positionText(p), err)
+	}
+	need, depth, err := w.run(root)
+	w.stats(&st, need, depth)
+	st.Unused = len(w.nodes) - st.WinnerReached
+	return st, err
+}
+
+// read reads the certificate's lines into the walker's index and returns
+// its header.
+func (w *walker) read(r io.Reader, st *Stats) (header, error) {
+	h := header{positions: -1}
+	br := bufio.NewReaderSize(r, 1<<16)
+	var src io.Reader = br
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		gz, err := gzip.NewReader(br)
+		if err != nil {
+			return h, &FormatError{Err: fmt.Errorf("gzip: %w", err)}
+		}
+		src = gz
+	}
+	sc := bufio.NewScanner(src)
+	sc.Buffer(make([]byte, 4096), maxLine)
+	lp := newLineParser(w.v)
+	n := 0
+	for sc.Scan() {
+		n++
+		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
+		switch {
+		case len(line) == 0:
+			continue
+		case line[0] == '#':
+			if err := h.parse(line, n); err != nil {
+				return h, &FormatError{Line: n, Err: err}
+			}
+			if err := h.checkGame(w.v); err != nil {
+				return h, err
+			}
+			continue
+		}
+		k, m, err := lp.parse(line)
+		if err != nil {
+			return h, &FormatError{Line: n, Err: err}
+		}
+		st.Listed++
+		if err := w.add(k, m, n, st); err != nil {
+			return h, err
+		}
+		if n%progressEvery == 0 {
+			if err := w.ctx.Err(); err != nil {
+				return h, err
+			}
+			w.progress("reading", n)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			err = fmt.Errorf("longer than %d bytes", maxLine)
+		}
+		return h, &FormatError{Line: n + 1, Err: err}
+	}
+	if h.positions >= 0 && h.positions != st.Listed {
+		return h, &FormatError{Err: fmt.Errorf("the header states %d positions, the certificate lists %d: it is incomplete or damaged", h.positions, st.Listed)}
+	}
+	return h, nil
+}
+
+// add lists the position of key k with move m, from line n.
+func (w *walker) add(k key, m board.Move, n int, st *Stats) error {
+	if i, ok := w.index[k]; ok {
+		first := &w.nodes[i]
+		if first.move != m {
+			return fmt.Errorf("line %d: the position of line %d is listed again with another move (%s, there %s)", n, first.line, m, first.move)
+		}
+		st.Duplicates++
+		return nil
+	}
+	w.index[k] = int32(len(w.nodes))
+	w.nodes = append(w.nodes, node{line: uint32(n), move: m})
+	return nil
+}
+
+// checkGame checks the game the header states, if any.
+func (h *header) checkGame(v *board.Variant) error {
+	if h.game != "" && h.game != v.Name() {
+		return &FormatError{Err: fmt.Errorf("the certificate is for %s, not %s", clip([]byte(h.game)), v.Name())}
+	}
+	return nil
+}
+
+// check checks the root the header states, if any.
+func (h *header) check(v *board.Variant, root *board.Position) error {
+	if h.root == "" {
+		return nil
+	}
+	want := positionText(root)
+	b := []byte(h.root)
+	if i := bytes.LastIndexByte(b, ' '); i > 0 && len(b)-i == 2 {
+		lp := newLineParser(v)
+		side := board.South
+		if b[i+1]|0x20 == 'n' {
+			side = board.North
+		}
+		if k, ok := lp.readRows(b[:i], side); ok && (b[i+1]|0x20 == 's' || b[i+1]|0x20 == 'n') {
+			if k == keyOf(root) {
+				return nil
+			}
+		}
+	}
+	return &FormatError{Line: h.rootLine, Err: fmt.Errorf("the certificate is for the root %s, not %s", clip(b), want)}
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+)
+
+// verifyProgressEvery is the time between progress lines of a long check.
+const verifyProgressEvery = 5 * time.Second
+
+// verify checks a proof certificate (docs/proofs.md): exit status 0 when
+// the proof holds, 1 when it does not, 2 when the certificate cannot be
+// read as one for the position and game given.
+func (c *cli) verify(args []string) error {
+	var g gameFlags
+	var proof string
+	fs := c.flags("verify", `--proof FILE [--game G] [--fen F] [--moves "…"] [--no-capture-limit N]`)
+	g.add(fs, true)
+	fs.StringVar(&proof, "proof", "", "the certificate to check (plain or gzipped)")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if proof == "" {
+		return usagef("--proof is required")
+	}
+	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	root := game.Position()
+	if root.Variant().Family() != board.Katro {
+		return usagef("--game %s: proof certificates are for Katro games", root.Variant().Name())
+	}
+	f, err := os.Open(proof)
+	if err != nil {
+		return flagError("--proof", err)
+	}
+	defer f.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	st, err := cert.Verify(ctx, f, root, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)})
+	var fe *cert.FormatError
+	switch {
+	case errors.Is(err, context.Canceled):
+		return interruptedf("while checking %s: the proof was not checked to the end", proof)
+	case errors.As(err, &fe):
+		return usagef("--proof %s: %v", proof, err)
+	case err != nil:
+		fmt.Fprintf(c.stdout, "proof refused: %v\n", err)
+		return errors.New("the proof does not hold")
+	}
+	fmt.Fprintf(c.stdout, "proof holds: %s wins %s from %s; %s\n", st.Winner, root.Variant().Name(), root.String(), verifySummary(st))
+	return nil
+}
+
+// verifySummary words the statistics of a proof that holds.
+func verifySummary(st cert.Stats) string {
+	s := fmt.Sprintf("%d positions listed, %d reached (%d with %s to move, %d with %s)",
+		st.Listed, st.WinnerReached+st.LoserReached, st.WinnerReached, st.Winner, st.LoserReached, st.Winner.Other())
+	if st.Duplicates > 0 {
+		s += fmt.Sprintf(", %d duplicate lines", st.Duplicates)
+	}
+	return s + fmt.Sprintf(", %d unused, longest line %s, longest capture-free run %s, %d ms",
+		st.Unused, plies(st.Longest), plies(max(st.LongestRun, 0)), st.Elapsed.Milliseconds())
+}
+
+// plies words a number of plies.
+func plies(n int) string {
+	if n == 1 {
+		return "1 ply"
+	}
+	return fmt.Sprintf("%d plies", n)
+}
+
+// verifyProgress returns a callback that writes a progress line to w every
+// few seconds.
+func verifyProgress(w io.Writer) func(cert.Progress) {
+	last := time.Duration(0)
+	return func(p cert.Progress) {
+		if p.Elapsed-last < verifyProgressEvery {
+			return
+		}
+		last = p.Elapsed
+		if p.Phase == "reading" {
+			fmt.Fprintf(w, "reading: %d lines, %s\n", p.Lines, p.Elapsed.Round(time.Second))
+			return
+		}
+		fmt.Fprintf(w, "%s: %d positions of the winner and %d of the loser reached, line of %d plies, %s\n",
+			p.Phase, p.Winner, p.Loser, p.Line, p.Elapsed.Round(time.Second))
+	}
+}
