@@ -2,13 +2,30 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
-// writeProof writes the certificate of winner's proven win.
+// writeProof writes the certificate of winner's proven win from the
+// game's position to path, reading the winner's moves from the solver's
+// table (and proving again any position the table has lost).
 func (c *cli) writeProof(ctx context.Context, s *dfpn.Solver, game *board.Game, winner board.Side, path string) error {
-	return fmt.Errorf("--proof: not yet")
+	oracle := func(p *board.Position) (board.Move, bool) {
+		m, _, ok := s.WinningMove(ctx, p)
+		return m, ok
+	}
+	st, err := cert.WriteFile(ctx, path, game.Position(), winner, oracle, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)})
+	if errors.Is(err, context.Canceled) {
+		return interruptedf("while writing %s: no certificate written", path)
+	}
+	if err != nil {
+		return fmt.Errorf("--proof %s: %w", path, err)
+	}
+	fmt.Fprintf(c.stdout, "proof written to %s: %d positions of %s listed, %d of %s reached, longest line %s\n",
+		path, st.Listed, winner, st.LoserReached, winner.Other(), plies(st.Longest))
+	return nil
 }

@@ -19,7 +19,6 @@ type child struct {
 	move    board.Move
 	capture bool
 	done    bool // a final result that cannot change during this node's search
-	seen    bool // searched during this node's search
 	result
 }
 
@@ -60,8 +59,8 @@ func (s *Solver) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 	defer s.onPath.remove(key)
 	work := s.nodes
 	var r result
+	s.look(f, ply)
 	for {
-		s.look(f, ply)
 		r = s.combine(f, attack, pos.Clock(), ply)
 		if r.pn >= thpn || r.dn >= thdn || s.stop {
 			break
@@ -81,7 +80,6 @@ func (s *Solver) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 		}
 		cr := s.mid(&c.pos, c.key, ply+1, cpn, cdn)
 		c.result = cr
-		c.seen = true
 		c.done = cr.pn == 0 || cr.dn == 0
 		f = &s.frames[ply]
 	}
@@ -128,7 +126,7 @@ func (s *Solver) expand(pos *board.Position, f *frame, ply int) bool {
 		c.move = m
 		c.key = c.pos.Key() ^ s.salt
 		c.capture = c.pos.Clock() == 0
-		c.done, c.seen = false, false
+		c.done = false
 		f.n++
 	}
 	return f.n > 0
@@ -145,14 +143,13 @@ func (s *Solver) terminal(key uint64, attack bool) result {
 	return r
 }
 
-// look brings the unfinished children's numbers up to date from the table,
-// and scores those not yet searched.
+// look gives the children their numbers when the node is expanded: final
+// when the game or the line decides them, from the table when it knows
+// them, else first estimates. From then on the node keeps its children's
+// numbers as their searches return them.
 func (s *Solver) look(f *frame, ply int) {
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]
-		if c.done {
-			continue
-		}
 		if c.pos.SeedsOf(c.pos.Side()) == 0 {
 			c.result = s.lostBy(c.pos.Side())
 			c.done = true
@@ -170,9 +167,7 @@ func (s *Solver) look(f *frame, ply int) {
 				continue
 			}
 		}
-		if !c.seen {
-			c.result = s.initial(&c.pos)
-		}
+		c.result = s.initial(&c.pos)
 	}
 }
 
