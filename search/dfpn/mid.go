@@ -197,6 +197,24 @@ func (s *Solver) usable(e *entry, clock int) (result, bool) {
 // to move needs one, as many as its moves where every move must be
 // answered.
 func (s *Solver) initial(p *board.Position) result {
+	switch s.init {
+	case InitUniform:
+		return result{pn: 1, dn: 1}
+	case InitSeeds, InitSeedsMobility:
+		a, d := p.SeedsOf(s.attacker), p.SeedsOf(s.attacker.Other())
+		pn, dn := seedNumbers(a, d, s.total)
+		if s.init == InitSeedsMobility {
+			var l board.MoveList
+			p.GenerateMoves(&l)
+			n := uint32(max(l.N, 1))
+			if p.Side() == s.attacker {
+				dn = min(maxPN, dn*n)
+			} else {
+				pn = min(maxPN, pn*n)
+			}
+		}
+		return result{pn: pn, dn: dn}
+	}
 	var l board.MoveList
 	p.GenerateMoves(&l)
 	n := uint32(max(l.N, 1))
@@ -360,4 +378,18 @@ func (s *Solver) store(key uint64, r result, work uint64) {
 		e.flags |= flagRepeat
 	}
 	e.work = uint32(min(uint64(e.work)+work, 1<<32-1))
+}
+
+// seedNumbers estimates proof and disproof numbers from the attacker's a
+// and the defender's d seeds of total: the proof is harder the fewer seeds
+// the attacker has, by a factor of two for every eighth of the seeds.
+func seedNumbers(a, d, total int) (pn, dn uint32) {
+	x := 16 * (d - a) / max(total, 1) // -16 … 16
+	switch {
+	case x > 0:
+		return 1 << uint(min(x, 16)/2), 1
+	case x < 0:
+		return 1, 1 << uint(min(-x, 16)/2)
+	}
+	return 1, 1
 }

@@ -44,10 +44,30 @@ type Config struct {
 	HashMiB int
 	// Every is how often Progress reports come (default 2 s).
 	Every time.Duration
+	// Init chooses the first estimates of positions never searched.
+	Init Init
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
 	MaxNodes uint64
 }
+
+// Init is a way to estimate the proof and disproof numbers of a position
+// never searched.
+type Init uint8
+
+// The estimates.
+const (
+	// InitMobility: the side to move's moves count as the number to prove
+	// or disprove where each must be answered (1 for the other number).
+	InitMobility Init = iota
+	// InitUniform: 1 and 1.
+	InitUniform
+	// InitSeeds: from the seed balance: a factor of two for every eighth
+	// of the seeds the attacker has less (or more) than the defender.
+	InitSeeds
+	// InitSeedsMobility: InitSeeds times the moves, as InitMobility.
+	InitSeedsMobility
+)
 
 // Progress is a report on a running proof.
 type Progress struct {
@@ -86,6 +106,8 @@ type Solver struct {
 	tt       *table
 	every    time.Duration
 	maxNodes uint64
+	init     Init
+	total    int // seeds on the board
 	v        *board.Variant
 	limit    int
 	attacker board.Side
@@ -114,7 +136,7 @@ func New(cfg Config) (*Solver, error) {
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	return &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, frames: make([]frame, MaxDepth)}, nil
+	return &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init, frames: make([]frame, MaxDepth)}, nil
 }
 
 // salts distinguish the two attackers' entries in one table.
@@ -195,6 +217,7 @@ func (s *Solver) setup(ctx context.Context, root board.Position, history []uint6
 		}
 		s.v = v
 		s.limit = v.Rules().NoCaptureLimit
+		s.total = v.Total()
 	}
 	s.attacker, s.salt = attacker, salts[attacker]
 	s.rootAttack = root.Side() == attacker
