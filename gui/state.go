@@ -54,7 +54,7 @@ func (s *session) sendState(g *board.Game) {
 		m.Result = lost.text()
 	case st.Over():
 		m.Turn = "over"
-		m.Result = resultText(st)
+		m.Result = resultText(g)
 	case s.players[p.Side()] == "human" || (s.an.On && !s.engineMoves(p.Side())):
 		m.Turn = "human"
 	default:
@@ -70,6 +70,7 @@ func (s *session) sendState(g *board.Game) {
 		pm := plyMsg{Move: mv.String(), Side: string(side.Letter()), By: s.by[i], MS: s.replies[i].Elapsed.Milliseconds()}
 		if in := s.replies[i].Info; in.HasScore {
 			pm.Eval, pm.Depth = southEval(in, side), in.Depth
+			pm.Eval.Proven = s.proven[i] && !in.IsMate
 		}
 		m.Moves = append(m.Moves, pm)
 		replay.Play(mv)
@@ -126,24 +127,6 @@ func southEval(in client.Info, mover board.Side) *evalMsg {
 		e.WDL = &w
 	}
 	return e
-}
-
-// resultText writes a finished game's result with its reason.
-func resultText(st board.Status) string {
-	var who string
-	switch st.Result {
-	case board.SouthWins:
-		who = "South wins"
-	case board.NorthWins:
-		who = "North wins"
-	default:
-		who = "Draw"
-	}
-	text := who + ": " + st.Reason.String()
-	if st.Seeds != [2]int{} {
-		text += fmt.Sprintf(", %d-%d", st.Seeds[0], st.Seeds[1])
-	}
-	return text
 }
 
 // text writes a loss on time as the page shows it.
