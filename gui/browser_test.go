@@ -88,6 +88,9 @@ func TestBrowser(t *testing.T) {
 		{"honest scores", true, func(t *testing.T, browser context.Context, srv *guiServer) { testHonestScores(t, browser, bin) }},
 		{"hoyito3 proven margin", false, func(t *testing.T, browser context.Context, srv *guiServer) { testHoyitoMargin(t, browser, bin) }},
 		{"hoyito3 margin graph", false, testHoyitoGraph},
+		{"bad address parameters", false, testAddressParams},
+		{"bad form values", false, testFormRefusals},
+		{"play aids on a phone", false, testPlayAids},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {
