@@ -91,6 +91,7 @@ func TestBrowser(t *testing.T) {
 		{"bad address parameters", false, testAddressParams},
 		{"bad form values", false, testFormRefusals},
 		{"play aids on a phone", false, testPlayAids},
+		{"traditional match", false, testTraditionalMatch},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

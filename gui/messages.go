@@ -21,6 +21,9 @@ type request struct {
 	NoCaptureLimit numText `json:"noCaptureLimit"` // a number, or the text typed
 	Fen            string  `json:"fen"`
 	Moves          string  `json:"moves"`
+	// Match, if not 0, starts a traditional Hoyito III match of that
+	// many games (tradMatch).
+	Match int `json:"match"`
 	// Address marks the game of the page's address: a refused field is
 	// left at its default and named, the rest kept (see newGame).
 	Address bool `json:"address"`
@@ -94,6 +97,8 @@ type stateMsg struct {
 	Clocks  *[2]int64 `json:"clocks,omitempty"`
 	Running string    `json:"running"`
 	Last    string    `json:"last"` // the move that led to the shown position
+	// Match is the traditional match being played, if any.
+	Match *matchMsg `json:"match,omitempty"`
 	// Steps are the boards of the last move's sowing, lap by lap, when
 	// the shown position follows the one shown before by that move.
 	Steps []step `json:"steps,omitempty"`

@@ -56,9 +56,16 @@ func (s *session) newGame(r request) (note string, err error) {
 	if err != nil {
 		return "", err
 	}
+	var m *tradMatch
+	if r.Match != 0 {
+		if m, err = newMatch(r.Match, ns); err != nil {
+			return "", err
+		}
+	}
 	s.stopJob()
 	s.players, s.limit = ns.players, ns.limit
 	s.begin(ns.v, ns.start, ns.moves)
+	s.match = m
 	if len(notes) > 0 {
 		note = "Refused in the address: " + strings.Join(notes, "; ") + ". The rest of the address is kept."
 	}

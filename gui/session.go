@@ -55,6 +55,7 @@ type session struct {
 	step    bool // play one engine move, then pause
 	faults  int  // engine faults in a row at this ply
 	an      analysis
+	match   *tradMatch // a traditional match being played, if any
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -174,6 +175,8 @@ func (s *session) handle(b []byte) {
 		s.view = max(0, min(r.Ply, len(s.moves)))
 	case "takeback":
 		s.takeBack()
+	case "next":
+		err = s.nextGame()
 	case "resume":
 		s.resumeHere()
 	case "pause":
@@ -265,6 +268,7 @@ func (s *session) setup(f string) error {
 	}
 	s.stopJob()
 	s.begin(s.v, p, nil)
+	s.match = nil
 	return nil
 }
 
@@ -453,6 +457,7 @@ func (s *session) update() {
 	}
 	s.armFlag()
 	s.sendState(g)
+	s.autoNext()
 }
 
 // engineMoves reports whether an engine is to move for side at the shown

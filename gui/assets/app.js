@@ -289,6 +289,7 @@ function syncForm(s) {
   $('#lastfour-select').value = s.rules.lastFour;
   $('#repetition-select').value = s.rules.repetition;
   $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
+  $('#match-select').value = String(s.match ? s.match.games : 0);
   showHoyitoOptions();
 }
 
@@ -460,6 +461,7 @@ function drawPanel(s) {
   $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
   $('#rules').textContent = rulesText(s);
+  drawMatch(s);
   $('#south-name').textContent = 'South · ' + s.players[0];
   $('#north-name').textContent = 'North · ' + s.players[1];
   document.querySelector('.player-bar.south').classList.toggle('to-move', s.side === 'south' && s.turn !== 'over');
@@ -489,6 +491,27 @@ function drawPanel(s) {
   if (document.activeElement !== mpv) mpv.value = String(Math.min(s.analysis.multipv, s.analysis.maxMultipv));
   $('#subtitle').textContent = ({ katro: 'Katro', 'katro-6x3': 'Katro 6×3', 'katro-4x6': 'Katro 4×6', 'katro-4x4': 'Katro 4×4', hoyito3: 'Hoyito III' })[s.game] +
     ` · ply ${s.view}${s.view < s.moves.length ? ' of ' + s.moves.length : ''} · no-capture clock ${s.clock}`;
+}
+
+// half writes a match score with ½.
+function half(x) { return x === Math.floor(x) ? String(x) : (Math.floor(x) || '') + '\u00bd'; }
+
+// drawMatch shows a traditional match: the score, each game's result and
+// the LastFour setting of the game in play; Next game once a game between
+// a person and an engine is over (between engines the next starts by
+// itself).
+function drawMatch(s) {
+  const m = s.match;
+  $('#match').hidden = !m;
+  if (!m) return;
+  const [a, b] = m.players;
+  const names = a === b ? [a + ' (1)', b + ' (2)'] : [a, b];
+  const lf = m.lastFour === 'capturer' ? 'LastFour capturer' : `LastFour ${m.lastFour} (the winner of the last decided game)`;
+  $('#match-score').textContent = `Traditional match, game ${m.game} of ${m.games}: ${names[0]} ${half(m.score[0])} \u2013 ${half(m.score[1])} ${names[1]} \u00b7 ${lf}`;
+  $('#match-games').replaceChildren(...m.results.map((g) => Object.assign(document.createElement('li'), {
+    textContent: `game ${g.game}: ${g.south} (S) v ${g.north} (N) ${g.result}${g.seeds ? ', ' + g.seeds : ''}, LastFour ${g.lastFour}`,
+  })));
+  $('#next-game').hidden = !(m.next && s.players.includes('human'));
 }
 
 // rulesText names the game's rule options in force, as the protocol's
@@ -832,6 +855,8 @@ function newGame() {
   if (req.game === 'hoyito3') {
     Object.assign(req, { captureSide: $('#captureside-select').value, lastFour: $('#lastfour-select').value,
       repetition: $('#repetition-select').value });
+    const games = parseInt($('#match-select').value, 10);
+    if (games > 0) { req.match = games; delete req.lastFour; } // the match sets LastFour game by game
   }
   request(req);
 }
@@ -868,6 +893,7 @@ function bind() {
     if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); }
   });
   $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
+  $('#next-game').addEventListener('click', () => request({ type: 'next' }));
   $('#resume').addEventListener('click', () => request({ type: 'resume' }));
   $('#pause').addEventListener('click', () => request({ type: 'pause' }));
   $('#step').addEventListener('click', () => request({ type: 'step' }));
