@@ -25,12 +25,7 @@ import (
 // page.
 func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
 	tb := newTab(t, browserCtx, srv)
-	dir := t.TempDir()
-	tb.do("allow downloads", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
-		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetDownloadBehavior,
-			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
-		return err
-	}))
+	dir := allowDownloads(tb)
 	moves := "a1 a4 b1 b4 c1"
 	r, s := openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off&moves="+url.QueryEscape(moves))
 	var files []string
@@ -69,6 +64,17 @@ func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
 	r2 := refereeFor(t, board.NameKatro4x4, "", true, true)
 	r2.follow(fresh, s)
 	r2.check(fresh, s)
+}
+
+// allowDownloads lets the tab save files, into a directory it returns.
+func allowDownloads(tb *tab) string {
+	dir := tb.t.TempDir()
+	tb.do("allow downloads", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
+		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetDownloadBehavior,
+			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
+		return err
+	}))
+	return dir
 }
 
 // waitDownload waits for a finished download ending in ext.

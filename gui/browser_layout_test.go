@@ -209,21 +209,27 @@ func testLayout(t *testing.T, browser context.Context, srv *guiServer) {
 
 // graphPoint is a point of the eval graph.
 type graphPoint struct {
-	Ply           int
-	Share, Cy     float64
-	Forced, Class string
+	Ply               int
+	Share, Margin, Cy float64
+	Forced, Class     string
 }
 
 // graphJS reads the graph's points and the y of its 0 % and 100 %.
 const graphJS = `(() => ({
   points: [...document.querySelectorAll('#eval-graph circle[data-ply]')].map(c => ({
-    ply: +c.dataset.ply, share: +c.dataset.share, cy: +c.getAttribute('cy'), forced: c.dataset.forced, class: c.getAttribute('class') })),
+    ply: +c.dataset.ply, share: +c.dataset.share, margin: +c.dataset.margin, cy: +c.getAttribute('cy'), forced: c.dataset.forced, class: c.getAttribute('class') })),
   top: +document.querySelector('#eval-graph').dataset.top, bottom: +document.querySelector('#eval-graph').dataset.bottom,
+  hi: +document.querySelector('#eval-graph').dataset.hi, lo: +document.querySelector('#eval-graph').dataset.lo,
+  kind: document.querySelector('#eval-graph').dataset.kind,
 }))()`
 
+// graphState is the graph: its points, the y where the scale's top (hi)
+// and bottom (lo) values are drawn, and what it shows (kind: share or
+// margin).
 type graphState struct {
-	Points      []graphPoint
-	Top, Bottom float64
+	Points              []graphPoint
+	Top, Bottom, Hi, Lo float64
+	Kind                string
 }
 
 // checkGraphSpread checks the graph of a real game: its points are not

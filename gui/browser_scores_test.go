@@ -58,15 +58,7 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 	if !strings.Contains(eval[string](tb, `document.querySelector('#pov').textContent`), "South's view") {
 		t.Errorf("#pov does not say whose view the scores are")
 	}
-	play := func(n int) pageState {
-		tb.t.Helper()
-		p := r.g.Position()
-		tb.click(moveSelector(p.LegalMoves()[0]))
-		s := tb.waitFor("the engine's answer", 20*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) >= n })
-		r.follow(tb, s)
-		r.check(tb, s)
-		return s
-	}
+	play := func(n int) pageState { return playFirst(tb, r, n) }
 	s = play(2)
 	// The fake's first search: cp 10 and wdl 310 300 390 for North, to
 	// move: South's view is 39 % · 30 % · 31 %, evaluation −0.10.
@@ -138,4 +130,16 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 		t.Errorf("phone, with scores and analysis: %v px wide in %v px, touch targets under 44 px: %v", l.ScrollWidth, l.InnerWidth, l.Small)
 	}
 	tb.pageScreenshot("phone")
+}
+
+// playFirst clicks the first legal move and waits until the page has n
+// plies and waits for the person, checking what it shows.
+func playFirst(tb *tab, r *referee, n int) pageState {
+	tb.t.Helper()
+	p := r.g.Position()
+	tb.click(moveSelector(p.LegalMoves()[0]))
+	s := tb.waitFor("the engine's answer", 20*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) >= n })
+	r.follow(tb, s)
+	r.check(tb, s)
+	return s
 }

@@ -72,6 +72,26 @@ func TestBrowser(t *testing.T) {
 		{"bad position in the address", false, testBadAddress},
 		{"watching engines at 100 ms", false, testWatchEngines},
 		{"scores", true, func(t *testing.T, browser context.Context, srv *guiServer) { testScores(t, browser, bin) }},
+		{"phone game katro 360x740", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testPhoneGame(t, browser, srv, board.NameKatro, 360, 740, 31)
+		}},
+		{"phone game katro 390x844", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testPhoneGame(t, browser, srv, board.NameKatro, 390, 844, 32)
+		}},
+		{"phone game hoyito3 390x844", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testPhoneGame(t, browser, srv, board.NameHoyito3, 390, 844, 33)
+		}},
+		{"phone game hoyito3 360x740", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testPhoneGame(t, browser, srv, board.NameHoyito3, 360, 740, 34)
+		}},
+		{"take back between engines", false, testTakeBackEngines},
+		{"honest scores", true, func(t *testing.T, browser context.Context, srv *guiServer) { testHonestScores(t, browser, bin) }},
+		{"hoyito3 proven margin", false, func(t *testing.T, browser context.Context, srv *guiServer) { testHoyitoMargin(t, browser, bin) }},
+		{"hoyito3 margin graph", false, testHoyitoGraph},
+		{"bad address parameters", false, testAddressParams},
+		{"bad form values", false, testFormRefusals},
+		{"play aids on a phone", false, testPlayAids},
+		{"traditional match", false, testTraditionalMatch},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

@@ -14,6 +14,10 @@ import (
 // before it is said to have run out of time.
 const timeMargin = time.Second
 
+// maxDepth is the deepest limit the page may ask for: the deepest search
+// of Sower's engine (its search stops at ply 128).
+const maxDepth = 127
+
 // timeLoss is a person's loss on time: side's clock ran out after ply
 // plies, which ends the game there.
 type timeLoss struct {
@@ -52,9 +56,9 @@ func parseLimit(kind, value string) (match.Limit, error) {
 		}
 		l.MoveTime = time.Duration(ms) * time.Millisecond
 	case "depth":
-		d, err := strconv.ParseUint(v, 10, 8)
-		if err != nil || d == 0 {
-			return l, fmt.Errorf("depth %q: want a positive number of plies", value)
+		d, err := strconv.ParseUint(v, 10, 32)
+		if err != nil || d == 0 || d > maxDepth {
+			return l, fmt.Errorf("depth %q: want 1 to %d plies", value, maxDepth)
 		}
 		l.Depth = int(d)
 	case "tc":

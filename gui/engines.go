@@ -99,7 +99,11 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 	}
 	fen := g.Position()
 	fenText := fen.String()
+	var pf proof // Each runs in the job's goroutine, before Think returns
 	req.Each = func(line string) {
+		if pf.read(line) {
+			return
+		}
 		var in client.Info
 		in.Parse(line)
 		if !in.HasDepth || !in.HasScore {
@@ -107,9 +111,10 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 			// move report ("info depth D currmove M currmovenumber N").
 			return
 		}
+		proven := pf.proves(in)
 		s.post(func() {
 			if s.job != nil && s.job.gen == j.gen {
-				s.send(infoOf(j, in, fenText, fen.Side()))
+				s.send(infoOf(j, in, proven, fenText, fen.Side()))
 			}
 		})
 	}
@@ -121,12 +126,13 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 		defer s.jobs.Done()
 		ready := func(mpv int) { s.post(func() { s.multiPV(j.engine, mpv) }) }
 		r, f, up := sl.work(s.ctx, s.srv, gameID, opts, multipv, g, req, ready)
-		s.post(func() { s.jobDone(j, r, f, up) })
+		proven := pf.proves(r.Info)
+		s.post(func() { s.jobDone(j, r, proven, f, up) })
 	}()
 }
 
 // infoOf turns an info line into its message.
-func infoOf(j *job, in client.Info, fen string, mover board.Side) infoMsg {
+func infoOf(j *job, in client.Info, proven bool, fen string, mover board.Side) infoMsg {
 	m := infoMsg{Type: "info", Gen: j.gen, Engine: j.engine, MultiPV: max(in.MultiPV, 1), Depth: in.Depth, SelDepth: in.SelDepth,
 		Bound: in.Bound, Nodes: in.Nodes, NPS: in.NPS, TimeMS: in.TimeMS, PV: in.PV, Fen: fen}
 	switch {
@@ -140,6 +146,9 @@ func infoOf(j *job, in client.Info, fen string, mover board.Side) infoMsg {
 		m.WDL = &w
 	}
 	m.Eval = southEval(in, mover)
+	if m.Eval != nil && proven {
+		m.Eval.Proven = true
+	}
 	if m.PV == nil {
 		m.PV = []string{}
 	}
@@ -236,9 +245,10 @@ func (s *session) multiPV(engine string, mpv int) {
 	}
 }
 
-// jobDone takes an engine's answer, or its fault; up says whether the
-// engine's process runs after it.
-func (s *session) jobDone(j *job, r client.Reply, f *client.Fault, up bool) {
+// jobDone takes an engine's answer, or its fault; proven says the
+// answer's score is a proven result, up whether the engine's process runs
+// after it.
+func (s *session) jobDone(j *job, r client.Reply, proven bool, f *client.Fault, up bool) {
 	current := s.job != nil && s.job.gen == j.gen
 	if f != nil && f.Kind == client.Aborted {
 		return
@@ -284,6 +294,7 @@ func (s *session) jobDone(j *job, r client.Reply, f *client.Fault, up bool) {
 		s.step, s.paused = false, true
 	}
 	s.played(m, j.side, j.engine, r)
+	s.proven[len(s.proven)-1] = proven
 	s.update()
 }
 

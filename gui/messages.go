@@ -1,5 +1,7 @@
 package gui
 
+import "encoding/json"
+
 // The messages between the page and the server, as JSON objects with a
 // "type" (docs/gui.md lists them).
 
@@ -8,17 +10,23 @@ package gui
 type request struct {
 	Type string `json:"type"`
 	// new: the game, players, limit, rules and optional position.
-	Game           string `json:"game"`
-	South          string `json:"south"`
-	North          string `json:"north"`
-	LimitKind      string `json:"limitKind"` // movetime, depth or tc
-	LimitValue     string `json:"limitValue"`
-	CaptureSide    string `json:"captureSide"`
-	LastFour       string `json:"lastFour"`
-	Repetition     string `json:"repetition"` // Hoyito III only: ignored for Katro
-	NoCaptureLimit *int   `json:"noCaptureLimit"`
-	Fen            string `json:"fen"`
-	Moves          string `json:"moves"`
+	Game           string  `json:"game"`
+	South          string  `json:"south"`
+	North          string  `json:"north"`
+	LimitKind      string  `json:"limitKind"` // movetime, depth or tc
+	LimitValue     string  `json:"limitValue"`
+	CaptureSide    string  `json:"captureSide"`
+	LastFour       string  `json:"lastFour"`
+	Repetition     string  `json:"repetition"`     // Hoyito III only: ignored for Katro
+	NoCaptureLimit numText `json:"noCaptureLimit"` // a number, or the text typed
+	Fen            string  `json:"fen"`
+	Moves          string  `json:"moves"`
+	// Match, if not 0, starts a traditional Hoyito III match of that
+	// many games (tradMatch).
+	Match int `json:"match"`
+	// Address marks the game of the page's address: a refused field is
+	// left at its default and named, the rest kept (see newGame).
+	Address bool `json:"address"`
 	// move: the move and the ply it is played at (the shown ply).
 	Move string `json:"move"`
 	Ply  int    `json:"ply"`
@@ -29,6 +37,27 @@ type request struct {
 	// import: a record; export: its format (jsonl or pgn).
 	Text   string `json:"text"`
 	Format string `json:"format"`
+}
+
+// numText is a field the page sends as a JSON number or as the text
+// typed, kept as text so that "1.5" or "" is refused by name rather than
+// rounded or dropped.
+type numText struct {
+	text string
+	set  bool // present and not null
+}
+
+// UnmarshalJSON keeps a string's text, or a number as written.
+func (n *numText) UnmarshalJSON(b []byte) error {
+	if string(b) == "null" {
+		*n = numText{}
+		return nil
+	}
+	n.set = true
+	if err := json.Unmarshal(b, &n.text); err != nil {
+		n.text = string(b)
+	}
+	return nil
 }
 
 // stateMsg is the whole state of the game as the page shows it.
@@ -68,6 +97,8 @@ type stateMsg struct {
 	Clocks  *[2]int64 `json:"clocks,omitempty"`
 	Running string    `json:"running"`
 	Last    string    `json:"last"` // the move that led to the shown position
+	// Match is the traditional match being played, if any.
+	Match *matchMsg `json:"match,omitempty"`
 	// Steps are the boards of the last move's sowing, lap by lap, when
 	// the shown position follows the one shown before by that move.
 	Steps []step `json:"steps,omitempty"`
@@ -108,6 +139,11 @@ type evalMsg struct {
 	// already for the side to move (the engine's "mate 0").
 	Mate *int `json:"mate,omitempty"`
 	Lost bool `json:"lost,omitempty"`
+	// Proven says a CP score is a result the engine proved (it said
+	// "info string proven: …" for it): a Hoyito III exact final margin,
+	// or a draw. A Mate is always proven; any other score is an estimate,
+	// however large.
+	Proven bool `json:"proven,omitempty"`
 	// Bound is "lower" (South's true score is at least this one) or
 	// "upper", after a search that failed high or low.
 	Bound string `json:"bound,omitempty"`

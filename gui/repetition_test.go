@@ -1,6 +1,7 @@
 package gui
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -9,8 +10,9 @@ import (
 
 // TestRepetitionRule starts games with the Repetition option: a Hoyito III
 // game that repeats a position a third time is over under threefold and
-// goes on under off; a Katro game keeps threefold whatever the page
-// asks; off with no no-capture limit is refused.
+// goes on under off; a Katro game refuses off (a Hoyito III option) with
+// a message and keeps the game as it was; off with no no-capture limit is
+// refused.
 func TestRepetitionRule(t *testing.T) {
 	fake := clienttest.BuildFake(t)
 	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake}})
@@ -39,7 +41,6 @@ func TestRepetitionRule(t *testing.T) {
 	}{
 		{board.NameHoyito3, "threefold", fen, moves, "threefold", true},
 		{board.NameHoyito3, "off", fen, moves, "off", false},
-		{board.NameKatro4x4, "off", "", "", "threefold", false},
 	} {
 		p.send(map[string]any{"type": "new", "game": c.game, "south": "human", "north": "human",
 			"repetition": c.rep, "fen": c.fen, "moves": c.moves})
@@ -54,9 +55,15 @@ func TestRepetitionRule(t *testing.T) {
 			t.Errorf("%s, Repetition %s: turn %s (%s), want over by repetition: %v", c.game, c.rep, p.last.Turn, p.last.Reason, c.over)
 		}
 	}
+	p.send(map[string]any{"type": "new", "game": board.NameKatro4x4, "south": "human", "north": "human", "repetition": "off"})
+	p.await("a refusal", func(p *page) bool { return p.msg != "" })
+	if !strings.Contains(p.msg, "repetition off") || p.last.Game != board.NameHoyito3 {
+		t.Errorf("katro-4x4 with Repetition off: message %q, the page shows %s; want it refused by name, the game kept", p.msg, p.last.Game)
+	}
+	p.msg = ""
 	p.send(map[string]any{"type": "new", "game": board.NameHoyito3, "repetition": "off", "noCaptureLimit": 0})
 	p.await("a refusal", func(p *page) bool { return p.msg != "" })
-	if p.last.Rules.Repetition != "threefold" || p.last.Game != board.NameKatro4x4 {
-		t.Errorf("refused game: the page shows %s with Repetition %s", p.last.Game, p.last.Rules.Repetition)
+	if p.last.Rules.Repetition != "off" || p.last.Game != board.NameHoyito3 || len(p.last.Moves) != 25 {
+		t.Errorf("refused game: the page shows %s with Repetition %s, %d moves; want the game before", p.last.Game, p.last.Rules.Repetition, len(p.last.Moves))
 	}
 }

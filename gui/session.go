@@ -16,9 +16,6 @@ import (
 // pingEvery is how often the server pings the page.
 const pingEvery = 20 * time.Second
 
-// maxNoCaptureLimit bounds the no-capture limit a page may ask for.
-const maxNoCaptureLimit = 100000
-
 // session is one game played over one WebSocket. Its state belongs to
 // the loop goroutine (run); the reader and the engine jobs hand it work
 // through post.
@@ -42,6 +39,7 @@ type session struct {
 	start   board.Position
 	moves   []board.Move
 	replies []client.Reply
+	proven  []bool // whether each reply's score is a proven result
 	by      []string
 	clockAt [][2]time.Duration
 	view    int // the ply shown
@@ -57,6 +55,7 @@ type session struct {
 	step    bool // play one engine move, then pause
 	faults  int  // engine faults in a row at this ply
 	an      analysis
+	match   *tradMatch // a traditional match being played, if any
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -164,9 +163,10 @@ func (s *session) handle(b []byte) {
 		return
 	}
 	var err error
+	note := ""
 	switch r.Type {
 	case "new":
-		err = s.newGame(r)
+		note, err = s.newGame(r)
 	case "setup":
 		err = s.setup(r.Fen)
 	case "move":
@@ -175,6 +175,8 @@ func (s *session) handle(b []byte) {
 		s.view = max(0, min(r.Ply, len(s.moves)))
 	case "takeback":
 		s.takeBack()
+	case "next":
+		err = s.nextGame()
 	case "resume":
 		s.resumeHere()
 	case "pause":
@@ -196,7 +198,7 @@ func (s *session) handle(b []byte) {
 	if err != nil {
 		s.say("%v", err)
 	} else if r.Type != "export" && r.Type != "hello" {
-		s.say("")
+		s.say("%s", note)
 	}
 	s.update()
 }
@@ -234,106 +236,6 @@ func (s *session) gameAt(n int) *board.Game {
 	return g
 }
 
-// player checks a player's name: human or one of the engines.
-func (s *session) player(name, side string) (string, error) {
-	switch {
-	case name == "" && side == "south":
-		return "human", nil
-	case name == "":
-		return s.srv.cfg.Engines[0].Name, nil
-	case name == "human":
-		return name, nil
-	}
-	if _, ok := s.srv.engineNamed(name); ok {
-		return name, nil
-	}
-	return "", fmt.Errorf("%s: no engine named %q (the engines are %s)", side, name, strings.Join(s.srv.names(), ", "))
-}
-
-// newGame starts a game from a request; on any error nothing changes.
-func (s *session) newGame(r request) error {
-	name := r.Game
-	if name == "" {
-		name = board.NameKatro
-	}
-	rules := board.DefaultRules()
-	var err error
-	if r.CaptureSide != "" {
-		if rules.CaptureSide, err = board.ParseCaptureSide(r.CaptureSide); err != nil {
-			return err
-		}
-	}
-	if r.LastFour != "" {
-		if rules.LastFour, err = board.ParseLastFour(r.LastFour); err != nil {
-			return err
-		}
-	}
-	if n := r.NoCaptureLimit; n != nil {
-		if *n < 0 || *n > maxNoCaptureLimit {
-			return fmt.Errorf("no-capture limit %d: want 0 (off) to %d plies", *n, maxNoCaptureLimit)
-		}
-		rules.NoCaptureLimit = *n
-	}
-	v, err := board.NewWithRules(name, rules)
-	if err != nil {
-		return err
-	}
-	if r.Repetition != "" && v.Family() == board.Hoyito { // a Katro game keeps threefold
-		if rules.Repetition, err = board.ParseRepetition(r.Repetition); err != nil {
-			return err
-		}
-		if v, err = v.WithRules(rules); err != nil {
-			return err
-		}
-	}
-	var players [2]string
-	if players[board.South], err = s.player(r.South, "south"); err != nil {
-		return err
-	}
-	if players[board.North], err = s.player(r.North, "north"); err != nil {
-		return err
-	}
-	kind := r.LimitKind
-	if kind == "" {
-		kind = "movetime"
-	}
-	lim, err := parseLimit(kind, r.LimitValue)
-	if err != nil {
-		return err
-	}
-	start := v.Start()
-	if f := strings.TrimSpace(r.Fen); f != "" {
-		if start, err = parseFen(v, f); err != nil {
-			return err
-		}
-	}
-	g := board.NewGame(start)
-	if ms := strings.TrimSpace(strings.ReplaceAll(r.Moves, ",", " ")); ms != "" {
-		for i, t := range strings.Fields(ms) {
-			m, err := v.ParseMove(t)
-			if err == nil {
-				err = g.Play(m)
-			}
-			if err != nil {
-				return fmt.Errorf("moves: move %d: %v", i+1, err)
-			}
-		}
-	}
-	s.stopJob()
-	s.players, s.limit = players, lim
-	s.begin(v, start, g.Moves())
-	return nil
-}
-
-// parseFen reads a position as the protocol does, with its message.
-func parseFen(v *board.Variant, f string) (board.Position, error) {
-	p, err := v.ParsePosition(f)
-	if err != nil {
-		return p, fmt.Errorf("fen: %v (the game is %s)", err, v.Name())
-	}
-	return p, nil
-}
-
 // begin starts a game of v from start with moves already played (by
 // people, as far as the record goes).
 func (s *session) begin(v *board.Variant, start board.Position, moves []board.Move) {
@@ -341,6 +243,7 @@ func (s *session) begin(v *board.Variant, start board.Position, moves []board.Mo
 	s.v, s.start = v, start
 	s.moves = append([]board.Move(nil), moves...)
 	s.replies = make([]client.Reply, len(moves))
+	s.proven = make([]bool, len(moves))
 	s.by = make([]string, len(moves))
 	for i := range s.by {
 		s.by[i] = "human"
@@ -365,6 +268,7 @@ func (s *session) setup(f string) error {
 	}
 	s.stopJob()
 	s.begin(s.v, p, nil)
+	s.match = nil
 	return nil
 }
 
@@ -409,7 +313,7 @@ func (s *session) cut(n int) {
 	}
 	s.stopJob()
 	s.lost = nil
-	s.moves, s.replies, s.by, s.clockAt = s.moves[:n], s.replies[:n], s.by[:n], s.clockAt[:n]
+	s.moves, s.replies, s.proven, s.by, s.clockAt = s.moves[:n], s.replies[:n], s.proven[:n], s.by[:n], s.clockAt[:n]
 	s.clocks = s.fullClocks()
 	if n > 0 {
 		s.clocks = s.clockAt[n-1]
@@ -423,6 +327,7 @@ func (s *session) played(m board.Move, side board.Side, by string, r client.Repl
 	s.clocks[side] = s.limit.After(s.clocks[side], 0) // charged by settleClock
 	s.moves = append(s.moves, m)
 	s.replies = append(s.replies, r)
+	s.proven = append(s.proven, false)
 	s.by = append(s.by, by)
 	s.clockAt = append(s.clockAt, s.clocks)
 	s.view = len(s.moves)
@@ -443,7 +348,9 @@ func (s *session) takeBack() {
 		return
 	}
 	n--
-	if !s.an.On || s.againstEngine() {
+	// Against an engine, back to the person's turn; between engines (a
+	// finished or paused game) exactly one ply.
+	if s.againstEngine() {
 		for n > 0 && s.players[s.sideAt(n)] != "human" {
 			n--
 		}
@@ -550,6 +457,7 @@ func (s *session) update() {
 	}
 	s.armFlag()
 	s.sendState(g)
+	s.autoNext()
 }
 
 // engineMoves reports whether an engine is to move for side at the shown

@@ -54,7 +54,7 @@ func (s *session) sendState(g *board.Game) {
 		m.Result = lost.text()
 	case st.Over():
 		m.Turn = "over"
-		m.Result = resultText(st)
+		m.Result = resultText(g)
 	case s.players[p.Side()] == "human" || (s.an.On && !s.engineMoves(p.Side())):
 		m.Turn = "human"
 	default:
@@ -70,6 +70,7 @@ func (s *session) sendState(g *board.Game) {
 		pm := plyMsg{Move: mv.String(), Side: string(side.Letter()), By: s.by[i], MS: s.replies[i].Elapsed.Milliseconds()}
 		if in := s.replies[i].Info; in.HasScore {
 			pm.Eval, pm.Depth = southEval(in, side), in.Depth
+			pm.Eval.Proven = s.proven[i] && !in.IsMate
 		}
 		m.Moves = append(m.Moves, pm)
 		replay.Play(mv)
@@ -85,6 +86,7 @@ func (s *session) sendState(g *board.Game) {
 	if s.sent.gameID == s.gameID && s.view == s.sent.view+1 && s.sent.fen != "" {
 		m.Steps = sowingSteps(s.sent.fen, v, s.moves[s.view-1])
 	}
+	m.Match = s.matchState()
 	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
 	s.send(m)
 }
@@ -128,24 +130,6 @@ func southEval(in client.Info, mover board.Side) *evalMsg {
 	return e
 }
 
-// resultText writes a finished game's result with its reason.
-func resultText(st board.Status) string {
-	var who string
-	switch st.Result {
-	case board.SouthWins:
-		who = "South wins"
-	case board.NorthWins:
-		who = "North wins"
-	default:
-		who = "Draw"
-	}
-	text := who + ": " + st.Reason.String()
-	if st.Seeds != [2]int{} {
-		text += fmt.Sprintf(", %d-%d", st.Seeds[0], st.Seeds[1])
-	}
-	return text
-}
-
 // text writes a loss on time as the page shows it.
 func (l *timeLoss) text() string {
 	who := "South wins"
@@ -168,8 +152,8 @@ func (s *session) limitText(side board.Side) string {
 	return s.limit.String()
 }
 
-// export sends the game's record in a format of sower match.
-func (s *session) export(format string) error {
+// record is the game's record as sower match writes it.
+func (s *session) record() *match.GameRecord {
 	g := s.gameAt(len(s.moves))
 	rec := match.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
@@ -182,21 +166,41 @@ func (s *session) export(format string) error {
 		}
 		rec.Termination, rec.Reason, rec.Loser = match.TimeForfeit, l.reason(), l.loser()
 	}
-	name := "sower-" + s.v.Name() + "-" + rec.Date
-	var text string
+	return rec
+}
+
+// export sends the game's record in a format of sower match; in a match,
+// the record of every game so far, numbered, as one file.
+func (s *session) export(format string) error {
+	recs := []*match.GameRecord{s.record()}
+	name := "sower-" + s.v.Name() + "-" + recs[0].Date
+	if s.match != nil {
+		recs = s.match.records(s)
+		name = "sower-" + s.v.Name() + "-match-" + recs[0].Date
+	}
+	var text strings.Builder
 	switch format {
 	case "jsonl":
-		b, err := json.Marshal(rec)
-		if err != nil {
-			return err
+		for _, rec := range recs {
+			b, err := json.Marshal(rec)
+			if err != nil {
+				return err
+			}
+			text.Write(append(b, '\n'))
 		}
-		text, name = string(b)+"\n", name+".jsonl"
+		name += ".jsonl"
 	case "pgn":
-		text, name = rec.PGN(), name+".pgn"
+		for i, rec := range recs {
+			if i > 0 {
+				text.WriteString("\n")
+			}
+			text.WriteString(rec.PGN())
+		}
+		name += ".pgn"
 	default:
 		return fmt.Errorf("export %q: want jsonl or pgn", format)
 	}
-	s.send(exportMsg{Type: "export", Format: format, Filename: name, Text: text})
+	s.send(exportMsg{Type: "export", Format: format, Filename: name, Text: text.String()})
 	return nil
 }
 
@@ -215,6 +219,7 @@ func (s *session) importRecord(text string) error {
 	s.stopJob()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
+	s.match = nil
 	end := g.Position()
 	if rec.Termination == match.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
 		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}

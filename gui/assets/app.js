@@ -28,9 +28,9 @@ const ui = {
   fenShown: '',     // what the page last put in the notation box
   setupText: null,  // the notation of a Set up awaiting its answer
   keepFen: null,    // {text, fen}: a refused Set up's text, kept while fen is shown
-  firstReq: null,   // the address's new game, until it is answered
-  firstError: '',   // why the address's position was refused, until its retry shows
-  firstErrorGame: null, // the game shown when it was refused
+  addressNote: '',  // what the page refused in the address, shown until the person acts
+  addressSent: false, // the address's game has been asked for
+  foldedFor: -1,    // the game for which the New game card was folded
   lastState: 0,     // when the last state came (performance.now())
   pace: Infinity,   // the usual time between states of a game, ms
 };
@@ -42,6 +42,7 @@ function send(msg) {
 }
 
 function request(msg) {
+  if (ui.addressSent) ui.addressNote = ''; // the person acts: the address's note has been seen
   ui.pending = true;
   updateBusy();
   send(msg);
@@ -49,9 +50,12 @@ function request(msg) {
 
 // ---- URL ----
 
+// paramsFromURL reads the address: the new game, sent as written (the
+// server refuses a bad field by name and keeps the rest), and the page's
+// own settings, whose bad values it names in notes.
 function paramsFromURL() {
   const q = new URLSearchParams(location.search);
-  const r = { type: 'new', game: q.get('game') || 'katro' };
+  const r = { type: 'new', address: true, game: q.get('game') || 'katro' };
   r.south = q.get('south') || 'human';
   r.north = q.get('north') || '';
   if (q.has('depth')) { r.limitKind = 'depth'; r.limitValue = q.get('depth'); }
@@ -62,14 +66,15 @@ function paramsFromURL() {
   if (q.has('captureside')) r.captureSide = q.get('captureside');
   if (q.has('lastfour')) r.lastFour = q.get('lastfour');
   if (q.has('repetition')) r.repetition = q.get('repetition');
-  if (q.has('nocapturelimit')) {
-    const n = parseInt(q.get('nocapturelimit'), 10);
-    if (!Number.isNaN(n)) r.noCaptureLimit = n;
-  }
+  if (q.has('nocapturelimit')) r.noCaptureLimit = q.get('nocapturelimit');
+  const notes = [];
   const anim = q.get('animate');
-  if (anim === 'off') $('#animate-select').value = 'instant';
+  if (anim === 'off' || anim === 'on') $('#animate-select').value = anim === 'off' ? 'instant' : 'normal';
   else if (anim && speeds[anim] !== undefined) $('#animate-select').value = anim;
-  return { req: r, mode: q.get('mode') || 'play', engine: q.get('engine') || '' };
+  else if (anim !== null) notes.push(`animate=${anim}: want on or off`);
+  let mode = q.get('mode') || 'play';
+  if (mode !== 'play' && mode !== 'analysis') { notes.push(`mode=${mode}: want play or analysis`); mode = 'play'; }
+  return { req: r, mode, engine: q.get('engine') || '', notes };
 }
 
 function writeURL(s) {
@@ -103,9 +108,10 @@ function connect() {
     $('#conn').className = 'conn ok';
     if (!ui.started) {
       ui.started = true;
-      const { req, mode, engine } = paramsFromURL();
-      ui.firstReq = req;
+      const { req, mode, engine, notes } = paramsFromURL();
+      if (notes.length) ui.addressNote = addressRefused + ' ' + notes.join('; ') + '.';
       request(req);
+      ui.addressSent = true;
       if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
     } else if (ui.state) {
       // A new connection is a new game on the server: start it again.
@@ -135,26 +141,28 @@ function connect() {
   };
 }
 
+// addressRefused begins the note on what the address had that was refused.
+const addressRefused = 'Refused in the address:';
+
 function setMessage(text) {
-  if (ui.firstReq) {
-    const r = ui.firstReq;
-    ui.firstReq = null;
-    if (text && (r.fen || r.moves) && r.type === 'new') {
-      // The address's position or moves were refused: keep its game,
-      // players and rules from the start, and say why.
-      ui.firstError = `${text}. The game starts from its start position.`;
-      request({ ...r, fen: '', moves: '' });
-      $('#message').textContent = ui.firstError;
-      return;
-    }
+  text = text || '';
+  // What the address had refused (the server's note, and the page's own)
+  // stays until the person acts.
+  let note = false;
+  if (text.startsWith(addressRefused)) {
+    ui.addressNote = ui.addressNote ? text + ' Also r' + ui.addressNote.slice(1) : text;
+    text = ui.addressNote;
+    note = true;
+  } else if (!text && ui.addressNote) {
+    text = ui.addressNote;
+    note = true;
   }
-  if (!text && ui.firstError) return; // the error stays until the retry's game shows
   if (ui.setupText !== null) {
     if (text) ui.keepFen = { text: ui.setupText, fen: ui.state ? ui.state.fen : '' };
     ui.setupText = null;
   }
-  $('#message').textContent = text || '';
-  if (!text) return;
+  $('#message').textContent = text;
+  if (!text || note) return;
   ui.pending = false;
   updateBusy();
 }
@@ -217,10 +225,6 @@ function cutShort(s) {
 
 function onState(s) {
   const prev = ui.state;
-  if (ui.firstError) {
-    if (ui.firstErrorGame === null) ui.firstErrorGame = s.gameId;
-    else if (s.gameId !== ui.firstErrorGame) ui.firstError = '';
-  }
   const newGame = s.gameId !== ui.gameId;
   ui.state = s;
   ui.pending = false;
@@ -243,8 +247,13 @@ function onState(s) {
   }
   drawMarks(s);
   drawPanel(s);
+  foldNewGame(s);
   drawMoves(s);
   drawGraphIn($('#eval-graph'), s, goTo);
+  const hoy = s.family === 'hoyito';
+  $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
+  $('#pov').textContent = "All scores are South's view: South's chances (win \u00b7 draw \u00b7 loss), then the engine's score. " +
+    (hoy ? "The graph plots the score, South's expected final margin in seeds." : "The graph plots South's share, a draw counting half.");
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
   drawEval(s);
@@ -252,6 +261,15 @@ function onState(s) {
   updateBusy();
   if (body.dataset.ready !== 'true') body.dataset.ready = 'true';
   return anim;
+}
+
+// foldNewGame folds the New game card once a game runs (a move played,
+// not over), so that on a phone the board's panels follow the board; the
+// person may open it again.
+function foldNewGame(s) {
+  if (ui.foldedFor === s.gameId || s.moves.length === 0 || s.turn === 'over') return;
+  ui.foldedFor = s.gameId;
+  $('#new-card').open = false;
 }
 
 function syncForm(s) {
@@ -271,6 +289,7 @@ function syncForm(s) {
   $('#lastfour-select').value = s.rules.lastFour;
   $('#repetition-select').value = s.rules.repetition;
   $('#nocapturelimit-input').value = s.rules.noCaptureLimit;
+  $('#match-select').value = String(s.match ? s.match.games : 0);
   showHoyitoOptions();
 }
 
@@ -315,12 +334,19 @@ function buildBoard(s) {
   const cols = [...Array(s.cols).keys()];
   if (ui.flipped) { rows.reverse(); cols.reverse(); }
   const byName = new Map(s.holes.map((h, i) => [h, i]));
+  // The holes are drawn in rows from the top (CSS order) but come in the
+  // document, and so in tab order, with the near side's (the player's
+  // own, at the bottom) first.
+  const near = ui.flipped ? 'north' : 'south';
+  const items = [];
+  let order = 0;
   rows.forEach((r, k) => {
     if (s.family === 'katro' && k === s.rows / 2) {
       const line = document.createElement('div');
       line.className = 'front-line';
       line.setAttribute('aria-hidden', 'true');
-      board.append(line);
+      line.style.order = String(order++);
+      items.push(line);
     }
     for (const c of cols) {
       const name = String.fromCharCode(97 + c) + r;
@@ -343,9 +369,12 @@ function buildBoard(s) {
       label.setAttribute('aria-hidden', 'true');
       b.append(seeds, count, label);
       b.addEventListener('click', () => clickHole(name));
-      board.append(b);
+      b.style.order = String(order++);
+      items.push(b);
     }
   });
+  const own = (e) => e.classList.contains(near);
+  board.append(...items.filter(own), ...items.filter((e) => !own(e)));
   const hoy = s.family === 'hoyito';
   $('#store-north').hidden = !hoy;
   $('#store-south').hidden = !hoy;
@@ -412,6 +441,7 @@ function drawPanel(s) {
   if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
   else if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
+  else if (s.turn === 'human' && s.legal.length === 1 && s.legal[0] === 'pass') text = `${side} must pass` + (s.analysis.on ? ' (analysis)' : ': press Pass');
   else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
   else if (s.paused) text = `${side} to move — ${player} is paused: press Resume`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
@@ -430,6 +460,8 @@ function drawPanel(s) {
   $('#preview-badge').hidden = !ui.preview;
   $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
+  $('#rules').textContent = rulesText(s);
+  drawMatch(s);
   $('#south-name').textContent = 'South · ' + s.players[0];
   $('#north-name').textContent = 'North · ' + s.players[1];
   document.querySelector('.player-bar.south').classList.toggle('to-move', s.side === 'south' && s.turn !== 'over');
@@ -461,6 +493,36 @@ function drawPanel(s) {
     ` · ply ${s.view}${s.view < s.moves.length ? ' of ' + s.moves.length : ''} · no-capture clock ${s.clock}`;
 }
 
+// half writes a match score with ½.
+function half(x) { return x === Math.floor(x) ? String(x) : (Math.floor(x) || '') + '\u00bd'; }
+
+// drawMatch shows a traditional match: the score, each game's result and
+// the LastFour setting of the game in play; Next game once a game between
+// a person and an engine is over (between engines the next starts by
+// itself).
+function drawMatch(s) {
+  const m = s.match;
+  $('#match').hidden = !m;
+  if (!m) return;
+  const [a, b] = m.players;
+  const names = a === b ? [a + ' (1)', b + ' (2)'] : [a, b];
+  const lf = m.lastFour === 'capturer' ? 'LastFour capturer' : `LastFour ${m.lastFour} (the winner of the last decided game)`;
+  $('#match-score').textContent = `Traditional match, game ${m.game} of ${m.games}: ${names[0]} ${half(m.score[0])} \u2013 ${half(m.score[1])} ${names[1]} \u00b7 ${lf}`;
+  $('#match-games').replaceChildren(...m.results.map((g) => Object.assign(document.createElement('li'), {
+    textContent: `game ${g.game}: ${g.south} (S) v ${g.north} (N) ${g.result}${g.seeds ? ', ' + g.seeds : ''}, LastFour ${g.lastFour}`,
+  })));
+  $('#next-game').hidden = !(m.next && s.players.includes('human'));
+}
+
+// rulesText names the game's rule options in force, as the protocol's
+// options are named.
+function rulesText(s) {
+  const r = s.rules;
+  const limit = r.noCaptureLimit > 0 ? `no-capture limit ${r.noCaptureLimit} plies` : 'no no-capture limit';
+  if (s.family !== 'hoyito') return `Rules: ${limit}, threefold repetition`;
+  return `Rules: CaptureSide ${r.captureSide} · LastFour ${r.lastFour} · Repetition ${r.repetition} · ${limit}`;
+}
+
 function drawMoves(s) {
   const ol = $('#movelist');
   const items = s.moves.map((m, i) => {
@@ -481,7 +543,9 @@ function drawMoves(s) {
     if (v) {
       const sc = document.createElement('span');
       sc.className = 'sc' + (v.forced ? ' forced ' + v.forced : '');
-      sc.textContent = v.forced ? v.main : v.wdl ? `${v.wdl[0]}%` : `≈${Math.round(100 * v.share)}%`;
+      // A Hoyito III estimate shows the margin, which moves; its win
+      // chance hardly does (the title has both).
+      sc.textContent = s.family === 'hoyito' && !v.forced && v.score ? v.score : v.main;
       sc.title = `${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
       sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
@@ -493,8 +557,13 @@ function drawMoves(s) {
     return li;
   });
   ol.replaceChildren(...items);
+  // The list scrolls itself to the shown ply, never the page (a phone
+  // keeps the board in view).
   const cur = ol.querySelector('[aria-current="true"]');
-  if (cur) cur.scrollIntoView({ block: 'nearest' });
+  if (cur) {
+    if (cur.offsetTop < ol.scrollTop) ol.scrollTop = cur.offsetTop;
+    else if (cur.offsetTop + cur.offsetHeight > ol.scrollTop + ol.clientHeight) ol.scrollTop = cur.offsetTop + cur.offsetHeight - ol.clientHeight;
+  }
 }
 
 // shownEval is the score of the shown position: the analysis's first line
@@ -504,17 +573,31 @@ function shownEval(s) {
   if (ui.preview) return null; // a line's position: no score of its own
   const l = ui.lines.get(1);
   if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
-  const m = s.view > 0 ? s.moves[s.view - 1] : null;
-  if (m && m.eval) return { e: m.eval, depth: m.depth, by: m.by };
+  // The engine's score for the move that led here, or else the latest
+  // before it (a person's move, an extra turn: no new score yet), said so.
+  for (let k = s.view; k > 0; k--) {
+    const m = s.moves[k - 1];
+    if (m.eval) return { e: m.eval, depth: m.depth, by: m.by + (k < s.view ? `, after ply ${k}` : '') };
+  }
   return null;
+}
+
+// overView is the shown position's result once the game is over there:
+// certain, in the winner's colour, instead of a score.
+function overView(s) {
+  const w = s.status;
+  const pct = { values: w === 'south' ? [100, 0, 0] : w === 'north' ? [0, 0, 100] : [0, 100, 0], digits: 0 };
+  const main = w === 'draw' ? 'Draw' : `${w === 'south' ? 'South' : 'North'} has won`;
+  return { forced: w, est: false, wdl: true, pct, share: w === 'south' ? 1 : w === 'north' ? 0 : 0.5, score: '', main };
 }
 
 function drawEval(s) {
   const box = $('#eval-now');
-  const got = shownEval(s);
-  const v = got && evalView(got.e, s.family);
+  const over = !ui.preview && s.turn === 'over';
+  const got = over ? { by: 'the result of the game' } : shownEval(s);
+  const v = over ? overView(s) : got && evalView(got.e, s.family);
   if (!v) {
-    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score for this position yet';
+    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score yet';
     box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: none }));
     box.dataset.forced = '';
     return;
@@ -760,15 +843,21 @@ function goTo(ply) {
   request({ type: 'goto', ply: Math.max(0, Math.min(ply, s.moves.length)) });
 }
 
+// newGame asks for the form's game. The no-capture limit goes as typed
+// (the server refuses "1.5" or nothing, by name); the Hoyito III rules
+// only with Hoyito III.
 function newGame() {
-  const v = parseInt($('#nocapturelimit-input').value, 10);
   const req = {
     type: 'new', game: $('#game-select').value, south: $('#south-select').value, north: $('#north-select').value,
     limitKind: $('#limit-kind').value, limitValue: $('#limit-value').value,
-    captureSide: $('#captureside-select').value, lastFour: $('#lastfour-select').value,
-    repetition: $('#repetition-select').value,
+    noCaptureLimit: $('#nocapturelimit-input').value,
   };
-  if (!Number.isNaN(v)) req.noCaptureLimit = v;
+  if (req.game === 'hoyito3') {
+    Object.assign(req, { captureSide: $('#captureside-select').value, lastFour: $('#lastfour-select').value,
+      repetition: $('#repetition-select').value });
+    const games = parseInt($('#match-select').value, 10);
+    if (games > 0) { req.match = games; delete req.lastFour; } // the match sets LastFour game by game
+  }
   request(req);
 }
 
@@ -804,6 +893,7 @@ function bind() {
     if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); }
   });
   $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
+  $('#next-game').addEventListener('click', () => request({ type: 'next' }));
   $('#resume').addEventListener('click', () => request({ type: 'resume' }));
   $('#pause').addEventListener('click', () => request({ type: 'pause' }));
   $('#step').addEventListener('click', () => request({ type: 'step' }));
