@@ -116,6 +116,7 @@ func TestIdentify(t *testing.T) {
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",
 				"option name TablePath type string default <empty>",
 				"option name TableEstimate type check default true",
+				"option name Prover type check default true",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {

@@ -62,6 +62,7 @@ func (s *server) options() []option {
 			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
 		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
 		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
+		{name: "Prover", kind: typeCheck, def: "true", apply: (*server).setProver},
 	}
 }
 

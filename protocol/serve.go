@@ -118,6 +118,7 @@ type server struct {
 	seed          uint64
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
+	noProver      bool       // Prover false
 
 	job *job // the running or last search, perft or bench; nil if none
 }
@@ -210,6 +211,7 @@ func (s *server) engine() (*search.Engine, error) {
 		s.eng = e
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
+		e.SetProver(!s.noProver)
 	}
 	return s.eng, nil
 }

@@ -68,6 +68,17 @@ func (s *server) setTableEstimate(value string) error {
 	return nil
 }
 
+// setProver turns the Katro prover on or off (search.Engine.SetProver).
+// It waits for a running search to end.
+func (s *server) setProver(value string) error {
+	s.stopJob()
+	s.noProver = value == "false"
+	if s.eng != nil {
+		s.eng.SetProver(!s.noProver)
+	}
+	return nil
+}
+
 // reportTables prints the open set: "tables <dir>: <options>, up to <n>
 // seeds".
 func (s *server) reportTables() {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/search/dfpn"
 	"github.com/sower-engine/sower/tables"
 )
 
@@ -65,6 +66,10 @@ type Engine struct {
 	// (SetTableEstimate).
 	noEstimate bool
 
+	// proverOn and solver: the Katro prover (SetProver) and its table.
+	proverOn bool
+	solver   *dfpn.Solver
+
 	threads int         // see SetThreads
 	helpers []*searcher // the helper threads' searchers, reused
 
@@ -122,9 +127,16 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s.useTables(e.tablesFor(root.Variant()), !e.noEstimate)
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
-	stopHelpers := e.startHelpers(ctx, s, lim)
+	s.pr = e.startProver(ctx, s, lim)
+	helpers := e.Threads() - 1
+	if s.pr != nil && !s.pr.sliced {
+		helpers-- // the prover has a thread of its own
+	}
+	stopHelpers := e.startHelpers(ctx, s, lim, helpers)
 	res := s.run()
 	stopHelpers()
+	s.pr.stop()
+	s.pr = nil
 	if len(s.team) > 0 {
 		// Count the helpers' last nodes and hits too, and the time they
 		// took to stop: the result is reported once they have.

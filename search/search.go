@@ -105,6 +105,7 @@ type searcher struct {
 	published   atomic.Uint64
 	publishedTB atomic.Uint64
 	team        []*searcher
+	pr          *prover // the Katro prover beside this search, or nil
 
 	tb     *tables.Tables // endgame tables for this game, or nil
 	tbHits uint64
@@ -206,6 +207,11 @@ func (s *searcher) run() Result {
 			s.emit(depth, score, bound, proven)
 		}
 		s.reportProof(depth, score, bound)
+		s.pr.slice()
+		s.reportProver()
+		if s.proverStops() {
+			break // the prover proved a win: play it
+		}
 		if s.nodes >= s.nodeLimit {
 			break
 		}
@@ -224,7 +230,8 @@ func (s *searcher) run() Result {
 	// even when its Skill budget stopped it (waitPonder returns at once
 	// when the search was cancelled).
 	s.waitPonder()
-	best := s.rootMoves[0].move
+	s.pr.stop()
+	best := s.applyProof(s.rootMoves[0].move)
 	if k := s.pickSkill(); k != nil {
 		// A weakened search plays its choice, reported as its last line.
 		best = k.move
@@ -477,6 +484,9 @@ func (s *searcher) checkLimits() {
 		s.stopped = true
 	}
 	if len(s.team) > 0 && s.iterated && s.totalNodes() >= s.nodeLimit {
+		s.stopped = true
+	}
+	if s.iterated && s.pr != nil && s.proverStops() {
 		s.stopped = true
 	}
 }

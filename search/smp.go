@@ -37,18 +37,18 @@ func (e *Engine) SetThreads(n int) error {
 // Threads returns the number of threads searches use.
 func (e *Engine) Threads() int { return max(e.threads, MinThreads) }
 
-// team returns the helpers of the next search, allocating any missing.
-func (e *Engine) team() []*searcher {
-	for len(e.helpers) < e.Threads()-1 {
+// team returns n helpers for the next search, allocating any missing.
+func (e *Engine) team(n int) []*searcher {
+	for len(e.helpers) < n {
 		e.helpers = append(e.helpers, &searcher{helper: true})
 	}
-	return e.helpers[:e.Threads()-1]
+	return e.helpers[:max(n, 0)]
 }
 
-// startHelpers starts the helpers on the main search's root under ctx and
+// startHelpers starts n helpers on the main search's root under ctx and
 // returns a function that stops them and waits until they have.
-func (e *Engine) startHelpers(ctx context.Context, main *searcher, lim Limits) (stop func()) {
-	team := e.team()
+func (e *Engine) startHelpers(ctx context.Context, main *searcher, lim Limits, n int) (stop func()) {
+	team := e.team(n)
 	main.team = team
 	if len(team) == 0 {
 		return func() {}

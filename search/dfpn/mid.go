@@ -36,7 +36,7 @@ const noRep int32 = 1 << 30
 // found and returns it.
 func (s *Solver) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32) result {
 	s.nodes++
-	if s.nodes&(1<<12-1) == 0 {
+	if s.nodes&(1<<8-1) == 0 {
 		s.poll()
 	}
 	if ply >= len(s.frames) {

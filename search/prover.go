@@ -1,0 +1,191 @@
+package search
+
+import (
+	"context"
+	"sync/atomic"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// DefaultProverMiB is the size of the Katro prover's table.
+const DefaultProverMiB = 64
+
+// proverShare is the prover's share of a one-thread search's time: after
+// each iteration it runs for proverShare of the time the iteration took.
+const proverShare = 1.0 / 3
+
+// SetProver turns the Katro prover on or off for the next searches: a
+// df-pn proof search of the root (package dfpn) beside the alpha-beta
+// search, on a thread of its own when Threads is 2 or more (the Lazy SMP
+// helpers are one fewer), else between iterations for a third of their
+// time. A root it proves is reported as the proven win or loss (Info.Proven,
+// Callbacks.Proven), a clock-managed search ends on a proven win, and the
+// search plays the proof's move: a winning move in a proven win, the
+// longest defence along the proof in a proven loss. Off by default; its
+// table (DefaultProverMiB) lives as long as the engine, so proofs carry
+// over between the moves of a game.
+func (e *Engine) SetProver(on bool) { e.proverOn = on }
+
+// prover is the df-pn search that runs beside one alpha-beta search.
+type prover struct {
+	solver  *dfpn.Solver
+	root    board.Position
+	history []uint64
+	// The thread mode: the goroutine's context, its end, and its result
+	// (written before done is closed; finished is set with it).
+	cancel   context.CancelFunc
+	done     chan struct{}
+	finished atomic.Bool
+	res      dfpn.Result
+	// sliced: the prover runs between iterations (one thread).
+	sliced bool
+	last   time.Time
+	ctx    context.Context
+	// reported: the proof was reported during the search; line is the
+	// proof's line as read from the solver's table (one-thread mode,
+	// where the table may be read between iterations).
+	reported bool
+	line     []board.Move
+}
+
+// startProver starts the prover for a Katro search, or returns nil when
+// it is off or does not apply (another game, several lines, a weakened
+// search, a restricted root, a finished game).
+func (e *Engine) startProver(ctx context.Context, s *searcher, lim Limits) *prover {
+	if !e.proverOn || s.family != board.Katro || lim.MultiPV > 1 || lim.Skill.weak() || len(lim.SearchMoves) > 0 || s.root.Status(s.keys).Over() {
+		return nil
+	}
+	if e.solver == nil {
+		sv, err := dfpn.New(dfpn.Config{HashMiB: DefaultProverMiB})
+		if err != nil {
+			return nil
+		}
+		e.solver = sv
+	}
+	p := &prover{solver: e.solver, root: s.root, history: append([]uint64(nil), s.keys...), ctx: ctx, last: time.Now()}
+	if e.Threads() < 2 {
+		p.sliced = true
+		return p
+	}
+	pctx, cancel := context.WithCancel(ctx)
+	p.cancel, p.done = cancel, make(chan struct{})
+	go func() {
+		defer close(p.done)
+		res, err := p.solver.Solve(pctx, p.root, p.history, nil)
+		if err == nil {
+			p.res = res
+			p.finished.Store(true)
+		}
+	}()
+	return p
+}
+
+// proved returns the root's proven outcome once the prover has one.
+func (p *prover) proved() (dfpn.Result, bool) {
+	if p == nil || !p.finished.Load() {
+		return dfpn.Result{}, false
+	}
+	return p.res, p.res.Outcome == dfpn.Win || p.res.Outcome == dfpn.Loss
+}
+
+// slice runs the one-thread prover after an iteration, for proverShare of
+// the time since its last slice.
+func (p *prover) slice() {
+	if p == nil || !p.sliced || p.finished.Load() {
+		return
+	}
+	d := time.Duration(float64(time.Since(p.last)) * proverShare)
+	ctx, cancel := context.WithTimeout(p.ctx, max(d, time.Millisecond))
+	res, err := p.solver.Solve(ctx, p.root, p.history, nil)
+	cancel()
+	if err == nil {
+		p.res = res
+		p.finished.Store(true)
+		if res.Outcome == dfpn.Win || res.Outcome == dfpn.Loss {
+			p.line = p.solver.Line(p.root, res.Winner)
+		}
+	}
+	p.last = time.Now()
+}
+
+// stop ends the prover's thread and waits for it, so that its table may
+// be read.
+func (p *prover) stop() {
+	if p == nil || p.cancel == nil {
+		return
+	}
+	p.cancel()
+	<-p.done
+}
+
+// proverStops reports whether the prover's result ends the search now: a
+// proven win, in a search that ends on proofs.
+func (s *searcher) proverStops() bool {
+	res, ok := s.pr.proved()
+	return ok && res.Outcome == dfpn.Win && s.stopsEarly()
+}
+
+// reportProver reports the prover's proof as soon as the search sees it
+// (after an iteration): the proven score as an Info line with the proof's
+// line, and the Proof. The search goes on under its limits.
+func (s *searcher) reportProver() {
+	res, ok := s.pr.proved()
+	if !ok || s.pr.reported || (s.proven && s.provenScore.Decisive()) {
+		return
+	}
+	s.pr.reported = true
+	s.prove(res, res.Plies, s.pr.line)
+}
+
+// applyProof makes the search's answer follow the prover's proof, once the
+// prover has stopped: a winning move in a proven win, the longest defence
+// along the proof in a proven loss, reported as the last Info (and as a
+// Proof if not yet reported). A result the search has proven itself is
+// kept (its distances are exact).
+func (s *searcher) applyProof(best board.Move) board.Move {
+	res, ok := s.pr.proved()
+	if !ok || (s.proven && s.provenScore.Decisive()) {
+		return best
+	}
+	sv := s.pr.solver
+	move, plies := best, res.Plies
+	switch res.Outcome {
+	case dfpn.Win:
+		if m, d, ok := sv.WinningMove(s.ctx, &s.root); ok {
+			move, plies = m, d
+		}
+	case dfpn.Loss:
+		if m, d, ok := sv.LongestDefence(&s.root); ok {
+			move, plies = m, d
+		}
+	}
+	s.pr.line = sv.Line(s.root, res.Winner)
+	if len(s.pr.line) == 0 || s.pr.line[0] != move {
+		s.pr.line = []board.Move{move}
+	}
+	s.prove(res, plies, s.pr.line)
+	return move
+}
+
+// prove reports a prover's result of plies with its line.
+func (s *searcher) prove(res dfpn.Result, plies int, line []board.Move) {
+	score := KatroWin(plies)
+	if res.Outcome == dfpn.Loss {
+		score = -score
+	}
+	if len(line) > 0 {
+		s.bestPV = append(s.bestPV[:0], line...)
+	}
+	s.partial.valid = false
+	depth := max(s.completed, 1)
+	s.emit(depth, score, BoundExact, true)
+	if s.proven && s.provenScore == score {
+		return
+	}
+	s.proven, s.provenScore = true, score
+	if s.cb.Proven != nil {
+		s.cb.Proven(Proof{Family: s.family, Depth: depth, Score: score, Plies: plies})
+	}
+}
