@@ -20,7 +20,7 @@ func TestProverPlaysProofs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	check, err := dfpn.New(dfpn.Config{HashMiB: 16, MaxNodes: 300_000})
+	check, err := dfpn.New(dfpn.Config{HashMiB: 16, MaxNodes: 50_000})
 	if err != nil {
 		t.Fatal(err)
 	}
