@@ -214,8 +214,8 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
 		return cfg, usagef("--last-four: %v", err)
 	}
-	if f.noCaptureLimit < 0 {
-		return cfg, usagef("--no-capture-limit %d: want 0 (off) or more", f.noCaptureLimit)
+	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
+		return cfg, err
 	}
 	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
 		return cfg, usagef("--repetition: %v", err)
