@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -86,20 +87,66 @@ func (c *cli) analyse(args []string) error {
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err
 	}
-	res, err := eng.SearchWith(ctx, game.Position(), game.History(), lim, protocol.Printers(func(l string) {
-		fmt.Fprintln(c.stdout, l)
-	}, showWDL))
+	sctx, settle := context.WithCancel(ctx)
+	defer settle()
+	pr := &reportPrinter{w: c.stdout, wdl: showWDL, settle: settle}
+	res, err := eng.SearchWith(sctx, game.Position(), game.History(), lim, pr.callbacks())
 	if err != nil {
 		return err
 	}
 	if res.Over.Over() {
-		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info, showWDL))
+		pr.print(protocol.FormatInfo(res.Info, showWDL))
 	}
 	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
 	if ctx.Err() != nil {
 		return interruptedf("at depth %d: the best move so far is shown", res.Info.Depth)
 	}
 	return nil
+}
+
+// reportPrinter prints a search's reports for analyse in the protocol's
+// format. Once a report is settled (search.Info.Settled: proven, and no
+// deeper search can change it) it stops the search with settle and prints
+// nothing more but the proof, where the search would otherwise iterate to
+// its limit repeating the same line (up to 127 of them in a few
+// milliseconds); and it never prints a line twice in a row.
+type reportPrinter struct {
+	w       io.Writer
+	wdl     bool
+	settle  func()
+	settled bool
+	last    string
+}
+
+// print prints line unless it is the line printed last.
+func (r *reportPrinter) print(line string) {
+	if line == r.last {
+		return
+	}
+	r.last = line
+	fmt.Fprintln(r.w, line)
+}
+
+// callbacks returns the search callbacks that print through r.
+func (r *reportPrinter) callbacks() search.Callbacks {
+	return search.Callbacks{
+		Info: func(i search.Info) {
+			if r.settled {
+				return
+			}
+			r.print(protocol.FormatInfo(i, r.wdl))
+			if i.Settled() {
+				r.settled = true
+				r.settle()
+			}
+		},
+		CurrMove: func(m search.CurrMove) {
+			if !r.settled {
+				r.print(protocol.FormatCurrMove(m))
+			}
+		},
+		Proven: func(p search.Proof) { r.print(protocol.FormatProof(p)) },
+	}
 }
 
 func (c *cli) eval(args []string) error {
