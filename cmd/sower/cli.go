@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,9 @@ type cli struct {
 	// availMiB reports the memory available for a hash table (see
 	// search.AvailableMiB, the default when nil); tests set their own.
 	availMiB func() (int, bool)
+	// browser returns the command that opens a page in a browser (gui
+	// --open; browserCommand when nil); tests set their own.
+	browser func(url string) *exec.Cmd
 }
 
 // usageError marks an error caused by the arguments: exit status 2.
