@@ -19,15 +19,13 @@ const defaultAnalyseTime = 3 * time.Second
 
 func (c *cli) analyse(args []string) error {
 	var g gameFlags
-	var depth, movetime, hash, multiPV, threads int
-	var nodes uint64
+	var lf limitFlags
+	var hash, multiPV, threads int
 	var tdir string
 	var showWDL bool
 	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false]`)
 	g.add(fs, true)
-	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
-	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
-	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
+	lf.add(fs, "")
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
@@ -36,24 +34,14 @@ func (c *cli) analyse(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	set := 0
-	for _, name := range []string{"depth", "movetime", "nodes"} {
-		if fs.Changed(name) {
-			set++
-		}
+	lim, err := lf.limits(defaultAnalyseTime)
+	if err != nil {
+		return err
 	}
-	switch {
-	case set > 1:
-		return usagef("give at most one of --depth, --movetime and --nodes")
-	case fs.Changed("depth") && (depth < 1 || depth >= search.MaxPly):
-		return usagef("--depth %d: want 1 to %d", depth, search.MaxPly-1)
-	case fs.Changed("movetime") && movetime < 1:
-		return usagef("--movetime %d: want more than 0 milliseconds", movetime)
-	case fs.Changed("nodes") && nodes < 1:
-		return usagef("--nodes %d: want more than 0", nodes)
-	case multiPV < 1 || multiPV > board.MaxMoves:
+	if multiPV < 1 || multiPV > board.MaxMoves {
 		return usagef("--multipv %d: want 1 to %d", multiPV, board.MaxMoves)
 	}
+	lim.MultiPV = multiPV
 	if err := c.checkHash(hash, search.CheckHashMemory); err != nil {
 		return err
 	}
@@ -61,16 +49,9 @@ func (c *cli) analyse(args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := search.NewEngine(hash)
+	eng, err := c.newEngine(hash, threads)
 	if err != nil {
-		return flagError("--hash", err)
-	}
-	if err := eng.SetThreads(threads); err != nil {
-		return flagError("--threads", err)
-	}
-	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}
-	if set == 0 {
-		lim.MoveTime = defaultAnalyseTime
+		return err
 	}
 	if tdir != "" {
 		p := game.Position()
