@@ -25,7 +25,7 @@ func (c *cli) analyse(args []string) error {
 	var showWDL bool
 	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false]`)
 	g.add(fs, true)
-	lf.add(fs, "")
+	lf.add(fs, "", defaultAnalyseTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -17,11 +18,12 @@ type limitFlags struct {
 }
 
 // add adds the flags to fs; what says what each limit applies to ("" for
-// the one search of analyse, " per position" for review).
-func (l *limitFlags) add(fs *pflag.FlagSet, what string) {
+// the one search of analyse, " per position" for review), def the move
+// time used when no limit is given.
+func (l *limitFlags) add(fs *pflag.FlagSet, what string, def time.Duration) {
 	l.fs = fs
 	fs.IntVarP(&l.depth, "depth", "d", 0, "search to this depth"+what)
-	fs.IntVar(&l.movetime, "movetime", 0, "search for this many milliseconds"+what)
+	fs.IntVar(&l.movetime, "movetime", 0, fmt.Sprintf("search for this many milliseconds%s (%d when no limit is given)", what, def.Milliseconds()))
 	fs.Uint64Var(&l.nodes, "nodes", 0, "search this many nodes"+what)
 }
 

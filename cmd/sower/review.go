@@ -28,7 +28,7 @@ func (c *cli) review(args []string) error {
 	fs := c.flags("review", "--record FILE [--game-index N] [--movetime MS | --depth N | --nodes N] [--threads N] [--hash MB] [--out FILE] [--pgn FILE]")
 	fs.StringVar(&record, "record", "", "the game record: JSON lines or PGN, as sower match and the page write them")
 	fs.IntVar(&index, "game-index", 1, "the game to review: its place in the record, from 1")
-	lf.add(fs, " per position (default: a move time of 1000)")
+	lf.add(fs, " per position", defaultReviewTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&out, "out", "", "write the record's games as JSON lines, the game reviewed with its review")
