@@ -20,7 +20,7 @@ func TestEvalWeightsMultiplyOut(t *testing.T) {
 		{"--game", "hoyito3", "--moves", "a1 c2"},
 		{"--game", "hoyito3", "--fen", "8,1,1,1,7,7/0,8,2,7,2,0 N 0 4 0"},
 	} {
-		stdout, stderr, st := runCLI(append([]string{"eval"}, args...)...)
+		stdout, stderr, st := runCLI(append([]string{"eval", "--learned"}, args...)...)
 		if st != exitOK {
 			t.Fatalf("eval %v: status %d, %s", args, st, stderr)
 		}
