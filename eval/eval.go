@@ -209,16 +209,28 @@ func makesFour(circ *[18]uint8, n, k, seeds int) (land int, ok bool) {
 
 // TermValue is one line of a breakdown.
 type TermValue struct {
-	Name   string
-	South  int // the term's value for South
-	North  int // the term's value for North
-	Weight int
-	Score  int // Weight × (side to move − opponent)
+	Name  string
+	South int // the term's value for South
+	North int // the term's value for North
+	// Weight is the term's weight, truncated toward zero; ExactWeight is
+	// the weight as it multiplies. They differ for the learned evaluation,
+	// whose weight is a blend of two by the phase, (MG·phase + EG·(64 −
+	// phase)) / 64: a multiple of 1/64, exact in a float64.
+	Weight      int
+	ExactWeight float64
+	// Score is ExactWeight × (side to move − opponent), truncated toward
+	// zero (for the hole values of the learned evaluation, see
+	// Evaluator.Breakdown).
+	Score int
 }
 
 // Breakdown lists every term of p's family with both sides' values, its
 // weight and its contribution to Evaluate, whose result is the sum of the
-// contributions.
+// contributions. For the learned evaluation the last line, "hole values",
+// gives each side's sum of its holes' seed-count weights (the
+// evaluation's per-hole tables, not the endgame tables), with weight 1,
+// and its score is the rest of the total: the hole values' share and the
+// rounding of the blend.
 func (e *Evaluator) Breakdown(p *board.Position) []TermValue {
 	if e.learned != nil {
 		return e.learnedBreakdown(p)
@@ -233,11 +245,12 @@ func (e *Evaluator) Breakdown(p *board.Position) []TermValue {
 	out := make([]TermValue, n)
 	for t := 0; t < n; t++ {
 		out[t] = TermValue{
-			Name:   names[t],
-			South:  f[board.South][t],
-			North:  f[board.North][t],
-			Weight: e.w[t],
-			Score:  e.w[t] * (f[me][t] - f[opp][t]),
+			Name:        names[t],
+			South:       f[board.South][t],
+			North:       f[board.North][t],
+			Weight:      e.w[t],
+			ExactWeight: float64(e.w[t]),
+			Score:       e.w[t] * (f[me][t] - f[opp][t]),
 		}
 	}
 	return out

@@ -267,6 +267,18 @@ func (w *Params) Weight(i, ph int) int {
 	return taper(int64(w.MG[i]), int64(w.EG[i]), ph)
 }
 
+// ExactWeight returns feature i's weight at phase ph as it multiplies a
+// feature's value: the blend (MG·ph + EG·(PhaseMax − ph)) / PhaseMax before
+// Weight truncates it, exact in a float64 (a multiple of 1/PhaseMax).
+func (w *Params) ExactWeight(i, ph int) float64 {
+	return float64(int64(w.MG[i])*int64(ph)+int64(w.EG[i])*int64(PhaseMax-ph)) / PhaseMax
+}
+
+// HoleValuesTerm names the last line of the learned evaluation's
+// breakdown: the seed-count tables, a weight per hole and seed count (not
+// the endgame tables of package tables).
+const HoleValuesTerm = "hole values"
+
 // Score returns the learned evaluation of features a with weights w: the
 // middle-game and end-game sums of weight times value, blended by the
 // phase (truncated toward zero).
@@ -288,9 +300,9 @@ func (a *Active) add(i int, v int) {
 
 // learnedBreakdown is Breakdown for the learned evaluation: every scalar
 // feature with its weight blended by the position's phase, then one line
-// for the seed-count tables, whose values are each side's sum of its
-// holes' blended table weights and whose score is the rest of the total
-// (the tables' share and the rounding of the blend).
+// "hole values" for the seed-count tables, whose values are each side's
+// sum of its holes' blended table weights and whose score is the rest of
+// the total (the tables' share and the rounding of the blend).
 func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 	var a Active
 	var f features
@@ -308,7 +320,7 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 		sc := taper(int64(w.MG[t])*d, int64(w.EG[t])*d, a.Phase)
 		rest -= sc
 		out = append(out, TermValue{Name: name, South: f[board.South][t], North: f[board.North][t],
-			Weight: w.Weight(t, a.Phase), Score: sc})
+			Weight: w.Weight(t, a.Phase), ExactWeight: w.ExactWeight(t, a.Phase), Score: sc})
 	}
 	var tables [2]int
 	for _, x := range a.Entries[:a.N] {
@@ -318,8 +330,8 @@ func (e *Evaluator) learnedBreakdown(p *board.Position) []TermValue {
 		}
 		tables[s] += w.Weight(int(x.Index), a.Phase)
 	}
-	return append(out, TermValue{Name: "tables", South: tables[board.South], North: tables[board.North],
-		Weight: 1, Score: rest})
+	return append(out, TermValue{Name: HoleValuesTerm, South: tables[board.South], North: tables[board.North],
+		Weight: 1, ExactWeight: 1, Score: rest})
 }
 
 // BuiltinParams returns the learned weights built into the program for

@@ -54,17 +54,22 @@ func StatusText(st board.Status) string {
 
 // WriteEval writes the evaluation of p term by term, as "eval" and the
 // command line's eval print: a header, one line per term with South's and
-// North's values, the weight and the contribution, then the total for the
-// side to move.
+// North's values, the weight as it multiplies (the learned evaluation's
+// blend by the phase, with its fraction) and the contribution, a line
+// saying how they multiply, then the total for the side to move.
 func WriteEval(w io.Writer, e *eval.Evaluator, p *board.Position) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-10s %6s %6s %7s %7s\n", "term", "South", "North", "weight", "score")
+	fmt.Fprintf(&b, "%-11s %6s %6s %10s %7s\n", "term", "South", "North", "weight", "score")
 	total := 0
 	for _, t := range e.Breakdown(p) {
-		fmt.Fprintf(&b, "%-10s %6d %6d %7d %7d\n", t.Name, t.South, t.North, t.Weight, t.Score)
+		fmt.Fprintf(&b, "%-11s %6d %6d %10s %7d\n", t.Name, t.South, t.North, strconv.FormatFloat(t.ExactWeight, 'f', -1, 64), t.Score)
 		total += t.Score
 	}
-	fmt.Fprintf(&b, "total %d for %s, the side to move (hundredths of a seed)\n", total, p.Side())
+	b.WriteString("score = weight × (the side to move's value − the opponent's), truncated toward zero")
+	if e.Learned() != nil {
+		b.WriteString("; hole values: the rest of the total")
+	}
+	fmt.Fprintf(&b, "\ntotal %d for %s, the side to move (hundredths of a seed)\n", total, p.Side())
 	_, err := io.WriteString(w, b.String())
 	return err
 }

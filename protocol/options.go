@@ -59,7 +59,7 @@ func (s *server) options() []option {
 		{name: "Repetition", kind: typeCombo, def: board.RepetitionThreefold.String(),
 			vars: []string{board.RepetitionThreefold.String(), board.RepetitionOff.String()}, apply: (*server).setRepetition},
 		{name: "NoCaptureLimit", kind: typeSpin, def: strconv.Itoa(board.DefaultNoCaptureLimit),
-			min: 0, max: maxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
+			min: 0, max: board.MaxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
 		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
 		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
 		{name: "Prover", kind: typeCheck, def: "true", apply: (*server).setProver},

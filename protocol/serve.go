@@ -140,7 +140,6 @@ type job struct {
 const (
 	defaultOverheadMs = 10
 	maxOverheadMs     = 5000
-	maxNoCaptureLimit = 1000000
 )
 
 func newServer(ctx context.Context, out io.Writer, cfg Config) *server {

@@ -22,6 +22,16 @@ import (
 // Config.Timeout is zero.
 const DefaultTimeout = 60 * time.Second
 
+// DefaultTimeMargin is the time margin sower match gives when none is
+// asked for (Config.TimeMargin): 200 ms. An engine that stops on time is
+// late by what the machine adds — the time to be scheduled again, to
+// write and read the pipes, to collect garbage — which does not shrink
+// with the move time; on a busy machine that is tens of milliseconds and
+// more, and the former 50 ms lost games on time at 100 ms a move. 200 ms
+// keeps a loaded machine's delays from deciding games while an engine that
+// truly ignores its clock still loses.
+const DefaultTimeMargin = 200 * time.Millisecond
+
 // Config describes a match between Engines[0] ("engine1") and Engines[1]
 // ("engine2"). Every count and score is from engine1's point of view.
 type Config struct {
@@ -600,9 +610,9 @@ func (r *runner) finish(rec *GameRecord) {
 		if rec.Termination != Normal {
 			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
 		}
-		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s +/- %s",
+		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s",
 			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, detail,
-			scoreText(s.Score), formatFloat(s.Score.Elo(), 1), formatFloat(s.Score.ErrorMargin(), 1))
+			scoreText(s.Score), eloText(s.Score))
 		if s.SPRT != nil {
 			line += fmt.Sprintf(", llr %.3g", s.LLR)
 		}

@@ -51,6 +51,8 @@ type MoveRecord struct {
 	CP    *int   `json:"cp,omitempty"`    // score in centi-units, from the mover's view
 	Mate  *int   `json:"mate,omitempty"`  // mate in moves, as reported
 	Bound string `json:"bound,omitempty"` // "lowerbound" or "upperbound"
+	// Review is the engine's review of the ply (sower review), or nil.
+	Review *MoveReview `json:"review,omitempty"`
 }
 
 // newMoveRecord records move m by side s after reply r.
@@ -220,7 +222,8 @@ func titleSide(s string) string {
 }
 
 // comment writes a move's comment: score/depth as the engine reported
-// (the score in units, "+M3" for a mate) and the time used.
+// (the score in units, "+M3" for a mate) and the time used, then the
+// review's commands if the ply was reviewed (see MoveReview).
 func (m MoveRecord) comment() string {
 	var parts []string
 	var sc string
@@ -239,6 +242,9 @@ func (m MoveRecord) comment() string {
 		parts = append(parts, sc)
 	}
 	parts = append(parts, fmt.Sprintf("%.3fs", float64(m.MS)/1000))
+	if m.Review != nil {
+		parts = append(parts, m.Review.pgnCommands())
+	}
 	return strings.Join(parts, " ")
 }
 

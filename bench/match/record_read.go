@@ -294,6 +294,10 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 			g.Result = tok
 		case strings.HasSuffix(tok, "."):
 			// a turn number
+		case strings.HasPrefix(tok, "$"):
+			// a numeric annotation glyph ($2 a mistake, $4 a blunder):
+			// the move's comment may follow it
+			continue
 		default:
 			g.Moves = append(g.Moves, MoveRecord{Move: tok})
 			last = "move"
@@ -340,8 +344,9 @@ func (g *GameRecord) readForfeit() {
 }
 
 // readComment reads a move comment as comment writes it: "+0.35/12
-// 0.520s", "-M3/9 1.000s", "0.010s".
+// 0.520s", "-M3/9 1.000s", "0.010s", with a review's [%…] commands.
 func (m *MoveRecord) readComment(c string) {
+	c, m.Review = readCommands(c)
 	for _, w := range strings.Fields(c) {
 		if s, ok := strings.CutSuffix(w, "s"); ok {
 			if x, err := strconv.ParseFloat(s, 64); err == nil {

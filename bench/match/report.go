@@ -27,9 +27,8 @@ func (s *Summary) WriteReport(w io.Writer) {
 	fmt.Fprintf(w, "...      %s playing South: %s\n", a, scoreText(s.AsSouth))
 	fmt.Fprintf(w, "...      %s playing North: %s\n", a, scoreText(s.AsNorth))
 	fmt.Fprintf(w, "...      South vs North: %s\n", scoreText(s.Sides))
-	fmt.Fprintf(w, "Elo difference: %s +/- %s, LOS: %s %%, DrawRatio: %s %%\n",
-		formatFloat(s.Score.Elo(), 1), formatFloat(s.Score.ErrorMargin(), 1),
-		formatFloat(100*s.Score.LOS(), 1), formatFloat(100*s.Score.DrawRatio(), 1))
+	fmt.Fprintf(w, "Elo difference: %s, LOS: %s %%, DrawRatio: %s %%\n",
+		eloText(s.Score), formatFloat(100*s.Score.LOS(), 1), formatFloat(100*s.Score.DrawRatio(), 1))
 	p := s.Pairs
 	fmt.Fprintf(w, "Ptnml(0-2): [%d, %d, %d, %d, %d]\n", p[0], p[1], p[2], p[3], p[4])
 	if s.SPRT != nil {
@@ -74,6 +73,22 @@ func scoreText(r WDL) string {
 		sc = r.Score()
 	}
 	return fmt.Sprintf("%d - %d - %d  [%.3f] %d", r.Wins, r.Losses, r.Draws, sc, r.Games())
+}
+
+// eloText writes the Elo difference and its 95% margin, "22.3 +/- 27.1".
+// A margin whose interval reaches a score of 0 or 1 (a clean sweep, or
+// too few games to keep the interval inside) is unbounded in Elo and
+// written "+/- inf", never "nan"; with no game yet there is no difference
+// to write.
+func eloText(r WDL) string {
+	if r.Games() == 0 {
+		return "none (no games)"
+	}
+	m := r.ErrorMargin()
+	if math.IsNaN(m) {
+		m = math.Inf(1)
+	}
+	return formatFloat(r.Elo(), 1) + " +/- " + formatFloat(m, 1)
 }
 
 // formatFloat writes x with prec decimals, or "nan", "inf", "-inf".

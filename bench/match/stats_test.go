@@ -311,3 +311,23 @@ func TestPentaAdd(t *testing.T) {
 		t.Errorf("got %v, want %v", p, want)
 	}
 }
+
+// TestEloText checks the Elo difference as the reports write it: never
+// "nan", an unbounded margin as "inf", and no difference without games.
+func TestEloText(t *testing.T) {
+	for _, c := range []struct {
+		r    WDL
+		want string
+	}{
+		{WDL{}, "none (no games)"},
+		{WDL{Wins: 7}, "inf +/- inf"},
+		{WDL{Losses: 3}, "-inf +/- inf"},
+		{WDL{Wins: 6, Draws: 1}, "445.6 +/- inf"},
+		// μ = ½, σ = ½, 1.96·σ/√6 = 0.4001: Elo(0.9001) = 400·log10(9.01) = 381.8.
+		{WDL{Wins: 3, Losses: 3}, "0.0 +/- 381.8"},
+	} {
+		if got := eloText(c.r); got != c.want {
+			t.Errorf("%+v: %q, want %q", c.r, got, c.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"time"
@@ -18,15 +19,13 @@ const defaultAnalyseTime = 3 * time.Second
 
 func (c *cli) analyse(args []string) error {
 	var g gameFlags
-	var depth, movetime, hash, multiPV, threads int
-	var nodes uint64
+	var lf limitFlags
+	var hash, multiPV, threads int
 	var tdir string
 	var showWDL bool
 	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false]`)
 	g.add(fs, true)
-	fs.IntVarP(&depth, "depth", "d", 0, "search to this depth")
-	fs.IntVar(&movetime, "movetime", 0, "search for this many milliseconds")
-	fs.Uint64Var(&nodes, "nodes", 0, "search this many nodes")
+	lf.add(fs, "", defaultAnalyseTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
 	fs.IntVar(&multiPV, "multipv", 1, "show the best N moves, each with its score and line")
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
@@ -35,24 +34,14 @@ func (c *cli) analyse(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	set := 0
-	for _, name := range []string{"depth", "movetime", "nodes"} {
-		if fs.Changed(name) {
-			set++
-		}
+	lim, err := lf.limits(defaultAnalyseTime)
+	if err != nil {
+		return err
 	}
-	switch {
-	case set > 1:
-		return usagef("give at most one of --depth, --movetime and --nodes")
-	case fs.Changed("depth") && (depth < 1 || depth >= search.MaxPly):
-		return usagef("--depth %d: want 1 to %d", depth, search.MaxPly-1)
-	case fs.Changed("movetime") && movetime < 1:
-		return usagef("--movetime %d: want more than 0 milliseconds", movetime)
-	case fs.Changed("nodes") && nodes < 1:
-		return usagef("--nodes %d: want more than 0", nodes)
-	case multiPV < 1 || multiPV > board.MaxMoves:
+	if multiPV < 1 || multiPV > board.MaxMoves {
 		return usagef("--multipv %d: want 1 to %d", multiPV, board.MaxMoves)
 	}
+	lim.MultiPV = multiPV
 	if err := c.checkHash(hash, search.CheckHashMemory); err != nil {
 		return err
 	}
@@ -60,16 +49,9 @@ func (c *cli) analyse(args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := search.NewEngine(hash)
+	eng, err := c.newEngine(hash, threads)
 	if err != nil {
-		return flagError("--hash", err)
-	}
-	if err := eng.SetThreads(threads); err != nil {
-		return flagError("--threads", err)
-	}
-	lim := search.Limits{Depth: depth, Nodes: nodes, MoveTime: time.Duration(movetime) * time.Millisecond, MultiPV: multiPV}
-	if set == 0 {
-		lim.MoveTime = defaultAnalyseTime
+		return err
 	}
 	if tdir != "" {
 		p := game.Position()
@@ -86,20 +68,66 @@ func (c *cli) analyse(args []string) error {
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err
 	}
-	res, err := eng.SearchWith(ctx, game.Position(), game.History(), lim, protocol.Printers(func(l string) {
-		fmt.Fprintln(c.stdout, l)
-	}, showWDL))
+	sctx, settle := context.WithCancel(ctx)
+	defer settle()
+	pr := &reportPrinter{w: c.stdout, wdl: showWDL, settle: settle}
+	res, err := eng.SearchWith(sctx, game.Position(), game.History(), lim, pr.callbacks())
 	if err != nil {
 		return err
 	}
 	if res.Over.Over() {
-		fmt.Fprintln(c.stdout, protocol.FormatInfo(res.Info, showWDL))
+		pr.print(protocol.FormatInfo(res.Info, showWDL))
 	}
 	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
 	if ctx.Err() != nil {
 		return interruptedf("at depth %d: the best move so far is shown", res.Info.Depth)
 	}
 	return nil
+}
+
+// reportPrinter prints a search's reports for analyse in the protocol's
+// format. Once a report is settled (search.Info.Settled: proven, and no
+// deeper search can change it) it stops the search with settle and prints
+// nothing more but the proof, where the search would otherwise iterate to
+// its limit repeating the same line (up to 127 of them in a few
+// milliseconds); and it never prints a line twice in a row.
+type reportPrinter struct {
+	w       io.Writer
+	wdl     bool
+	settle  func()
+	settled bool
+	last    string
+}
+
+// print prints line unless it is the line printed last.
+func (r *reportPrinter) print(line string) {
+	if line == r.last {
+		return
+	}
+	r.last = line
+	fmt.Fprintln(r.w, line)
+}
+
+// callbacks returns the search callbacks that print through r.
+func (r *reportPrinter) callbacks() search.Callbacks {
+	return search.Callbacks{
+		Info: func(i search.Info) {
+			if r.settled {
+				return
+			}
+			r.print(protocol.FormatInfo(i, r.wdl))
+			if i.Settled() {
+				r.settled = true
+				r.settle()
+			}
+		},
+		CurrMove: func(m search.CurrMove) {
+			if !r.settled {
+				r.print(protocol.FormatCurrMove(m))
+			}
+		},
+		Proven: func(p search.Proof) { r.print(protocol.FormatProof(p)) },
+	}
 }
 
 func (c *cli) eval(args []string) error {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os/exec"
 	"strconv"
 	"strings"
 
@@ -41,6 +42,9 @@ type cli struct {
 	// availMiB reports the memory available for a hash table (see
 	// search.AvailableMiB, the default when nil); tests set their own.
 	availMiB func() (int, bool)
+	// browser returns the command that opens a page in a browser (gui
+	// --open; browserCommand when nil); tests set their own.
+	browser func(url string) *exec.Cmd
 }
 
 // usageError marks an error caused by the arguments: exit status 2.
@@ -71,6 +75,7 @@ func commands() []command {
 		{"perft", "count move sequences to a depth (rule check and speed)", (*cli).perft},
 		{"show", "play moves and show the board, legal moves and status", (*cli).show},
 		{"analyse", "search a position and show the best move", (*cli).analyse},
+		{"review", "review a recorded game with the engine: every move marked, better moves", (*cli).review},
 		{"eval", "show the static evaluation term by term", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},

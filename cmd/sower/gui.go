@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"syscall"
@@ -87,9 +88,7 @@ func (c *cli) gui(args []string) error {
 	defer stop()
 	fmt.Fprintf(c.stdout, "sower gui: %s\n", url)
 	if *open {
-		if err := openBrowser(url); err != nil {
-			fmt.Fprintf(c.stderr, "sower gui: cannot open a browser (%v); open %s\n", err, url)
-		}
+		c.openPage(url)
 	}
 	return srv.Serve(ctx, ln, *addr)
 }
@@ -114,20 +113,43 @@ func listen(addr string) (net.Listener, error) {
 	return ln, nil
 }
 
-// openBrowser opens url in the default browser.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
+// browserCommand returns the command that opens url in the default
+// browser: open on macOS, the URL handler on Windows, xdg-open elsewhere.
+func browserCommand(url string) *exec.Cmd {
 	switch runtime.GOOS {
 	case "darwin":
-		cmd = exec.Command("open", url)
+		return exec.Command("open", url)
 	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	default:
-		cmd = exec.Command("xdg-open", url)
+		return exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	}
+	return exec.Command("xdg-open", url)
+}
+
+// openPage opens url in a browser with c.browser (browserCommand when nil)
+// while the server starts, and says on stderr, with the address to open
+// by hand, when that fails: when the opener cannot be started (none is
+// installed) or exits with a failure (xdg-open finds no browser). The
+// returned channel is closed once the opener is done.
+func (c *cli) openPage(url string) <-chan struct{} {
+	command := c.browser
+	if command == nil {
+		command = browserCommand
+	}
+	done := make(chan struct{})
+	cmd := command(url)
+	fail := func(err error) {
+		fmt.Fprintf(c.stderr, "sower gui: cannot open a browser (%s: %v); open %s\n", filepath.Base(cmd.Path), err, url)
 	}
 	if err := cmd.Start(); err != nil {
-		return err
+		fail(err)
+		close(done)
+		return done
 	}
-	go cmd.Wait()
-	return nil
+	go func() {
+		defer close(done)
+		if err := cmd.Wait(); err != nil {
+			fail(err)
+		}
+	}()
+	return done
 }

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 )
 
@@ -28,6 +29,7 @@ func TestInterrupt(t *testing.T) {
 	}
 	bin := sowertest.Build(t, false)
 	dir := t.TempDir()
+	record := writeRecord(t, dir, board.NameKatro, "a1 f6 c1 d6")
 	for _, c := range []struct {
 		args   []string
 		ready  string // a line of stdout that starts once the command is at work
@@ -35,6 +37,7 @@ func TestInterrupt(t *testing.T) {
 		stderr string // the last line of stderr
 	}{
 		{[]string{"bench"}, " 1/", "", "sower: interrupted\n"},
+		{[]string{"review", "--record", record, "--game-index", "2", "--movetime", "60000"}, "review of game 2 ", "(stopped: 0 of the 4 plies reviewed)", "sower: interrupted after 0 of the 4 plies: "},
 		{[]string{"analyse", "--game", "katro", "--movetime", "60000"}, "info depth 3 ", "bestmove ", "sower: interrupted at depth "},
 		{[]string{"solve", "--game", "katro"}, "solving ", "interrupted: proven bounds", "sower: interrupted at depth "},
 		{[]string{"tables", "build", "--seeds", "24", "--dir", filepath.Join(dir, "tb")}, "building ", "", "sower: interrupted while building layer "},

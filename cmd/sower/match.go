@@ -92,7 +92,7 @@ func (c *cli) match(args []string) error {
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
 	fs.IntVarP(&f.depth, "depth", "d", 0, "depth per move for both engines")
-	fs.IntVar(&f.margin, "timemargin", 50, "milliseconds an engine may overrun its clock or move time before it loses on time")
+	fs.IntVar(&f.margin, "timemargin", int(match.DefaultTimeMargin/time.Millisecond), "milliseconds an engine may overrun its clock or move time before it loses on time (delays of a busy machine included)")
 	fs.IntVar(&f.timeout, "timeout", int(match.DefaultTimeout/time.Millisecond), "milliseconds to wait for an answer no clock limits (handshake, readyok, node and depth searches)")
 	fs.StringVarP(&f.game, "game", "g", board.NameKatro, "game: "+strings.Join(board.Names(), ", "))
 	fs.StringVar(&f.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
@@ -103,7 +103,7 @@ func (c *cli) match(args []string) error {
 	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for random openings and built-in players")
 	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped)")
-	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
+	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs to play at once, each with its own engine processes (the two games of a pair one after the other)")
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
@@ -214,8 +214,8 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
 		return cfg, usagef("--last-four: %v", err)
 	}
-	if f.noCaptureLimit < 0 {
-		return cfg, usagef("--no-capture-limit %d: want 0 (off) or more", f.noCaptureLimit)
+	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
+		return cfg, err
 	}
 	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
 		return cfg, usagef("--repetition: %v", err)

@@ -41,6 +41,9 @@ func TestMatchBuiltins(t *testing.T) {
 	if n := strings.Count(stderr, "Finished game "); n != 6 {
 		t.Errorf("%d progress lines:\n%s", n, stderr)
 	}
+	if strings.Contains(stdout+stderr, "nan") {
+		t.Errorf("a report or progress line says nan:\n%s\n%s", stdout, stderr)
+	}
 	b, err := os.ReadFile(out)
 	if err != nil || strings.Count(string(b), "\n") != 6 {
 		t.Errorf("--out: %d lines, %v", strings.Count(string(b), "\n"), err)
@@ -48,6 +51,20 @@ func TestMatchBuiltins(t *testing.T) {
 	b, err = os.ReadFile(pgn)
 	if err != nil || strings.Count(string(b), `[Variant "hoyito3"]`) != 6 {
 		t.Errorf("--pgn: %v\n%s", err, b)
+	}
+}
+
+// TestMatchHelp checks that match --help gives the default time margin
+// and says that --concurrency counts game pairs, as the code plays them.
+func TestMatchHelp(t *testing.T) {
+	stdout, _, st := runCLI("match", "--help")
+	for _, want := range []string{
+		"before it loses on time (delays of a busy machine included) (default 200)",
+		"game pairs to play at once, each with its own engine processes",
+	} {
+		if st != exitOK || !strings.Contains(stdout, want) {
+			t.Errorf("match --help: status %d, no %q in\n%s", st, want, stdout)
+		}
 	}
 }
 

@@ -57,8 +57,8 @@ func (g *gameFlags) variant() (*board.Variant, error) {
 	if r.LastFour, err = board.ParseLastFour(g.lastFour); err != nil {
 		return nil, flagError("--last-four", err)
 	}
-	if g.limit < 0 {
-		return nil, usagef("--no-capture-limit %d: want 0 (off) or more", g.limit)
+	if err := checkNoCaptureLimit(g.limit); err != nil {
+		return nil, err
 	}
 	if r.Repetition, err = board.ParseRepetition(g.repetition); err != nil {
 		return nil, usagef("--repetition: %v", err)
@@ -87,6 +87,15 @@ func hoyitoOnly(fs *pflag.FlagSet, v *board.Variant) error {
 		if fs.Changed(name) {
 			return usagef("--%s: a Hoyito III option; %s is a Katro game", name, v.Name())
 		}
+	}
+	return nil
+}
+
+// checkNoCaptureLimit refuses a --no-capture-limit below 0 or above
+// board.MaxNoCaptureLimit, the largest every interface accepts.
+func checkNoCaptureLimit(n int) error {
+	if n < 0 || n > board.MaxNoCaptureLimit {
+		return usagef("--no-capture-limit %d: want 0 (off) to %d plies", n, board.MaxNoCaptureLimit)
 	}
 	return nil
 }

@@ -51,6 +51,9 @@ func (c *cli) tablesBuild(args []string) error {
 	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--no-capture-limit N] [--threads N]")
 	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
+	// One set serves both repetition rules: --repetition is still read
+	// (scripts that give it keep working) but not listed.
+	_ = fs.MarkHidden("repetition") // added just above: it cannot fail
 	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "the no-capture limit the exact values are for (0 = none: bounds only); each limit has a set of its own")
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
 	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
@@ -173,18 +176,31 @@ func tableVariant(g *gameFlags) (*board.Variant, error) {
 	return v, nil
 }
 
-// probeJSON is the object sower tables probe --json prints.
+// probeJSON is the object sower tables probe --json prints. Its margins
+// are from the side to move's view. The board margin is the margin of the
+// seeds still on the board (what the side to move ends up with of them
+// minus the opponent's), the tables' own value; the final margin adds the
+// capture totals, and is what sower solve calls the value.
 type probeJSON struct {
 	FEN   string `json:"fen"`
 	Side  string `json:"side"`
 	Seeds int    `json:"seeds"`
 	Lo    int    `json:"lo"`
 	Hi    int    `json:"hi"`
-	// Value is the exact value under Repetition off at the position's
-	// clock (absent for tables without a no-capture limit); Exact tells
-	// whether the tables give the exact value under the active rules:
-	// always under Repetition off, when lo == hi under threefold.
+	// BoardMargin is the exact board margin under Repetition off at the
+	// position's clock (absent for tables without a no-capture limit);
+	// FinalMargin is BoardMargin plus the side to move's captures minus
+	// the opponent's. Exact tells whether the tables give the exact value
+	// under the active rules: always under Repetition off, when lo == hi
+	// under threefold.
+	BoardMargin      *int     `json:"board_margin,omitempty"`
+	FinalMargin      *int     `json:"final_margin,omitempty"`
+	BoardMarginMoves []string `json:"board_margin_moves,omitempty"`
+	// Value and ValueMoves are the former names of BoardMargin and
+	// BoardMarginMoves, kept with the same numbers for readers written
+	// before the rename.
 	Value      *int        `json:"value,omitempty"`
+	ValueMoves []string    `json:"value_moves,omitempty"`
 	Exact      bool        `json:"exact"`
 	Repetition string      `json:"repetition"`
 	Clock      int         `json:"clock"`
@@ -192,19 +208,23 @@ type probeJSON struct {
 	DistanceLo int         `json:"distance_lo"`
 	DistanceHi int         `json:"distance_hi"`
 	Moves      []string    `json:"moves"`
-	ValueMoves []string    `json:"value_moves,omitempty"`
 	Children   []childJSON `json:"children"`
 }
 
+// childJSON is one legal move in probeJSON: the bounds and board margin of
+// the position it leads to, from the mover's view. Value and KeepsValue
+// are the former names of BoardMargin and KeepsBoardMargin.
 type childJSON struct {
-	Move       string `json:"move"`
-	Lo         int    `json:"lo"`
-	Hi         int    `json:"hi"`
-	DistanceLo int    `json:"distance_lo"`
-	DistanceHi int    `json:"distance_hi"`
-	Keeps      bool   `json:"keeps"`
-	Value      *int   `json:"value,omitempty"`
-	KeepsValue bool   `json:"keeps_value,omitempty"`
+	Move             string `json:"move"`
+	Lo               int    `json:"lo"`
+	Hi               int    `json:"hi"`
+	DistanceLo       int    `json:"distance_lo"`
+	DistanceHi       int    `json:"distance_hi"`
+	Keeps            bool   `json:"keeps"`
+	BoardMargin      *int   `json:"board_margin,omitempty"`
+	KeepsBoardMargin bool   `json:"keeps_board_margin,omitempty"`
+	Value            *int   `json:"value,omitempty"`
+	KeepsValue       bool   `json:"keeps_value,omitempty"`
 }
 
 func (c *cli) tablesProbe(args []string) error {
@@ -253,7 +273,8 @@ func probeReport(p *board.Position, tb *tables.Tables, e tables.Entry, ms []tabl
 		Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), DistanceLo: e.DistLo, DistanceHi: e.DistHi,
 		Repetition: p.Variant().Rules().Repetition.String(), Clock: p.Clock(), Moves: []string{}}
 	if v, ok := tb.Value(p); ok {
-		out.Value = &v
+		final := v + p.Captured(p.Side()) - p.Captured(p.Side().Other())
+		out.BoardMargin, out.Value, out.FinalMargin = &v, &v, &final
 		out.Exact = out.Exact || off
 	}
 	for _, m := range ms {
@@ -262,47 +283,78 @@ func probeReport(p *board.Position, tb *tables.Tables, e tables.Entry, ms []tabl
 		}
 		ch := childJSON{Move: m.Move.String(), Lo: m.Entry.Lo, Hi: m.Entry.Hi,
 			DistanceLo: m.Entry.DistLo, DistanceHi: m.Entry.DistHi, Keeps: m.Keeps}
-		if out.Value != nil {
+		if out.BoardMargin != nil {
 			v := m.Value
+			ch.BoardMargin, ch.KeepsBoardMargin = &v, m.KeepsValue
 			ch.Value, ch.KeepsValue = &v, m.KeepsValue
 			if m.KeepsValue {
-				out.ValueMoves = append(out.ValueMoves, m.Move.String())
+				out.BoardMarginMoves = append(out.BoardMarginMoves, m.Move.String())
 			}
 		}
 		out.Children = append(out.Children, ch)
 	}
+	out.ValueMoves = out.BoardMarginMoves
 	return out
 }
 
-// write prints the report as text.
+// write prints the report as text. Under Repetition off the exact board
+// margin is the answer and comes first, with the moves that keep it; under
+// threefold the bounds are the proof and come first, and the board margin
+// is shown as what it is there: the value under the other rule.
 func (out *probeJSON) write(w io.Writer, p *board.Position) {
+	off := out.Repetition == board.RepetitionOff.String()
 	fmt.Fprintf(w, "position  %s\n", out.FEN)
+	fmt.Fprintf(w, "seeds     %d on the board; margins are %s's view: the board margin counts the seeds on the board, the final margin adds the captures\n", out.Seeds, p.Side())
 	kind := "exact under any repetition rule"
 	if out.Lo != out.Hi {
 		kind = "not exact under Repetition threefold: the value depends on how the repetition ends"
 	}
-	fmt.Fprintf(w, "bounds    lo %d hi %d (%s; margin of the %d seeds on the board, %s's view)\n", out.Lo, out.Hi, kind, out.Seeds, p.Side())
-	if out.Value != nil {
-		fmt.Fprintf(w, "value     %+d (exact under Repetition off at clock %d; keeping it: %s)\n", *out.Value, out.Clock, strings.Join(out.ValueMoves, " "))
+	bounds := fmt.Sprintf("bounds    lo %d hi %d (board margin; hold under either repetition rule; %s)\n", out.Lo, out.Hi, kind)
+	var margin string
+	switch {
+	case out.BoardMargin == nil:
+		margin = "margin    none: these tables have no no-capture limit, which exact margins need\n"
+	case off:
+		margin = fmt.Sprintf("margin    board %+d, final %+d: exact under the active rule, Repetition off, at clock %d; keeping it: %s\n",
+			*out.BoardMargin, *out.FinalMargin, out.Clock, strings.Join(out.BoardMarginMoves, " "))
+	default:
+		margin = fmt.Sprintf("margin    board %+d, final %+d: exact under Repetition off only (at clock %d), an estimate under the active rule, Repetition threefold; keeping it: %s\n",
+			*out.BoardMargin, *out.FinalMargin, out.Clock, strings.Join(out.BoardMarginMoves, " "))
+	}
+	if off {
+		fmt.Fprintf(w, "rules     Repetition off: the exact margin is the answer; the bounds are shown for comparison\n%s%s", margin, bounds)
 	} else {
-		fmt.Fprintf(w, "value     none: these tables have no no-capture limit, which Repetition off needs\n")
+		fmt.Fprintf(w, "rules     Repetition threefold: the bounds are the proof; the margin is exact under Repetition off only\n%s%s", bounds, margin)
 	}
 	fmt.Fprintf(w, "distance  %d plies (lo secured in %d, hi in %d)\n", out.Distance, out.DistanceLo, out.DistanceHi)
-	fmt.Fprintf(w, "moves     %s\n", strings.Join(out.Moves, " "))
-	for _, ch := range out.Children {
-		mark := ""
-		if ch.Keeps {
-			mark = "  keeps the bounds"
-		}
-		val := ""
-		if ch.Value != nil {
-			val = fmt.Sprintf("  value %+3d", *ch.Value)
-			if ch.KeepsValue {
-				mark += "  keeps the value"
-			}
-		}
-		fmt.Fprintf(w, "  %-4s  lo %3d hi %3d  distances %d/%d%s%s\n", ch.Move, ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi, val, mark)
+	if off && out.BoardMargin != nil {
+		fmt.Fprintf(w, "moves     %s (keep the margin)\n", strings.Join(out.BoardMarginMoves, " "))
+	} else {
+		fmt.Fprintf(w, "moves     %s (keep the bounds)\n", strings.Join(out.Moves, " "))
 	}
+	for _, ch := range out.Children {
+		fmt.Fprintf(w, "  %-4s  %s\n", ch.Move, ch.text(off))
+	}
+}
+
+// text describes one move for probe's text: under Repetition off the board
+// margin and its mark first.
+func (ch *childJSON) text(off bool) string {
+	bounds := fmt.Sprintf("lo %3d hi %3d  distances %d/%d", ch.Lo, ch.Hi, ch.DistanceLo, ch.DistanceHi)
+	if ch.Keeps {
+		bounds += "  keeps the bounds"
+	}
+	if ch.BoardMargin == nil {
+		return bounds
+	}
+	margin := fmt.Sprintf("board margin %+3d", *ch.BoardMargin)
+	if ch.KeepsBoardMargin {
+		margin += "  keeps the margin"
+	}
+	if off {
+		return margin + "  |  " + bounds
+	}
+	return bounds + "  |  " + margin + " (Repetition off)"
 }
 
 // tableView is what show prints about a position from the tables.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,6 +53,54 @@ func TestTablesBuildAndProbe(t *testing.T) {
 	if st := run([]string{"tables", "build", "--seeds", "10", "--dir", dir}, nil, &out, &errb); st != exitUsage {
 		t.Fatalf("build --seeds 10: status %d", st)
 	}
+	checkProbeMargins(t, dir, fen)
+}
+
+// checkProbeMargins checks probe's margins on fen with the tables in dir:
+// the text under --repetition off differs from the default's and says which
+// rule its figures are for; the JSON's final margin is the board margin
+// plus the captures, the value sower solve proves under Repetition off;
+// and the former field names carry the same numbers.
+func checkProbeMargins(t *testing.T, dir, fen string) {
+	t.Helper()
+	probe := func(args ...string) string {
+		stdout, stderr, st := runCLI(append([]string{"tables", "probe", "--dir", dir, "--fen", fen}, args...)...)
+		if st != exitOK {
+			t.Fatalf("probe %v: status %d, stderr %s", args, st, stderr)
+		}
+		return stdout
+	}
+	three, off := probe(), probe("--repetition", "off")
+	if three == off {
+		t.Fatalf("probe prints the same text with --repetition off:\n%s", off)
+	}
+	for _, c := range []struct{ text, want string }{
+		{three, "rules     Repetition threefold: the bounds are the proof"},
+		{three, "exact under Repetition off only"},
+		{off, "rules     Repetition off: the exact margin is the answer"},
+		{off, "exact under the active rule, Repetition off"},
+	} {
+		if !strings.Contains(c.text, c.want) {
+			t.Errorf("probe text without %q:\n%s", c.want, c.text)
+		}
+	}
+	var got probeJSON
+	if err := json.Unmarshal([]byte(probe("--repetition", "off", "--json")), &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.BoardMargin == nil || got.FinalMargin == nil || got.Value == nil || *got.Value != *got.BoardMargin ||
+		!slices.Equal(got.ValueMoves, got.BoardMarginMoves) || len(got.BoardMarginMoves) == 0 {
+		t.Fatalf("probe --json margins: %+v", got)
+	}
+	// fen is North to move with 40 seeds captured by South and none by North.
+	if *got.FinalMargin != *got.BoardMargin-40 {
+		t.Errorf("final margin %d, board margin %d: want the board margin minus 40", *got.FinalMargin, *got.BoardMargin)
+	}
+	stdout, stderr, st := runCLI("solve", "--game", "hoyito3", "--repetition", "off", "--tables", dir, "--fen", fen)
+	want := fmt.Sprintf("solved: value %+d (final seed margin", *got.FinalMargin)
+	if st != exitOK || !strings.Contains(stdout, want) {
+		t.Errorf("solve: status %d, stdout %s, stderr %s; want %q", st, stdout, stderr, want)
+	}
 }
 
 // TestTablesKatroRefused checks that every command taking --tables refuses
@@ -80,9 +130,11 @@ func TestTablesFlags(t *testing.T) {
 	}{
 		{[]string{"tables", "build", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "--fen"},
 		{[]string{"tables", "build", "--help"}, exitOK, "--no-capture-limit int   the no-capture limit the exact values are for", "--fen"},
+		{[]string{"tables", "build", "--help"}, exitOK, "--last-four", "--repetition"}, // one set serves both
+		{[]string{"tables", "probe", "--help"}, exitOK, "--repetition", "--seeds"},
 		{[]string{"tables", "probe", "--help"}, exitOK, `game: hoyito3, the only one with tables (default "hoyito3")`, "katro"},
 		{[]string{"tables", "build", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"}, exitUsage, "sower: unknown flag: --fen\n", ""},
-		{[]string{"tables", "build", "--no-capture-limit", "-1"}, exitUsage, "sower: --no-capture-limit -1: want 0 (off) or more\n", ""},
+		{[]string{"tables", "build", "--no-capture-limit", "-1"}, exitUsage, "sower: --no-capture-limit -1: want 0 (off) to 1000000 plies\n", ""},
 		{[]string{"tables", "build", "--no-capture-limit", "0", "--repetition", "off"}, exitUsage, "sower: --repetition off with --no-capture-limit 0: nothing would end a game without captures; give a limit or --repetition threefold\n", ""},
 		{[]string{"tables", "build", "--threads", "100000"}, exitUsage, "sower: --threads 100000: want 1 to 256\n", ""},
 		{[]string{"tables", "build", "--threads", "0"}, exitUsage, "sower: --threads 0: want 1 to 256\n", ""},
