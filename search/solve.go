@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -29,7 +30,17 @@ type SolveConfig struct {
 	Tables   *tables.Tables // Hoyito III tables, or nil
 	HashMiB  int            // transposition table size; 0 means DefaultHashMiB
 	MaxDepth int            // give up after this depth; 0 means MaxPly-1
+	// Progress, if not nil, is called every ProgressEvery (default
+	// DefaultProgressEvery) while the solver works, with the depth being
+	// searched, the effort so far and the bounds proven at the last
+	// completed depth: a heartbeat between the reports of new bounds.
+	Progress      func(SolveInfo)
+	ProgressEvery time.Duration
 }
+
+// DefaultProgressEvery is the default time between SolveConfig.Progress
+// reports.
+const DefaultProgressEvery = 5 * time.Second
 
 // Solve proves bounds on the value of root by iterative deepening: at
 // each depth, an MTD(f) sequence of null-window alpha-beta searches finds
@@ -53,7 +64,8 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 		return SolveInfo{}, errors.New("solve: hash size out of range")
 	}
 	v := root.Variant()
-	s := &solver{ctx: ctx, root: root, start: time.Now(), limit: v.Rules().NoCaptureLimit}
+	s := &solver{ctx: ctx, root: root, start: time.Now(), limit: v.Rules().NoCaptureLimit, progress: cfg.Progress}
+	s.lastBeat, s.every = s.start, cmp.Or(cfg.ProgressEvery, DefaultProgressEvery)
 	s.family = v.Family()
 	s.repOff = v.Rules().Repetition == board.RepetitionOff
 	s.watch.off = s.repOff
@@ -83,6 +95,7 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 		maxDepth = MaxPly - 1
 	}
 	info := SolveInfo{Lo: -s.vmax, Hi: s.vmax}
+	s.proven = info
 	if st := root.Status(cfg.History); st.Over() {
 		val := s.endValue(&root, st)
 		info.Lo, info.Hi = val, val
@@ -102,6 +115,7 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 		}
 		changed := lo > info.Lo || hi < info.Hi
 		info.Lo, info.Hi, info.Depth, info.PV = max(info.Lo, lo), min(info.Hi, hi), d, pv
+		s.proven = info
 		if changed || info.Lo == info.Hi {
 			s.finishInfo(&info)
 			if report != nil {
@@ -154,6 +168,29 @@ type solver struct {
 	stopped     bool
 	start       time.Time
 	frames      [MaxPly + 1]solveFrame
+	// progress, lastBeat and proven: the heartbeat (SolveConfig.Progress)
+	// and the bounds it reports.
+	progress func(SolveInfo)
+	every    time.Duration
+	lastBeat time.Time
+	proven   SolveInfo
+}
+
+// poll stops the solver when its context is done, and reports progress
+// when it is due.
+func (s *solver) poll() {
+	if s.ctx.Err() != nil {
+		s.stopped = true
+	}
+	if s.progress == nil {
+		return
+	}
+	if now := time.Now(); now.Sub(s.lastBeat) >= s.every {
+		s.lastBeat = now
+		info := s.proven
+		info.Depth, info.Nodes, info.Time, info.PV = s.depth, s.nodes, now.Sub(s.start), nil
+		s.progress(info)
+	}
 }
 
 // solveFrame holds one ply's children.
@@ -297,8 +334,8 @@ func (s *solver) leaf(p *board.Position) (lo, hi int) {
 // ab is fail-soft alpha-beta on exact values; st is the hash of the
 // positions of p's stretch before p (stretchHash).
 func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) int {
-	if s.nodes&4095 == 0 && s.ctx.Err() != nil {
-		s.stopped = true
+	if s.nodes&4095 == 0 {
+		s.poll()
 	}
 	if s.stopped {
 		return 0

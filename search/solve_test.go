@@ -283,3 +283,25 @@ func exactWithin(t *testing.T, p board.Position, since []uint64, hash uint64, no
 func onBoard(g *board.Game) int { p := g.Position(); return p.OnBoard() }
 
 func legal(g *board.Game) []board.Move { p := g.Position(); return p.LegalMoves() }
+
+// TestSolveHeartbeat checks that a long solve reports its progress between
+// new bounds: the depth being searched and node counts that never fall.
+func TestSolveHeartbeat(t *testing.T) {
+	v, err := board.New("katro-4x6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var beats []SolveInfo
+	cfg := SolveConfig{HashMiB: 16, MaxDepth: 9, ProgressEvery: time.Nanosecond, Progress: func(i SolveInfo) { beats = append(beats, i) }}
+	if _, err := Solve(context.Background(), v.Start(), cfg, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(beats) < 2 {
+		t.Fatalf("%d progress reports", len(beats))
+	}
+	for i, b := range beats {
+		if b.Depth < 1 || b.Depth > 9 || b.Lo != -1 || b.Hi != 1 || (i > 0 && (b.Nodes < beats[i-1].Nodes || b.Depth < beats[i-1].Depth)) {
+			t.Errorf("report %d: %+v", i, b)
+		}
+	}
+}

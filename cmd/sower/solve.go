@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
@@ -32,7 +33,9 @@ func (c *cli) solve(args []string) error {
 		return c.solveDfpn(game, o)
 	}
 	tdir, hash, depth := o.tables, o.hash, o.depth
-	cfg := search.SolveConfig{History: game.History(), HashMiB: hash, MaxDepth: depth}
+	cfg := search.SolveConfig{History: game.History(), HashMiB: hash, MaxDepth: depth, Progress: func(i search.SolveInfo) {
+		fmt.Fprintf(c.stderr, "solve: depth %d, %d nodes, %s, bounds %d %d so far\n", i.Depth, i.Nodes, i.Time.Round(time.Second), i.Lo, i.Hi)
+	}}
 	if tdir != "" {
 		tb, err := openTables(tdir, p.Variant())
 		if err != nil {
