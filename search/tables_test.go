@@ -9,29 +9,16 @@ import (
 	"github.com/sower-engine/sower/tables"
 )
 
-// tablesEngine returns an engine with the default 8-seed tables, built in
-// a temporary directory.
+// tablesEngine returns an engine with the default 8-seed tables
+// (sharedTables).
 func tablesEngine(t *testing.T) (*Engine, *tables.Tables, *board.Variant) {
 	t.Helper()
-	dir := t.TempDir()
-	r := board.DefaultRules()
-	if err := tables.Build(context.Background(), tables.BuildConfig{Dir: dir, Options: tables.OptionsFor(r), Seeds: 8}); err != nil {
-		t.Fatal(err)
-	}
-	tb, err := tables.Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
+	tb, v := sharedTables(t, board.DefaultRules(), 8)
 	e, err := NewEngine(MinHashMiB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.SetTables(tb)
-	v, err := board.New(board.NameHoyito3)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return e, tb, v
 }
 

@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"context"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -23,20 +22,32 @@ import (
 // view, relative to the capture totals of the position: the margin of the
 // seeds on the board.
 type exact struct {
-	memo map[exactKey]int8
+	memo map[uint64]int8 // by exactKey
 }
 
-type exactKey struct {
-	c      [Holes]uint8
-	side   board.Side
-	clock  int
-	passed bool
+// exactKey packs what decides a value into a map key: the board along
+// the circuit from a1 (4 bits a hole: the layers tested have at most 12
+// seeds), the side to move, whether the last ply was a pass, and the
+// clock.
+func exactKey(p *board.Position) uint64 {
+	circ, _ := p.Circuit(board.South)
+	var k uint64
+	for _, s := range circ[:Holes] {
+		k = k<<4 | uint64(s)
+	}
+	k = k<<1 | uint64(p.Side())
+	k <<= 1
+	if p.AfterPass() {
+		k |= 1
+	}
+	return k<<8 | uint64(p.Clock())
 }
 
 func (s *exact) value(p board.Position) int {
-	circ, _ := p.Circuit(board.South)
-	k := exactKey{side: p.Side(), clock: p.Clock(), passed: p.AfterPass()}
-	copy(k.c[:], circ[:Holes])
+	if p.OnBoard() > 15 || p.Clock() > 255 {
+		panic("exact: the key holds at most 15 seeds and a clock of 255")
+	}
+	k := exactKey(&p)
 	if v, ok := s.memo[k]; ok {
 		return int(v)
 	}
@@ -60,6 +71,21 @@ func (s *exact) value(p board.Position) int {
 	return best
 }
 
+// quickBoards returns the boards with n seeds that a test checks: every
+// one, or with -short every seventh (the quick check's sample, spread
+// over the whole layer by the order of allBoards).
+func quickBoards(n int) [][Holes]uint8 {
+	all := allBoards(n)
+	if !testing.Short() {
+		return all
+	}
+	var some [][Holes]uint8
+	for i := 0; i < len(all); i += 7 {
+		some = append(some, all[i])
+	}
+	return some
+}
+
 // fenAt is fen with a clock.
 func fenAt(c *[Holes]uint8, side board.Side, clock int) string {
 	f := fen(c, side)
@@ -74,9 +100,10 @@ func offRules(r board.Rules, limit int) board.Rules {
 
 // TestValuesAgreeWithRecursion builds the 8-seed layer of every option set
 // for the limits 6 and 10 (and 24 for the default set), and compares the
-// value of every position (both sides to move) at several clocks with the
-// recursion's; and, for the limit 24, random 12-seed positions with up to
-// 12 plies left (more would make the recursion slow).
+// value of every position (both sides to move; with -short every seventh
+// board, quickBoards) at several clocks with the recursion's; and, for the limit 24 except with -short, 1,000 random
+// 12-seed positions with up to 12 plies left (more would make the
+// recursion slow).
 func TestValuesAgreeWithRecursion(t *testing.T) {
 	for _, rs := range ruleSets {
 		for _, limit := range []int{6, 10, 24} {
@@ -85,12 +112,12 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/limit%d", rs.name, limit), func(t *testing.T) {
 				top := 8
-				if limit == 24 && rs.name == "default" {
-					top = 12
+				if limit == 24 && !testing.Short() {
+					top = 12 // a build of its own: not in a quick check
 				}
 				r := offRules(rs.rules, limit)
 				tb, v := buildSet(t, r, top)
-				s := &exact{memo: map[exactKey]int8{}}
+				s := &exact{memo: map[uint64]int8{}}
 				check := func(c *[Holes]uint8, side board.Side, clock int) bool {
 					p, err := v.ParsePosition(fenAt(c, side, clock))
 					if err != nil {
@@ -107,7 +134,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return true
 				}
 				bad := 0
-				for _, c := range allBoards(8) {
+				for _, c := range quickBoards(8) {
 					for _, side := range []board.Side{board.South, board.North} {
 						for _, clock := range []int{0, limit / 2, limit - 1} {
 							if !check(&c, side, clock) {
@@ -123,10 +150,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return
 				}
 				rng := rand.New(rand.NewPCG(17, uint64(limit)))
-				samples := 1000
-				if testing.Short() {
-					samples = 200
-				}
+				const samples = 1000
 				for i := 0; i < samples && bad <= 5; i++ {
 					c := randomBoard(rng, 12)
 					if !check(&c, board.Side(rng.IntN(2)), limit-1-rng.IntN(12)) {
@@ -223,8 +247,8 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 }
 
 // TestValuesAgreeWithSweeps compares the values of the default limit with
-// the Jacobi sweeps: every 8-seed position (both sides to move) at several
-// clocks, for every option set, and, in a full run, 1,000 random 12-seed
+// the Jacobi sweeps: every 8-seed position (both sides to move; with -short
+// every seventh board, quickBoards) at several clocks, for every option set, and, in a full run, 1,000 random 12-seed
 // positions of the default set; with SOWER_SWEEP_ALL set, 500 of each
 // other set's too (several minutes each, too slow for every run).
 func TestValuesAgreeWithSweeps(t *testing.T) {
@@ -239,7 +263,7 @@ func TestValuesAgreeWithSweeps(t *testing.T) {
 			r := offRules(rs.rules, limit)
 			tb, v := buildSet(t, r, top)
 			var starts8 []board.Position
-			for _, c := range allBoards(8) {
+			for _, c := range quickBoards(8) {
 				for _, s := range []board.Side{board.South, board.North} {
 					starts8 = append(starts8, position(t, v, &c, s))
 				}
@@ -299,11 +323,9 @@ func TestValuesAgreeWithSweeps(t *testing.T) {
 // (the horizon published in docs/tables.md comes from this), and its
 // values at clock 0 lie inside the bounds, as they must.
 func TestClockRoundsSettle(t *testing.T) {
-	var got []BuildStats
-	err := Build(context.Background(), BuildConfig{Dir: t.TempDir(), Options: OptionsFor(board.DefaultRules()), Seeds: 12,
-		Layer: func(st BuildStats, _ bool) { got = append(got, st) }})
-	if err != nil {
-		t.Fatal(err)
+	got := builtStats(t, OptionsFor(board.DefaultRules()), 12)
+	if len(got) != 2 {
+		t.Fatalf("%d layers reported, want 2", len(got))
 	}
 	for _, st := range got {
 		t.Logf("%d seeds: fixed from horizon %d, %d changes, %d alternating", st.Seeds, st.ClockRounds, st.Changes, st.Alternating)
@@ -313,13 +335,18 @@ func TestClockRoundsSettle(t *testing.T) {
 	}
 }
 
-// TestMoveValuesSatisfyTheRecursion checks Moves' values at random clocks:
-// the position's value is the best of its moves' and at least one keeps it.
+// TestMoveValuesSatisfyTheRecursion checks Moves' values at random clocks
+// in the 8- and 12-seed layers (8 only with -short): the position's value
+// is the best of its moves' and at least one keeps it.
 func TestMoveValuesSatisfyTheRecursion(t *testing.T) {
-	tb, v := buildSet(t, offRules(board.DefaultRules(), 30), 12)
+	top := 12
+	if testing.Short() {
+		top = 8 // the 12-seed layer is a build of its own
+	}
+	tb, v := buildSet(t, offRules(board.DefaultRules(), 30), top)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 2000; i++ {
-		n := 8 + 4*rng.IntN(2)
+		n := 8 + 4*rng.IntN(2)*(top-8)/4
 		c := randomBoard(rng, n)
 		p, err := v.ParsePosition(fenAt(&c, board.Side(rng.IntN(2)), rng.IntN(30)))
 		if err != nil {

@@ -1,5 +1,3 @@
-// Package sowertest builds the sower command for tests that drive it as a
-// separate program over pipes, as a GUI or a match runner does.
 package sowertest
 
 import (
