@@ -100,45 +100,11 @@ func (s Status) Over() bool { return s.Reason != Ongoing }
 // follow the rule book: a Katro player without a legal move loses even when
 // the position is also a draw by the no-capture limit or repetition.
 func (p *Position) Status(history []uint64) Status {
-	v := p.v
-	if v.family == Katro {
-		if !p.HasLegalMove() {
-			if p.side == South {
-				return Status{Result: NorthWins, Reason: ReasonNoMove}
-			}
-			return Status{Result: SouthWins, Reason: ReasonNoMove}
-		}
-		if why := p.drawnByHistory(history); why != Ongoing {
-			return Status{Result: Draw, Reason: why}
-		}
-		return Status{}
+	moves := SomeMoves
+	if !p.HasLegalMove() {
+		moves = NoMoves
 	}
-	if p.OnBoard() == 0 {
-		why := Reason(p.state >> stateReasonBits)
-		if why == Ongoing {
-			why = ReasonFinished
-		}
-		return p.seedResult(why)
-	}
-	if why := p.drawnByHistory(history); why != Ongoing {
-		q := *p
-		q.AwardRows(why)
-		return q.seedResult(why)
-	}
-	return Status{}
-}
-
-// drawnByHistory returns the engine convention that ends the game here, if any:
-// the no-capture limit, then repetition (unless the Repetition option is
-// off).
-func (p *Position) drawnByHistory(history []uint64) Reason {
-	if lim := p.v.rules.NoCaptureLimit; lim > 0 && int(p.clock) >= lim {
-		return ReasonLimit
-	}
-	if p.v.rules.Repetition == RepetitionThreefold && Repeats(p.key, history, 2) {
-		return ReasonRepeat
-	}
-	return Ongoing
+	return p.Ending(Repeats(p.key, history, 2), moves)
 }
 
 // drawnBy returns the engine convention that ends the game here, if any:
