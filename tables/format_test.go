@@ -139,7 +139,7 @@ func TestOpenChecksTheChain(t *testing.T) {
 	}
 	r := board.DefaultRules()
 	tb, _ := buildSet(t, r, 12)
-	l12, l8 := tb.Layer(12), tb.Layer(8)
+	l12, l8 := tb.layer(12), tb.layer(8)
 	write := func(l *Layer, lowerSum uint64) {
 		h := header{seeds: l.seeds, opts: l.opts, halves: 1, n: l.n, sum: l.sum, exact: l.exact, lowerSum: lowerSum,
 			last: l.last, period: l.period, clkSum: l.clkSum, clkSize: uint64(len(l.clk)), changes: l.changeCount()}

@@ -130,9 +130,3 @@ func (l *Layer) changes(i uint64) []byte {
 	start := base + nc + 2*skip
 	return l.clk[start : start+2*uint64(counts[j])]
 }
-
-// changeCount returns the number of changes the clock section holds.
-func (l *Layer) changeCount() uint64 {
-	total := uint64(len(l.data) / EntrySize)
-	return (uint64(len(l.clk)) - clockIndexSize(total) - total) / 2
-}

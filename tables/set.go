@@ -94,14 +94,6 @@ func (t *Tables) Top() int { return t.top }
 // Options returns the rule options of the set.
 func (t *Tables) Options() Options { return t.opts }
 
-// Layer returns the n-seed layer, or nil.
-func (t *Tables) Layer(n int) *Layer {
-	if n < 8 || n > t.top || n%4 != 0 {
-		return nil
-	}
-	return t.layers[n/4]
-}
-
 // Fits reports whether the set serves a variant: Hoyito III with rules
 // whose CaptureSide and LastFour it was built for.
 func (t *Tables) Fits(v *board.Variant) bool {
