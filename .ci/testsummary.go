@@ -68,8 +68,9 @@ func summarize(r io.Reader, w io.Writer, slowest int) (bool, error) {
 		case e.Action == "build-output":
 			fmt.Fprint(w, e.Output)
 		case e.Test == "":
-			// The package's own lines: ok, FAIL, panics outside tests.
-			if e.Action == "output" {
+			// The package's own lines: ok, FAIL, panics outside tests
+			// (and PASS, which go test without -v leaves out).
+			if e.Action == "output" && e.Output != "PASS\n" {
 				fmt.Fprint(w, e.Output)
 			}
 			if e.Action == "fail" {

@@ -14,8 +14,6 @@ import (
 	"syscall"
 	"testing"
 	"time"
-
-	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // TestInterrupt stops long commands of the built binary with SIGINT, once
@@ -26,7 +24,7 @@ func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	dir := t.TempDir()
 	for _, c := range []struct {
 		args   []string
