@@ -1,11 +1,13 @@
 package sowertest
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Fixtures makes test data that is slow to make (endgame tables) once per
@@ -26,8 +28,9 @@ type fixture struct {
 }
 
 // Main runs the tests of m with f's directory created first and removed
-// after, even when tests fail, and returns the exit code for os.Exit. It
-// is meant for TestMain:
+// after, even when tests fail, and returns the exit code for os.Exit; a
+// run that reaches its -test.timeout removes it shortly before the panic
+// that ends it. It is meant for TestMain:
 //
 //	var fixtures sowertest.Fixtures
 //
@@ -42,7 +45,24 @@ func (f *Fixtures) Main(m *testing.M) int {
 	f.root, f.made = root, map[string]*fixture{}
 	f.mu.Unlock()
 	defer os.RemoveAll(root)
+	// A test binary that runs out of time panics and exits without
+	// running deferred calls: the directory goes shortly before.
+	flag.Parse()
+	if d := timeout(); d > 0 {
+		early := time.AfterFunc(d-min(d/20, 5*time.Second), func() { os.RemoveAll(root) })
+		defer early.Stop()
+	}
 	return m.Run()
+}
+
+// timeout returns the test binary's -test.timeout, or 0 for none.
+func timeout() time.Duration {
+	fl := flag.Lookup("test.timeout")
+	if fl == nil {
+		return 0
+	}
+	d, _ := fl.Value.(flag.Getter).Get().(time.Duration)
+	return d
 }
 
 // Dir returns the directory named key, made by fill the first time any
