@@ -2,6 +2,7 @@ package tables
 
 import (
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -22,7 +23,53 @@ import (
 // view, relative to the capture totals of the position: the margin of the
 // seeds on the board.
 type exact struct {
-	memo map[uint64]int8 // by exactKey
+	memo memo // by exactKey
+}
+
+// memo is an open-addressing hash table from exactKey to a value: a Go map
+// of millions of entries was most of the recursion's time.
+type memo struct {
+	keys  []uint64 // exactKey+1; 0 is an empty slot
+	vals  []int8
+	n     int
+	shift uint
+}
+
+// slot returns the slot of k: where it is, or the empty slot where it goes.
+func (m *memo) slot(k uint64) int {
+	mask := len(m.keys) - 1
+	for i := int((k + 1) * 0x9e3779b97f4a7c15 >> m.shift); ; i = (i + 1) & mask {
+		if m.keys[i] == 0 || m.keys[i] == k+1 {
+			return i
+		}
+	}
+}
+
+func (m *memo) get(k uint64) (int8, bool) {
+	if m.n == 0 {
+		return 0, false
+	}
+	i := m.slot(k)
+	return m.vals[i], m.keys[i] != 0
+}
+
+func (m *memo) put(k uint64, v int8) {
+	if 2*(m.n+1) > len(m.keys) {
+		old, oldVals := m.keys, m.vals
+		size := max(1<<16, 2*len(old))
+		m.keys, m.vals, m.n = make([]uint64, size), make([]int8, size), 0
+		m.shift = uint(64 - bits.TrailingZeros(uint(size)))
+		for i, ok := range old {
+			if ok != 0 {
+				m.put(ok-1, oldVals[i])
+			}
+		}
+	}
+	i := m.slot(k)
+	if m.keys[i] == 0 {
+		m.n++
+	}
+	m.keys[i], m.vals[i] = k+1, v
 }
 
 // exactKey packs what decides a value into a map key: the board along
@@ -48,7 +95,7 @@ func (s *exact) value(p board.Position) int {
 		panic("exact: the key holds at most 15 seeds and a clock of 255")
 	}
 	k := exactKey(&p)
-	if v, ok := s.memo[k]; ok {
+	if v, ok := s.memo.get(k); ok {
 		return int(v)
 	}
 	me, opp := p.Side(), p.Side().Other()
@@ -67,7 +114,7 @@ func (s *exact) value(p board.Position) int {
 		}
 		best = max(best, v)
 	}
-	s.memo[k] = int8(best)
+	s.memo.put(k, int8(best))
 	return best
 }
 
@@ -117,7 +164,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 				}
 				r := offRules(rs.rules, limit)
 				tb, v := buildSet(t, r, top)
-				s := &exact{memo: map[uint64]int8{}}
+				s := &exact{}
 				check := func(c *[Holes]uint8, side board.Side, clock int) bool {
 					p, err := v.ParsePosition(fenAt(c, side, clock))
 					if err != nil {
@@ -184,64 +231,65 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 		add(p)
 	}
 	n := starts[0].OnBoard()
-	type opt struct{ kid, val int } // kid < 0: a known value
-	var opts [][]opt
+	// The moves, flattened: state i's are kid[off[i]:off[i+1]], a kid
+	// below 0 being a known value (val).
+	var kid, val []int32
+	off := []int32{0}
 	for i := 0; i < len(pos); i++ {
 		p := pos[i]
 		me := p.Side()
-		var os []opt
 		for _, m := range p.LegalMoves() {
 			c := p
 			c.Play(m)
 			gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
 			switch {
 			case c.OnBoard() == 0:
-				os = append(os, opt{-1, gain})
+				kid, val = append(kid, -1), append(val, int32(gain))
 			case c.OnBoard() < n:
 				v, ok := lower[keyOf(&c)]
 				if !ok {
 					t.Fatalf("%s: capture %s leads to %s, not in the layer below", &p, m, &c)
 				}
-				os = append(os, opt{-1, gain + v})
+				kid, val = append(kid, -1), append(val, int32(gain+v))
 			default:
-				os = append(os, opt{add(c), 0})
+				kid, val = append(kid, int32(add(c))), append(val, 0)
 			}
 		}
-		opts = append(opts, os)
+		off = append(off, int32(len(kid)))
 	}
 	cur, next := make([]int, len(pos)), make([]int, len(pos))
 	for i := range pos {
 		cur[i] = rowMargin(&pos[i])
 	}
-	out := make(map[bkey][]int, len(pos))
+	got := make([]int, len(pos)*len(horizons)) // state i's at got[i*len(horizons):]
 	record := func(h int) {
 		for j, want := range horizons {
-			if want != h {
-				continue
-			}
-			for k, i := range idx {
-				if out[k] == nil {
-					out[k] = make([]int, len(horizons))
+			if want == h {
+				for i, v := range cur {
+					got[i*len(horizons)+j] = v
 				}
-				out[k][j] = cur[i]
 			}
 		}
 	}
 	record(0)
 	for h := 1; h <= limit; h++ {
-		for i, os := range opts {
+		for i := range cur {
 			best := -1000
-			for _, o := range os {
-				if o.kid < 0 {
-					best = max(best, o.val)
+			for e := off[i]; e < off[i+1]; e++ {
+				if k := kid[e]; k < 0 {
+					best = max(best, int(val[e]))
 				} else {
-					best = max(best, -cur[o.kid])
+					best = max(best, -cur[k])
 				}
 			}
 			next[i] = best
 		}
 		cur, next = next, cur
 		record(h)
+	}
+	out := make(map[bkey][]int, len(idx))
+	for k, i := range idx {
+		out[k] = got[i*len(horizons) : (i+1)*len(horizons)]
 	}
 	return out
 }
