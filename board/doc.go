@@ -6,7 +6,9 @@
 // hoyito3) with its rule options and every precomputed table; nothing is
 // computed at package initialisation. A Position is a small value (56 bytes)
 // with a bitpacked board, made by copying: a search keeps a stack of them.
-// Position.Play allocates nothing.
+// Position.Play allocates nothing, and neither does Position.Ending, the one
+// judgement of how and by what margin a game ends (Status, the search, the
+// solver and the tables use it).
 //
 // Hash keys are Zobrist-style and additive (see Position.Key): picking up
 // and dropping seeds updates the key as the sowing goes, in constant time

@@ -100,42 +100,21 @@ func (s Status) Over() bool { return s.Reason != Ongoing }
 // follow the rule book: a Katro player without a legal move loses even when
 // the position is also a draw by the no-capture limit or repetition.
 func (p *Position) Status(history []uint64) Status {
-	v := p.v
-	if v.family == Katro {
-		if !p.HasLegalMove() {
-			if p.side == South {
-				return Status{Result: NorthWins, Reason: ReasonNoMove}
-			}
-			return Status{Result: SouthWins, Reason: ReasonNoMove}
-		}
-		if why := p.drawnBy(history); why != Ongoing {
-			return Status{Result: Draw, Reason: why}
-		}
-		return Status{}
+	moves := SomeMoves
+	if !p.HasLegalMove() {
+		moves = NoMoves
 	}
-	if p.OnBoard() == 0 {
-		why := Reason(p.state >> stateReasonBits)
-		if why == Ongoing {
-			why = ReasonFinished
-		}
-		return p.seedResult(why)
-	}
-	if why := p.drawnBy(history); why != Ongoing {
-		q := *p
-		q.AwardRows(why)
-		return q.seedResult(why)
-	}
-	return Status{}
+	return p.Ending(Repeats(p.key, history, 2), moves)
 }
 
 // drawnBy returns the engine convention that ends the game here, if any:
-// the no-capture limit, then repetition (unless the Repetition option is
-// off).
-func (p *Position) drawnBy(history []uint64) Reason {
+// the no-capture limit, then repetition when the position occurred twice
+// before (unless the Repetition option is off).
+func (p *Position) drawnBy(repeated bool) Reason {
 	if lim := p.v.rules.NoCaptureLimit; lim > 0 && int(p.clock) >= lim {
 		return ReasonLimit
 	}
-	if p.v.rules.Repetition == RepetitionThreefold && Repeats(p.key, history, 2) {
+	if repeated && p.v.rules.Repetition == RepetitionThreefold {
 		return ReasonRepeat
 	}
 	return Ongoing
@@ -165,4 +144,83 @@ func (p *Position) seedResult(why Reason) Status {
 		st.Result = Draw
 	}
 	return st
+}
+
+// MovesKnown says what a caller of Ending knows of the side to move's legal
+// moves.
+type MovesKnown uint8
+
+// What the caller knows of the legal moves.
+const (
+	// MovesUnknown: the moves are not generated yet. Ending then looks for
+	// a legal move only where a Katro result depends on it at once (the
+	// no-capture limit or repetition would draw, and a player without a
+	// legal move loses even then); elsewhere it reports a game that goes
+	// on, and a caller that then finds no legal move asks again with
+	// NoMoves.
+	MovesUnknown MovesKnown = iota
+	SomeMoves               // the side to move has a legal move
+	NoMoves                 // the side to move has no legal move
+)
+
+// Ending returns how and by what margin the game ends in this position,
+// as Status does, for callers that keep the game's history their own way:
+// repeated says whether the position occurred twice before (it is ignored
+// under the rule option Repetition off), and moves what is known of the
+// legal moves. The search, the solver and the tables judge game ends with
+// it at every node: it allocates nothing, and with MovesUnknown it makes
+// no move except where the rule book needs one.
+func (p *Position) Ending(repeated bool, moves MovesKnown) Status {
+	if p.v.family == Hoyito {
+		if p.OnBoard() == 0 {
+			why := Reason(p.state >> stateReasonBits)
+			if why == Ongoing {
+				why = ReasonFinished
+			}
+			return p.seedResult(why)
+		}
+		// A Hoyito III player without a sowing passes: never an end.
+		if why := p.drawnBy(repeated); why != Ongoing {
+			q := *p
+			q.AwardRows(why)
+			return q.seedResult(why)
+		}
+		return Status{}
+	}
+	if moves == NoMoves {
+		return p.noMove()
+	}
+	why := p.drawnBy(repeated)
+	if why == Ongoing {
+		return Status{}
+	}
+	if moves == MovesUnknown && !p.HasLegalMove() {
+		return p.noMove()
+	}
+	return Status{Result: Draw, Reason: why}
+}
+
+// noMove is the status of a Katro position whose side to move has no legal
+// move: that side has lost.
+func (p *Position) noMove() Status {
+	if p.side == South {
+		return Status{Result: NorthWins, Reason: ReasonNoMove}
+	}
+	return Status{Result: SouthWins, Reason: ReasonNoMove}
+}
+
+// Margin returns a finished game's result from s's view: in Hoyito III the
+// final seed margin (s's total less the opponent's), in Katro 1 for a win,
+// -1 for a loss; 0 for a draw or a game that goes on.
+func (st Status) Margin(s Side) int {
+	if d := st.Seeds[s] - st.Seeds[s.Other()]; d != 0 {
+		return d
+	}
+	switch w, ok := st.Result.Winner(); {
+	case !ok:
+		return 0
+	case w == s:
+		return 1
+	}
+	return -1
 }

@@ -31,12 +31,8 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	}
 
 	// Game ends decided by the rules, before anything else.
-	if s.family == board.Hoyito && pos.OnBoard() == 0 {
-		me := pos.Side()
-		return HoyitoEnd(pos.Captured(me)-pos.Captured(me.Other()), ply)
-	}
-	if (s.limit > 0 && pos.Clock() >= s.limit) || s.repeated(pos.Key()) {
-		return s.conventionEnd(pos, ply)
+	if st := s.ending(pos, board.MovesUnknown); st.Over() {
+		return s.endScore(pos, st, ply)
 	}
 	lb, ub := -Infinity, Infinity
 	if s.tb != nil {
@@ -86,8 +82,8 @@ func (s *searcher) search(pos *board.Position, ply, depth int, alpha, beta Score
 	f := &s.frames[ply]
 	me := pos.Side()
 	s.makeAll(f, pos, ply, ttMove)
-	if f.n == 0 {
-		return -KatroWin(ply) // a Katro player without a legal move has lost
+	if f.n == 0 { // a Katro player without a legal move
+		return s.endScore(pos, pos.Ending(false, board.NoMoves), ply)
 	}
 
 	origAlpha := alpha
@@ -216,9 +212,7 @@ func (s *searcher) makeAll(f *frame, pos *board.Position, ply int, ttMove board.
 		f.moves[j], f.order[j], f.kids[j] = m, o, kid
 		f.n++
 	}
-	if f.n == 0 && s.family == board.Hoyito {
-		f.kids[0] = *pos
-		f.kids[0].Play(board.Pass)
+	if passIfStuck(pos, &f.kids[0], f.n) {
 		s.made()
 		f.moves[0], f.order[0], f.n = board.Pass, 0, 1
 	}
@@ -262,9 +256,11 @@ func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) S
 	if ply > s.seldepth {
 		s.seldepth = ply
 	}
-	if s.family == board.Hoyito && pos.OnBoard() == 0 {
-		me := pos.Side()
-		return HoyitoEnd(pos.Captured(me)-pos.Captured(me.Other()), ply)
+	// Repetition is not looked for: the quiescence search plays only
+	// captures, which change the position for good (and restart the
+	// no-capture clock).
+	if st := pos.Ending(false, board.MovesUnknown); st.Over() {
+		return s.endScore(pos, st, ply)
 	}
 	stand := s.leaf(pos, ply)
 	if stand >= beta || q == 0 || ply >= MaxPly || stand.Decisive() {
@@ -311,27 +307,10 @@ func (s *searcher) quiesce(pos *board.Position, ply, q int, alpha, beta Score) S
 
 // leaf scores a position at the search horizon.
 func (s *searcher) leaf(pos *board.Position, ply int) Score {
-	if s.family == board.Katro && pos.SeedsOf(pos.Side()) == 0 {
-		return -KatroWin(ply)
+	if s.family == board.Katro && pos.SeedsOf(pos.Side()) == 0 { // no seeds, no move
+		return s.endScore(pos, pos.Ending(false, board.NoMoves), ply)
 	}
 	s.depthCut = true
 	e := Score(s.ev.Evaluate(pos))
 	return max(min(e, DecisiveMin-1), -DecisiveMin+1)
-}
-
-// conventionEnd scores a position where the no-capture limit or a third
-// repetition ends the game: a Katro draw, unless the player to move has no
-// legal move and so has lost; in Hoyito III, each player's row is added to
-// their captures.
-func (s *searcher) conventionEnd(pos *board.Position, ply int) Score {
-	me := pos.Side()
-	if s.family == board.Katro {
-		if !pos.HasLegalMove() {
-			return -KatroWin(ply)
-		}
-		return 0
-	}
-	mine := pos.Captured(me) + pos.SeedsOf(me)
-	theirs := pos.Captured(me.Other()) + pos.SeedsOf(me.Other())
-	return HoyitoEnd(mine-theirs, ply)
 }

@@ -13,19 +13,17 @@ import (
 	"github.com/sower-engine/sower/tables"
 )
 
-// offTables builds the tables up to seeds for the default rules with
-// Repetition off and the no-capture limit given, and opens them.
+// offTables opens the shared tables up to seeds for the default rules
+// with Repetition off and the no-capture limit given (sharedTables).
 func offTables(t testing.TB, seeds, limit int) (*tables.Tables, *board.Variant) {
 	t.Helper()
 	r := board.DefaultRules()
 	r.Repetition, r.NoCaptureLimit = board.RepetitionOff, limit
-	dir := t.TempDir()
-	if err := tables.Build(context.Background(), tables.BuildConfig{Dir: dir, Options: tables.OptionsFor(r), Seeds: seeds}); err != nil {
-		t.Fatal(err)
-	}
-	return openOff(t, dir, r)
+	return sharedTables(t, r, seeds)
 }
 
+// openOff opens the tables for r in dir, closed when t ends, with the
+// variant of r.
 func openOff(t testing.TB, dir string, r board.Rules) (*tables.Tables, *board.Variant) {
 	t.Helper()
 	tb, err := tables.Open(dir, r)

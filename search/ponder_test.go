@@ -44,7 +44,7 @@ func TestPonderHit(t *testing.T) {
 	lim.Ponder.Hit() // a second hit does nothing
 	o := <-done
 	checkLegal(t, p, o.res.Move, "move")
-	if d := o.at.Sub(hit); d > time.Second {
+	if d := o.at.Sub(hit); d > 5*time.Second { // generous for a loaded machine
 		t.Errorf("ended %v after the hit of a search already past depth 3", d)
 	}
 	ones := 0
@@ -84,7 +84,7 @@ func TestPonderClockFromHit(t *testing.T) {
 	hit := time.Now()
 	lim.Ponder.Hit()
 	end := <-done
-	if d := end.Sub(hit); d < soft*4/10 || d > hard+time.Second {
+	if d := end.Sub(hit); d < soft*4/10 || d > hard+5*time.Second { // room for a loaded machine
 		t.Errorf("ended %v after the hit; want at least %v (soft %v, hard %v)", d, soft*4/10, soft, hard)
 	}
 }

@@ -90,9 +90,9 @@ func (s Score) UCI(f board.Family) string {
 	return fmt.Sprintf("mate %d", -p/2)
 }
 
-// adjust converts a decisive score between "from the root" and "from this
-// node", so a stored win keeps its distance when reached at another ply:
-// toTT(s, ply) stores, fromTT(s, ply) loads.
+// toTT converts a decisive score from "from the root" to "from this node"
+// for the transposition table, so that a stored win keeps its distance
+// when reached at another ply; fromTT converts it back when it is loaded.
 func toTT(s Score, ply int) Score {
 	switch {
 	case s >= DecisiveMin:

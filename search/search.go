@@ -159,7 +159,7 @@ func (s *searcher) run() Result {
 	root := &s.root
 	if st := root.Status(s.keys); st.Over() {
 		s.waitPonder()
-		info := Info{Family: s.family, Score: s.terminal(root, st), Bound: BoundExact, Proven: true}
+		info := Info{Family: s.family, Score: s.endScore(root, st, 0), Bound: BoundExact, Proven: true}
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
@@ -260,21 +260,6 @@ func (s *searcher) finish(res Result) Result {
 	}
 	res.Info.Family = s.family
 	return res
-}
-
-// terminal scores a finished game for the side to move.
-func (s *searcher) terminal(p *board.Position, st board.Status) Score {
-	if s.family == board.Hoyito {
-		me := p.Side()
-		return HoyitoEnd(st.Seeds[me]-st.Seeds[me.Other()], 0)
-	}
-	switch w, ok := st.Result.Winner(); {
-	case !ok:
-		return 0
-	case w == p.Side():
-		return KatroWin(0)
-	}
-	return -KatroWin(0)
 }
 
 // genRoot lists the legal root moves, restricted to SearchMoves when any

@@ -97,7 +97,7 @@ func Solve(ctx context.Context, root board.Position, cfg SolveConfig, report fun
 	info := SolveInfo{Lo: -s.vmax, Hi: s.vmax}
 	s.proven = info
 	if st := root.Status(cfg.History); st.Over() {
-		val := s.endValue(&root, st)
+		val := st.Margin(root.Side())
 		info.Lo, info.Hi = val, val
 		s.finishInfo(&info)
 		return info, nil
@@ -283,21 +283,6 @@ func (s *solver) extend(h, k uint64) uint64 {
 	return stretchAdd(h, k)
 }
 
-// endValue scores a finished game for the side to move.
-func (s *solver) endValue(p *board.Position, st board.Status) int {
-	me := p.Side()
-	if s.family == board.Hoyito {
-		return st.Seeds[me] - st.Seeds[me.Other()]
-	}
-	switch w, ok := st.Result.Winner(); {
-	case !ok:
-		return 0
-	case w == me:
-		return 1
-	}
-	return -1
-}
-
 // leaf returns the bounds on p's value known without searching: the
 // whole range, narrowed by the seeds already captured (Hoyito III) and by
 // the tables.
@@ -341,19 +326,8 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) i
 		return 0
 	}
 	// Rule ends.
-	if s.family == board.Hoyito && p.OnBoard() == 0 {
-		me := p.Side()
-		return p.Captured(me) - p.Captured(me.Other())
-	}
-	if (s.limit > 0 && p.Clock() >= s.limit) || (!s.repOff && board.Repeats(p.Key(), s.keys, 2)) {
-		if s.family == board.Katro {
-			if !p.HasLegalMove() {
-				return -1 // no legal move loses even so
-			}
-			return 0
-		}
-		me := p.Side()
-		return p.Captured(me) + p.SeedsOf(me) - p.Captured(me.Other()) - p.SeedsOf(me.Other())
+	if st := p.Ending(!s.repOff && board.Repeats(p.Key(), s.keys, 2), board.MovesUnknown); st.Over() {
+		return st.Margin(p.Side())
 	}
 	lo, hi := s.leaf(p)
 	if lo == hi {
@@ -393,8 +367,8 @@ func (s *solver) ab(p *board.Position, ply, depth, alpha, beta int, st uint64) i
 	a0, b0 := alpha, beta
 	f := &s.frames[ply]
 	s.makeAll(f, p, ttMove)
-	if f.n == 0 {
-		return -1 // a Katro player without a legal move has lost
+	if f.n == 0 { // a Katro player without a legal move
+		return p.Ending(false, board.NoMoves).Margin(p.Side())
 	}
 	me := p.Side()
 	best, bestMove := -s.vmax-1, board.NoMove
@@ -468,9 +442,7 @@ func (s *solver) makeAll(f *solveFrame, p *board.Position, ttMove board.Move) {
 			}
 		}
 	}
-	if f.n == 0 && s.family == board.Hoyito {
-		f.kids[0] = *p
-		f.kids[0].Play(board.Pass)
+	if passIfStuck(p, &f.kids[0], f.n) {
 		s.nodes++
 		f.moves[0], f.n = board.Pass, 1
 	}

@@ -45,40 +45,44 @@ func (e *Engine) tablesFor(v *board.Variant) *tables.Tables {
 	return e.tables
 }
 
-// tbBounds returns the proven bounds the tables give for pos, as scores
-// for its side to move: a bound is used only when the no-capture clock
-// leaves time for its distance. ok is false when pos is not in the tables,
-// or when a position since the last capture has occurred twice, so that
-// the play forcing the bounds could meet it a third time (repeatWatch).
-func (s *searcher) tbBounds(pos *board.Position, ply int) (lb, ub Score, exact, ok bool) {
+// tbProbe probes the tables once for pos and counts the hit: its entry
+// and, when the set has values, its exact value under Repetition off at
+// its clock; in is false when pos is not in the tables.
+func (s *searcher) tbProbe(pos *board.Position) (e tables.Entry, v int, in bool) {
 	if pos.OnBoard() > s.tb.Top() {
-		return 0, 0, false, false
+		return e, 0, false
 	}
+	if s.tbExact || s.tbEstimate {
+		e, v, in = s.tb.ProbeValue(pos)
+	} else {
+		e, in = s.tb.Probe(pos) // the bounds only
+	}
+	if in {
+		s.tbHits++
+	}
+	return e, v, in
+}
+
+// tbBounds returns the proven bounds that pos's probe (entry e, value v)
+// gives, as scores for its side to move: a bound is used only when the
+// no-capture clock leaves time for its distance. ok is false when a
+// position since the last capture has occurred twice, so that the play
+// forcing the bounds could meet it a third time (repeatWatch).
+func (s *searcher) tbBounds(pos *board.Position, ply int, e tables.Entry, v int) (lb, ub Score, exact, ok bool) {
+	me := pos.Side()
+	cur := pos.Captured(me) - pos.Captured(me.Other())
 	if s.tbExact {
 		// Repetition off: the value at the position's clock is exact.
-		v, in := s.tb.Value(pos)
-		if !in {
-			return 0, 0, false, false
-		}
-		s.tbHits++
-		me := pos.Side()
-		sc := HoyitoEnd(pos.Captured(me)-pos.Captured(me.Other())+v, ply)
+		sc := HoyitoEnd(cur+v, ply)
 		return sc, sc, true, true
 	}
 	if !s.watch.clean(pos.Clock()) {
 		return 0, 0, false, false
 	}
-	e, in := s.tb.Probe(pos)
-	if !in {
-		return 0, 0, false, false
-	}
-	s.tbHits++
 	left := 1 << 30
 	if s.limit > 0 {
 		left = s.limit - pos.Clock()
 	}
-	me := pos.Side()
-	cur := pos.Captured(me) - pos.Captured(me.Other())
 	n := pos.OnBoard()
 	lb, ub = -Infinity, Infinity
 	// A bound of -n or +n needs no forcing and always holds.
@@ -94,6 +98,15 @@ func (s *searcher) tbBounds(pos *board.Position, ply int) (lb, ub Score, exact, 
 		ub = highScore(cur + e.Hi)
 	}
 	return lb, ub, false, loOK || hiOK
+}
+
+// rootBounds probes the root and returns its bounds (tbBounds).
+func (s *searcher) rootBounds() (lb, ub Score, exact, ok bool) {
+	e, v, in := s.tbProbe(&s.root)
+	if !in {
+		return 0, 0, false, false
+	}
+	return s.tbBounds(&s.root, 0, e, v)
 }
 
 // lowScore is the least score of a game end with a margin of at least m
@@ -112,14 +125,21 @@ func highScore(m int) Score {
 	return HoyitoEnd(m, 0)
 }
 
-// probeNode applies the tables to a node of the search: it returns the
-// node's score and true when the tables settle it (an exact value, or a
-// bound outside the window, or under threefold the estimate), or else the
-// window narrowed to the bounds.
+// probeNode applies the tables to a node of the search with one probe:
+// it returns the node's score and true when the tables settle it (an exact
+// value, or a bound outside the window, or under threefold the estimate),
+// or else the window narrowed to the bounds.
 func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (Score, Score, Score, bool) {
-	lb, ub, exact, ok := s.tbBounds(pos, ply)
+	if !s.tbExact && !s.tbEstimate && !s.watch.clean(pos.Clock()) {
+		return 0, alpha, beta, false // nothing to use: no probe
+	}
+	e, v, in := s.tbProbe(pos)
+	if !in {
+		return 0, alpha, beta, false
+	}
+	lb, ub, exact, ok := s.tbBounds(pos, ply, e, v)
 	if !ok {
-		if est, in := s.tbEstimateOf(pos); in {
+		if est, in := s.tbEstimateOf(pos, e, v); in {
 			return est, alpha, beta, true
 		}
 		return 0, alpha, beta, false
@@ -132,27 +152,23 @@ func (s *searcher) probeNode(pos *board.Position, ply int, alpha, beta Score) (S
 	case ub <= alpha:
 		return ub, alpha, beta, true
 	}
-	if est, in := s.tbEstimateOf(pos); in {
+	if est, in := s.tbEstimateOf(pos, e, v); in {
 		return min(max(est, lb), ub), alpha, beta, true
 	}
 	return 0, max(alpha, lb), min(beta, ub), false
 }
 
 // tbEstimateOf returns, under Repetition threefold with the estimate on,
-// the score the search gives a table position whose bounds leave it open:
-// its exact value under Repetition off at its clock, as an ordinary score
-// in hundredths of a seed (never a proven one). Repetition can only end a
-// game earlier than the limit, at the row margin, so that value is what
-// best play reaches unless one side prefers to repeat. It is used only
-// where the bounds leave the game's result open (the margin could be a
-// win or a loss): where they decide it, the search goes on inside the
-// proven bounds, which a proven result needs.
-func (s *searcher) tbEstimateOf(pos *board.Position) (Score, bool) {
-	if !s.tbEstimate || pos.OnBoard() > s.tb.Top() {
-		return 0, false
-	}
-	e, in := s.tb.Probe(pos)
-	if !in {
+// the score the search gives a table position (entry e, value v) whose
+// bounds leave it open: its exact value under Repetition off at its
+// clock, as an ordinary score in hundredths of a seed (never a proven
+// one). Repetition can only end a game earlier than the limit, at the row
+// margin, so that value is what best play reaches unless one side prefers
+// to repeat. It is used only where the bounds leave the game's result open
+// (the margin could be a win or a loss): where they decide it, the search
+// goes on inside the proven bounds, which a proven result needs.
+func (s *searcher) tbEstimateOf(pos *board.Position, e tables.Entry, v int) (Score, bool) {
+	if !s.tbEstimate {
 		return 0, false
 	}
 	me := pos.Side()
@@ -160,8 +176,6 @@ func (s *searcher) tbEstimateOf(pos *board.Position) (Score, bool) {
 	if cur+e.Lo > 0 || cur+e.Hi < 0 {
 		return 0, false
 	}
-	v, _ := s.tb.Value(pos)
-	s.tbHits++
 	return Score(100 * (cur + v)), true
 }
 
@@ -173,7 +187,7 @@ func (s *searcher) tbEstimateOf(pos *board.Position) (Score, bool) {
 // margin without proving it, and a bound is scored as the latest end with
 // that margin), but it is not known to keep the value.
 func (s *searcher) markKeeping() {
-	_, _, exact, ok := s.tbBounds(&s.root, 0)
+	_, _, exact, ok := s.rootBounds()
 	if !ok || !exact {
 		return
 	}
@@ -224,7 +238,7 @@ func keepsFirst(a, b rootMove) int {
 // value.
 func (s *searcher) rootTables() (Result, bool) {
 	root := &s.root
-	lb, _, exact, ok := s.tbBounds(root, 0)
+	lb, _, exact, ok := s.rootBounds()
 	if !ok || !exact {
 		return Result{}, false
 	}

@@ -2,36 +2,25 @@ package search
 
 import (
 	"context"
+	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/tables"
 )
 
-// tablesEngine returns an engine with the default 8-seed tables, built in
-// a temporary directory.
+// tablesEngine returns an engine with the default 8-seed tables
+// (sharedTables).
 func tablesEngine(t *testing.T) (*Engine, *tables.Tables, *board.Variant) {
 	t.Helper()
-	dir := t.TempDir()
-	r := board.DefaultRules()
-	if err := tables.Build(context.Background(), tables.BuildConfig{Dir: dir, Options: tables.OptionsFor(r), Seeds: 8}); err != nil {
-		t.Fatal(err)
-	}
-	tb, err := tables.Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
+	tb, v := sharedTables(t, board.DefaultRules(), 8)
 	e, err := NewEngine(MinHashMiB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.SetTables(tb)
-	v, err := board.New(board.NameHoyito3)
-	if err != nil {
-		t.Fatal(err)
-	}
 	return e, tb, v
 }
 
@@ -251,5 +240,64 @@ func TestRepeatWatch(t *testing.T) {
 	w.push(keys, 5, 3, false)
 	if !w.clean(4) {
 		t.Error("keys outside the stretch or ruled out by the filter counted")
+	}
+}
+
+// TestTBHitsOnePerProbe: a node of the search probes the tables once and
+// counts one hit when they hold its position (none when they do not),
+// under Repetition off, and under threefold with and without the estimate,
+// including the nodes whose bounds leave the result open, where the
+// estimate is used.
+func TestTBHitsOnePerProbe(t *testing.T) {
+	off := board.DefaultRules()
+	off.Repetition = board.RepetitionOff
+	for _, c := range []struct {
+		name     string
+		rules    board.Rules
+		estimate bool
+	}{{"repetition off", off, true}, {"threefold", board.DefaultRules(), true}, {"threefold without estimate", board.DefaultRules(), false}} {
+		t.Run(c.name, func(t *testing.T) {
+			tb, v := sharedTables(t, c.rules, 8)
+			e, err := NewEngine(MinHashMiB)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e.SetTables(tb)
+			e.SetTableEstimate(c.estimate)
+			rng := rand.New(rand.NewPCG(8, 1))
+			root := randomTablePosition(t, rng, v, 8)
+			s := e.s
+			s.reset(context.Background(), e.tt, &root, nil, Limits{Depth: 1}, Callbacks{})
+			s.useTables(e.tablesFor(v), c.estimate)
+			open := 0
+			for i := 0; i < 2000; i++ {
+				n := 8 + 4*rng.IntN(2) // 12 seeds: not in the tables
+				p := randomTablePosition(t, rng, v, n)
+				// Close capture totals, so that results are open.
+				f := p.String()
+				p, err = v.ParsePosition(f[:strings.Index(f, " ")+3] + map[int]string{8: "20 20 0", 12: "16 20 0"}[n])
+				if err != nil {
+					t.Fatal(err)
+				}
+				en, in := tb.Probe(&p)
+				want := uint64(0)
+				if in {
+					want = 1
+					me := p.Side()
+					if cur := p.Captured(me) - p.Captured(me.Other()); en.Lo != en.Hi && cur+en.Lo <= 0 && cur+en.Hi >= 0 {
+						open++ // the result is open: the estimate's nodes
+					}
+				}
+				before := s.tbHits
+				s.probeNode(&p, 1, -Infinity, Infinity)
+				if got := s.tbHits - before; got != want {
+					t.Fatalf("%s: %d hits counted, want %d", &p, got, want)
+				}
+			}
+			if open == 0 {
+				t.Fatal("no position whose bounds leave the result open: the sample misses the estimate")
+			}
+			t.Logf("%d positions with the result open", open)
+		})
 	}
 }

@@ -1,6 +1,7 @@
 package tables
 
 import (
+	"context"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -30,8 +31,11 @@ func BenchmarkProbe(b *testing.B) {
 
 // BenchmarkBuild12 builds the default tables up to 12 seeds.
 func BenchmarkBuild12(b *testing.B) {
+	opts := OptionsFor(board.DefaultRules())
 	for i := 0; i < b.N; i++ {
-		buildSet(b, board.DefaultRules(), 12)
+		if err := Build(context.Background(), BuildConfig{Dir: b.TempDir(), Options: opts, Seeds: 12}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

@@ -46,24 +46,45 @@ type BuildStats struct {
 	ClockBytes uint64
 }
 
+// The bytes the builder's arrays take, by what they hold: BuildMemory
+// estimates with them, and BuildStats reports the arrays as they were with
+// them.
+const (
+	// boundBytes is a position's share in the bounds' rounds: lo, hi,
+	// dlo, dhi, capLo, capHi, cnt and term, a byte each, and its offset
+	// in the parent lists, four.
+	boundBytes  = 12
+	parentBytes = 4 // a quiet move, as its parent's index in the parent lists
+	offsetBytes = 4 // a position's offset in the parent lists
+	// clockBytes is a position's share in the clock rounds: its value,
+	// its support and its gathered changes.
+	clockBytes  = 6
+	changeBytes = 5 // an entry of a round's list of changes: the position and its old value
+	workBytes   = 6 // an entry of a round's work list: the position, its new value and support
+	// movesTenths is the quiet moves a position has, in tenths: about
+	// 3.1 in every layer measured, 8 to 24 seeds.
+	movesTenths = 31
+	// listBytes is the largest round's lists of changes and work, a
+	// position, in the layers measured.
+	listBytes = 5
+)
+
 // BuildMemory estimates the memory that building the n-seed layer for
 // opts holds at its peak, the larger of its two phases' (for a set with a
-// limit): the bounds' rounds (12 bytes a position, 4 a quiet move, of
-// which there are about 3.1 a position in every layer measured, 8 to 24
-// seeds, and the entries) and the clock rounds (the quiet moves' parent
-// lists and their offsets, the entries, 6 bytes a position of values,
-// supports and gathered changes, and the largest round's lists of changes
-// and work, about 5 bytes a position in the layers measured).
+// limit): the bounds' rounds (boundBytes a position, parentBytes a quiet
+// move, and the entries) and the clock rounds (the quiet moves' parent
+// lists and their offsets, the entries, clockBytes a position, and the
+// largest round's lists of changes and work, listBytes a position).
 // BuildStats.Bytes and ClockBytes report the two phases' arrays as they
 // were.
 func BuildMemory(n int, opts Options) uint64 {
 	p := Positions(n) * uint64(opts.halves())
-	moves := p * 31 / 10 * 4
-	bounds := p*(12+EntrySize) + moves
+	moves := p * movesTenths / 10 * parentBytes
+	bounds := p*(boundBytes+EntrySize) + moves
 	if opts.Limit == 0 {
 		return bounds
 	}
-	return max(bounds, moves+p*(4+EntrySize+6)+p*5)
+	return max(bounds, moves+p*(offsetBytes+EntrySize+clockBytes+listBytes))
 }
 
 // chunk is how many consecutive positions a worker expands at a time.
@@ -121,7 +142,7 @@ func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers 
 		return built{}, st, err
 	}
 	st.Edges = edges
-	st.Bytes = b.total*12 + edges*4
+	st.Bytes = b.total*boundBytes + edges*parentBytes
 	rounds, err := b.iterate(ctx)
 	if err != nil {
 		return built{}, st, err
@@ -163,7 +184,7 @@ func (b *builder) clockValues(ctx context.Context, limit int, dir string, out *b
 	if err != nil {
 		return err
 	}
-	st.ClockBytes = uint64(len(b.par))*4 + uint64(len(b.off))*4 + uint64(len(out.entries)) + b.total*6 + run.lists
+	st.ClockBytes = uint64(len(b.par))*parentBytes + uint64(len(b.off))*offsetBytes + uint64(len(out.entries)) + b.total*clockBytes + run.lists
 	b.par, b.off = nil, nil
 	for x := uint64(0); x < b.total; x++ {
 		out.entries[x*EntrySize+4] = byte(run.valueAt(uint32(x), limit))
@@ -194,7 +215,7 @@ func (b *builder) report(phase string, done, total uint64) {
 
 // parallel runs f over the chunks of [0, b.total) on the workers, in
 // order of chunks, reporting progress under phase; it stops early when ctx
-// is cancelled. f gets the first state and the board of that state.
+// is cancelled. f gets a chunk's states [x0, x1), all of one half.
 func (b *builder) parallel(ctx context.Context, phase string, f func(x0, x1 uint64)) error {
 	var nextChunk, done atomic.Uint64
 	var wg sync.WaitGroup

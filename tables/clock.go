@@ -120,7 +120,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		if len(changed) == 0 {
 			break
 		}
-		if h >= 2 && prevKept && alternates(changed, old, prevChanged, prevOld, v) {
+		if h >= 2 && prevKept && alternates(changed, prevChanged, prevOld, v) {
 			run.period = 2
 			run.alt = make(map[uint32]int8, len(changed))
 			for i, x := range changed {
@@ -140,7 +140,7 @@ func (b *builder) clock(ctx context.Context, limit int, change func(h int, xs []
 		// Round h+1: the children's changes, gathered at their parents.
 		work = b.gather(changed, old, v, acc, queued, work[:0])
 		run.work += uint64(len(work))
-		run.lists = max(run.lists, uint64(len(changed))*5+uint64(len(work))*6)
+		run.lists = max(run.lists, uint64(len(changed))*changeBytes+uint64(len(work))*workBytes)
 		if cap(nvs) < len(work) {
 			nvs, nsup = make([]int8, len(work)), make([]uint8, len(work))
 		}
@@ -234,10 +234,11 @@ func (b *builder) decide(x uint32, v []int8, s uint8, a kidChanges) (int8, uint8
 
 // alternates reports whether this round brought back the values of the
 // round two before: the same positions changed in both rounds, and each
-// now has the value it had before the last round. (A position that changed
-// only in this round differs from two rounds ago; one that changed only in
-// the last round differs too.) Both lists are in increasing order.
-func alternates(changed []uint32, old []int8, prevChanged []uint32, prevOld []int8, v []int8) bool {
+// now has (in v) the value it had before the last round (prevOld). A
+// position that changed only in this round differs from two rounds ago;
+// one that changed only in the last round differs too. Both lists are in
+// increasing order.
+func alternates(changed, prevChanged []uint32, prevOld []int8, v []int8) bool {
 	if len(changed) != len(prevChanged) {
 		return false
 	}

@@ -1,8 +1,8 @@
 package tables
 
 import (
-	"context"
 	"fmt"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strings"
@@ -23,21 +23,79 @@ import (
 // view, relative to the capture totals of the position: the margin of the
 // seeds on the board.
 type exact struct {
-	memo map[exactKey]int8
+	memo memo // by exactKey
 }
 
-type exactKey struct {
-	c      [Holes]uint8
-	side   board.Side
-	clock  int
-	passed bool
+// memo is an open-addressing hash table from exactKey to a value: a Go map
+// of millions of entries was most of the recursion's time.
+type memo struct {
+	keys  []uint64 // exactKey+1; 0 is an empty slot
+	vals  []int8
+	n     int
+	shift uint
+}
+
+// slot returns the slot of k: where it is, or the empty slot where it goes.
+func (m *memo) slot(k uint64) int {
+	mask := len(m.keys) - 1
+	for i := int((k + 1) * 0x9e3779b97f4a7c15 >> m.shift); ; i = (i + 1) & mask {
+		if m.keys[i] == 0 || m.keys[i] == k+1 {
+			return i
+		}
+	}
+}
+
+func (m *memo) get(k uint64) (int8, bool) {
+	if m.n == 0 {
+		return 0, false
+	}
+	i := m.slot(k)
+	return m.vals[i], m.keys[i] != 0
+}
+
+func (m *memo) put(k uint64, v int8) {
+	if 2*(m.n+1) > len(m.keys) {
+		old, oldVals := m.keys, m.vals
+		size := max(1<<16, 2*len(old))
+		m.keys, m.vals, m.n = make([]uint64, size), make([]int8, size), 0
+		m.shift = uint(64 - bits.TrailingZeros(uint(size)))
+		for i, ok := range old {
+			if ok != 0 {
+				m.put(ok-1, oldVals[i])
+			}
+		}
+	}
+	i := m.slot(k)
+	if m.keys[i] == 0 {
+		m.n++
+	}
+	m.keys[i], m.vals[i] = k+1, v
+}
+
+// exactKey packs what decides a value into a map key: the board along
+// the circuit from a1 (4 bits a hole: the layers tested have at most 12
+// seeds), the side to move, whether the last ply was a pass, and the
+// clock.
+func exactKey(p *board.Position) uint64 {
+	circ, _ := p.Circuit(board.South)
+	var k uint64
+	for _, s := range circ[:Holes] {
+		k = k<<4 | uint64(s)
+	}
+	k = k<<1 | uint64(p.Side())
+	k <<= 1
+	if p.AfterPass() {
+		k |= 1
+	}
+	return k<<8 | uint64(p.Clock())
 }
 
 func (s *exact) value(p board.Position) int {
-	circ, _ := p.Circuit(board.South)
-	k := exactKey{side: p.Side(), clock: p.Clock(), passed: p.AfterPass()}
-	copy(k.c[:], circ[:Holes])
-	if v, ok := s.memo[k]; ok {
+	if p.OnBoard() > 15 || p.Clock() > 255 {
+		panic("exact: the key holds at most 15 seeds and a clock of 255")
+	}
+	k := exactKey(&p)
+	if v, ok := s.memo.get(k); ok {
 		return int(v)
 	}
 	me, opp := p.Side(), p.Side().Other()
@@ -56,8 +114,23 @@ func (s *exact) value(p board.Position) int {
 		}
 		best = max(best, v)
 	}
-	s.memo[k] = int8(best)
+	s.memo.put(k, int8(best))
 	return best
+}
+
+// quickBoards returns the boards with n seeds that a test checks: every
+// one, or with -short every seventh (the quick check's sample, spread
+// over the whole layer by the order of allBoards).
+func quickBoards(n int) [][Holes]uint8 {
+	all := allBoards(n)
+	if !testing.Short() {
+		return all
+	}
+	var some [][Holes]uint8
+	for i := 0; i < len(all); i += 7 {
+		some = append(some, all[i])
+	}
+	return some
 }
 
 // fenAt is fen with a clock.
@@ -74,9 +147,10 @@ func offRules(r board.Rules, limit int) board.Rules {
 
 // TestValuesAgreeWithRecursion builds the 8-seed layer of every option set
 // for the limits 6 and 10 (and 24 for the default set), and compares the
-// value of every position (both sides to move) at several clocks with the
-// recursion's; and, for the limit 24, random 12-seed positions with up to
-// 12 plies left (more would make the recursion slow).
+// value of every position (both sides to move; with -short every seventh
+// board, quickBoards) at several clocks with the recursion's; and, for the limit 24 except with -short, 1,000 random
+// 12-seed positions with up to 12 plies left (more would make the
+// recursion slow).
 func TestValuesAgreeWithRecursion(t *testing.T) {
 	for _, rs := range ruleSets {
 		for _, limit := range []int{6, 10, 24} {
@@ -85,12 +159,12 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 			}
 			t.Run(fmt.Sprintf("%s/limit%d", rs.name, limit), func(t *testing.T) {
 				top := 8
-				if limit == 24 && rs.name == "default" {
-					top = 12
+				if limit == 24 && !testing.Short() {
+					top = 12 // a build of its own: not in a quick check
 				}
 				r := offRules(rs.rules, limit)
 				tb, v := buildSet(t, r, top)
-				s := &exact{memo: map[exactKey]int8{}}
+				s := &exact{}
 				check := func(c *[Holes]uint8, side board.Side, clock int) bool {
 					p, err := v.ParsePosition(fenAt(c, side, clock))
 					if err != nil {
@@ -107,7 +181,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return true
 				}
 				bad := 0
-				for _, c := range allBoards(8) {
+				for _, c := range quickBoards(8) {
 					for _, side := range []board.Side{board.South, board.North} {
 						for _, clock := range []int{0, limit / 2, limit - 1} {
 							if !check(&c, side, clock) {
@@ -123,10 +197,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return
 				}
 				rng := rand.New(rand.NewPCG(17, uint64(limit)))
-				samples := 1000
-				if testing.Short() {
-					samples = 200
-				}
+				const samples = 1000
 				for i := 0; i < samples && bad <= 5; i++ {
 					c := randomBoard(rng, 12)
 					if !check(&c, board.Side(rng.IntN(2)), limit-1-rng.IntN(12)) {
@@ -160,58 +231,55 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 		add(p)
 	}
 	n := starts[0].OnBoard()
-	type opt struct{ kid, val int } // kid < 0: a known value
-	var opts [][]opt
+	// The moves, flattened: state i's are kid[off[i]:off[i+1]], a kid
+	// below 0 being a known value (val).
+	var kid, val []int32
+	off := []int32{0}
 	for i := 0; i < len(pos); i++ {
 		p := pos[i]
 		me := p.Side()
-		var os []opt
 		for _, m := range p.LegalMoves() {
 			c := p
 			c.Play(m)
 			gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
 			switch {
 			case c.OnBoard() == 0:
-				os = append(os, opt{-1, gain})
+				kid, val = append(kid, -1), append(val, int32(gain))
 			case c.OnBoard() < n:
 				v, ok := lower[keyOf(&c)]
 				if !ok {
 					t.Fatalf("%s: capture %s leads to %s, not in the layer below", &p, m, &c)
 				}
-				os = append(os, opt{-1, gain + v})
+				kid, val = append(kid, -1), append(val, int32(gain+v))
 			default:
-				os = append(os, opt{add(c), 0})
+				kid, val = append(kid, int32(add(c))), append(val, 0)
 			}
 		}
-		opts = append(opts, os)
+		off = append(off, int32(len(kid)))
 	}
 	cur, next := make([]int, len(pos)), make([]int, len(pos))
 	for i := range pos {
 		cur[i] = rowMargin(&pos[i])
 	}
-	out := make(map[bkey][]int, len(pos))
+	got := make([]int, len(pos)*len(horizons)) // state i's at got[i*len(horizons):]
 	record := func(h int) {
 		for j, want := range horizons {
-			if want != h {
-				continue
-			}
-			for k, i := range idx {
-				if out[k] == nil {
-					out[k] = make([]int, len(horizons))
+			if want == h {
+				for i, v := range cur {
+					got[i*len(horizons)+j] = v
 				}
-				out[k][j] = cur[i]
 			}
 		}
 	}
 	record(0)
 	for h := 1; h <= limit; h++ {
-		for i, os := range opts {
+		for i := range cur {
 			best := -1000
-			for _, o := range os {
-				if o.kid < 0 {
-					best = max(best, o.val)
+			for e := off[i]; e < off[i+1]; e++ {
+				if k := kid[e]; k < 0 {
+					best = max(best, int(val[e]))
 				} else {
-					best = max(best, -cur[o.kid])
+					best = max(best, -cur[k])
 				}
 			}
 			next[i] = best
@@ -219,12 +287,16 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 		cur, next = next, cur
 		record(h)
 	}
+	out := make(map[bkey][]int, len(idx))
+	for k, i := range idx {
+		out[k] = got[i*len(horizons) : (i+1)*len(horizons)]
+	}
 	return out
 }
 
 // TestValuesAgreeWithSweeps compares the values of the default limit with
-// the Jacobi sweeps: every 8-seed position (both sides to move) at several
-// clocks, for every option set, and, in a full run, 1,000 random 12-seed
+// the Jacobi sweeps: every 8-seed position (both sides to move; with -short
+// every seventh board, quickBoards) at several clocks, for every option set, and, in a full run, 1,000 random 12-seed
 // positions of the default set; with SOWER_SWEEP_ALL set, 500 of each
 // other set's too (several minutes each, too slow for every run).
 func TestValuesAgreeWithSweeps(t *testing.T) {
@@ -239,7 +311,7 @@ func TestValuesAgreeWithSweeps(t *testing.T) {
 			r := offRules(rs.rules, limit)
 			tb, v := buildSet(t, r, top)
 			var starts8 []board.Position
-			for _, c := range allBoards(8) {
+			for _, c := range quickBoards(8) {
 				for _, s := range []board.Side{board.South, board.North} {
 					starts8 = append(starts8, position(t, v, &c, s))
 				}
@@ -299,11 +371,9 @@ func TestValuesAgreeWithSweeps(t *testing.T) {
 // (the horizon published in docs/tables.md comes from this), and its
 // values at clock 0 lie inside the bounds, as they must.
 func TestClockRoundsSettle(t *testing.T) {
-	var got []BuildStats
-	err := Build(context.Background(), BuildConfig{Dir: t.TempDir(), Options: OptionsFor(board.DefaultRules()), Seeds: 12,
-		Layer: func(st BuildStats, _ bool) { got = append(got, st) }})
-	if err != nil {
-		t.Fatal(err)
+	got := builtStats(t, OptionsFor(board.DefaultRules()), 12)
+	if len(got) != 2 {
+		t.Fatalf("%d layers reported, want 2", len(got))
 	}
 	for _, st := range got {
 		t.Logf("%d seeds: fixed from horizon %d, %d changes, %d alternating", st.Seeds, st.ClockRounds, st.Changes, st.Alternating)
@@ -313,13 +383,18 @@ func TestClockRoundsSettle(t *testing.T) {
 	}
 }
 
-// TestMoveValuesSatisfyTheRecursion checks Moves' values at random clocks:
-// the position's value is the best of its moves' and at least one keeps it.
+// TestMoveValuesSatisfyTheRecursion checks Moves' values at random clocks
+// in the 8- and 12-seed layers (8 only with -short): the position's value
+// is the best of its moves' and at least one keeps it.
 func TestMoveValuesSatisfyTheRecursion(t *testing.T) {
-	tb, v := buildSet(t, offRules(board.DefaultRules(), 30), 12)
+	top := 12
+	if testing.Short() {
+		top = 8 // the 12-seed layer is a build of its own
+	}
+	tb, v := buildSet(t, offRules(board.DefaultRules(), 30), top)
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := 0; i < 2000; i++ {
-		n := 8 + 4*rng.IntN(2)
+		n := 8 + 4*rng.IntN(2)*(top-8)/4
 		c := randomBoard(rng, n)
 		p, err := v.ParsePosition(fenAt(&c, board.Side(rng.IntN(2)), rng.IntN(30)))
 		if err != nil {

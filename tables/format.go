@@ -350,13 +350,3 @@ func sensible(c []byte, n, last int) (exact uint64, bad int) {
 	}
 	return exact, bad
 }
-
-// readLayer decodes a whole table file held in memory (for fuzzing and
-// tests; files are mapped by OpenLayer).
-func readLayer(b []byte) (*Layer, error) {
-	h, err := decodeHeader(b, int64(len(b)))
-	if err != nil {
-		return nil, err
-	}
-	return newLayer(h, b[HeaderSize:])
-}

@@ -19,10 +19,11 @@ const maxRounds = 255
 // -lo_{k-1}(kid)). lo only rises and hi only falls; a position's distance
 // is the last round that changed its bound.
 //
-// A rise of a kid's hi... a fall of hi(kid) raises lo(parent) directly. A
-// rise of lo(kid) lowers hi(parent) only when the kid was one of the moves
-// that gave hi(parent) its value: cnt counts those, and the parent's moves
-// are made again (by sowing) when the count reaches zero.
+// A fall of a kid's hi raises its parent's lo directly (lo(parent) is at
+// least -hi(kid)). A rise of lo(kid) lowers hi(parent) only when the kid
+// was one of the moves that gave hi(parent) its value: cnt counts those,
+// and the parent's moves are made again (by sowing) when the count reaches
+// zero.
 func (b *builder) iterate(ctx context.Context) (int, error) {
 	t, n := b.total, int8(b.seeds)
 	b.phase = time.Now()

@@ -90,11 +90,10 @@ func (l *Layer) at(half int, r uint64) Entry {
 // lookup returns the entry of board c with the side to move in half.
 func (l *Layer) lookup(half int, c *cells) Entry { return l.at(half, rank(c)) }
 
-// valueAt returns the exact value under Repetition off of board c with the
-// side to move in half and h ≥ 1 plies left before the limit. The set must
-// have a limit.
-func (l *Layer) valueAt(half int, c *cells, h int) int {
-	i := uint64(half)*l.n + rank(c)
+// valueAt returns the exact value under Repetition off of the state of
+// index i (half × n + rank), board c, with h ≥ 1 plies left before the
+// limit. The set must have a limit.
+func (l *Layer) valueAt(i uint64, c *cells, h int) int {
 	e := l.data[i*EntrySize:]
 	hs := h
 	if hs > l.last {
@@ -130,10 +129,4 @@ func (l *Layer) changes(i uint64) []byte {
 	}
 	start := base + nc + 2*skip
 	return l.clk[start : start+2*uint64(counts[j])]
-}
-
-// changeCount returns the number of changes the clock section holds.
-func (l *Layer) changeCount() uint64 {
-	total := uint64(len(l.data) / EntrySize)
-	return (uint64(len(l.clk)) - clockIndexSize(total) - total) / 2
 }

@@ -35,6 +35,7 @@ func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
 		return e, nil, ErrNotInTables
 	}
 	me, n := p.Side(), p.OnBoard()
+	cur := p.Captured(me) - p.Captured(me.Other())
 	pv, hasValue := t.Value(p)
 	var out []MoveValue
 	for _, m := range p.LegalMoves() {
@@ -44,9 +45,16 @@ func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
 		var v Entry
 		var value int
 		switch {
-		case c.OnBoard() == 0: // the game ended with this move
-			v = Entry{Lo: gain, Hi: gain, DistLo: 1, DistHi: 1}
-			value = gain
+		case c.OnBoard() == 0 || (m == board.Pass && mustPass(&c)):
+			// The game ends with this move, or with the pass the opponent
+			// must answer with a pass, each keeping their row.
+			end, dist := c, 1
+			if end.OnBoard() > 0 {
+				end.Play(board.Pass)
+				dist = 2
+			}
+			value = end.Ending(false, board.SomeMoves).Margin(me) - cur
+			v = Entry{Lo: value, Hi: value, DistLo: dist, DistHi: dist}
 		case c.Side() == me: // a capture: the layer below
 			k, ok := t.Probe(&c)
 			if !ok {
@@ -55,12 +63,6 @@ func (t *Tables) Moves(p *board.Position) (Entry, []MoveValue, error) {
 			v = Entry{Lo: gain + k.Lo, Hi: gain + k.Hi, DistLo: 1, DistHi: 1}
 			cv, _ := t.Value(&c)
 			value = gain + cv
-		case m == board.Pass && mustPass(&c):
-			// The opponent must pass too: the game ends, each keeping
-			// their row.
-			v.Lo = p.SeedsOf(me) - p.SeedsOf(me.Other())
-			v = Entry{Lo: v.Lo, Hi: v.Lo, DistLo: 2, DistHi: 2}
-			value = v.Lo
 		default:
 			k, ok := t.Probe(&c)
 			if !ok {

@@ -110,15 +110,6 @@ func (c *cells) rotate() cells {
 	return r
 }
 
-// total returns the seeds on the board.
-func (c *cells) total() int {
-	n := 0
-	for _, k := range c {
-		n += int(k)
-	}
-	return n
-}
-
 // rowSum returns the seeds in the mover's row (0) or the opponent's (1).
 func (c *cells) rowSum(side int) int {
 	n := 0

@@ -94,14 +94,6 @@ func (t *Tables) Top() int { return t.top }
 // Options returns the rule options of the set.
 func (t *Tables) Options() Options { return t.opts }
 
-// Layer returns the n-seed layer, or nil.
-func (t *Tables) Layer(n int) *Layer {
-	if n < 8 || n > t.top || n%4 != 0 {
-		return nil
-	}
-	return t.layers[n/4]
-}
-
 // Fits reports whether the set serves a variant: Hoyito III with rules
 // whose CaptureSide and LastFour it was built for.
 func (t *Tables) Fits(v *board.Variant) bool {
@@ -138,15 +130,29 @@ func (t *Tables) Value(p *board.Position) (int, bool) {
 	if t.opts.Limit == 0 {
 		return 0, false
 	}
+	_, v, ok := t.ProbeValue(p)
+	return v, ok
+}
+
+// ProbeValue is Probe and Value at once, for one position of a search:
+// it finds the position once. It returns p's entry, its exact value (0 for
+// a set without a limit, see HasValues), and whether p is in the tables.
+// It allocates nothing.
+func (t *Tables) ProbeValue(p *board.Position) (Entry, int, bool) {
 	l, half, c, ok := t.locate(p)
 	if !ok {
-		return 0, false
+		return Entry{}, 0, false
 	}
-	h := t.opts.Limit - p.Clock()
-	if h <= 0 {
-		return c.rowSum(0) - c.rowSum(1), true
+	i := uint64(half)*l.n + rank(&c)
+	e := l.at(0, i)
+	switch h := t.opts.Limit - p.Clock(); {
+	case t.opts.Limit == 0:
+		return e, 0, true
+	case h <= 0:
+		return e, c.rowSum(0) - c.rowSum(1), true
+	default:
+		return e, l.valueAt(i, &c, h), true
 	}
-	return l.valueAt(half, &c, h), true
 }
 
 // HasValues reports whether the set holds exact values under Repetition

@@ -1,7 +1,6 @@
 package tables
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -17,29 +16,6 @@ var ruleSets = []struct {
 	{"opponent", board.Rules{CaptureSide: board.CaptureOpponent, NoCaptureLimit: 200}},
 	{"last-four-south", board.Rules{LastFour: board.LastFourSouth, NoCaptureLimit: 200}},
 	{"last-four-north-opponent", board.Rules{CaptureSide: board.CaptureOpponent, LastFour: board.LastFourNorth, NoCaptureLimit: 200}},
-}
-
-// buildSet builds the tables for r up to seeds in a temporary directory
-// and opens them.
-func buildSet(t testing.TB, r board.Rules, seeds int) (*Tables, *board.Variant) {
-	t.Helper()
-	dir := t.TempDir()
-	if err := Build(context.Background(), BuildConfig{Dir: dir, Options: OptionsFor(r), Seeds: seeds}); err != nil {
-		t.Fatal(err)
-	}
-	tb, err := Open(dir, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { tb.Close() })
-	v, err := board.NewWithRules(board.NameHoyito3, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !tb.Fits(v) {
-		t.Fatalf("tables for %s do not fit their own rules", tb.Options())
-	}
-	return tb, v
 }
 
 // agree compares the tables with the brute-force values of the positions

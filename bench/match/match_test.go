@@ -278,7 +278,7 @@ func TestForfeits(t *testing.T) {
 				if !strings.Contains(report, "Forfeits: "+tc.faulty.Name+" 2 "+string(tc.term)) {
 					t.Errorf("report:\n%s", report)
 				}
-				if d := time.Since(start); d > 5*time.Second {
+				if d := time.Since(start); d > 20*time.Second { // a hang, not a slow machine
 					t.Errorf("the match took %v", d)
 				}
 			})
@@ -499,7 +499,7 @@ func TestStop(t *testing.T) {
 	if sum.Score.Games() != 0 {
 		t.Errorf("%d games counted", sum.Score.Games())
 	}
-	if d := time.Since(start); d > 3*time.Second {
+	if d := time.Since(start); d > 20*time.Second { // a hang, not a slow machine
 		t.Errorf("stopping took %v", d)
 	}
 }

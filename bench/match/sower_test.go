@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
@@ -19,8 +18,11 @@ func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
 // TestSowerSelfPlay plays two copies of the sower binary over pipes in
 // every variant, with small node and depth limits.
 func TestSowerSelfPlay(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
 	t.Parallel()
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	for _, name := range board.Names() {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -54,8 +56,11 @@ func TestSowerSelfPlay(t *testing.T) {
 // TestSowerTraditional plays a traditional Hoyito III match between two
 // copies of sower: LastFour reaches the engines game by game.
 func TestSowerTraditional(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
 	t.Parallel()
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameHoyito3), Games: 4, Traditional: true, RandomPlies: 3, Seed: 2,
 		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}), sower(bin, "b", Limit{Depth: 2})},
@@ -73,7 +78,7 @@ func TestSowerClock(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays on a clock")
 	}
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 2, Concurrency: 2, RandomPlies: 2,
 		TimeMargin: 100 * time.Millisecond,
@@ -93,8 +98,11 @@ func TestSowerClock(t *testing.T) {
 // TestSowerRejectsOption checks that an option the engine refuses stops
 // the match before any game.
 func TestSowerRejectsOption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
 	t.Parallel()
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 2,
 		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{Name: "Hsh", Value: "4"}), builtin("random")},
@@ -117,7 +125,7 @@ func TestSowerPonder(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays on a clock")
 	}
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	for _, lim := range []Limit{{Base: time.Second, Inc: 20 * time.Millisecond}, {MoveTime: 30 * time.Millisecond}} {
 		var log bytes.Buffer
 		cfg := Config{

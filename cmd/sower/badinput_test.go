@@ -9,8 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // sowerRunner runs one sower command and returns its output and status.
@@ -81,7 +79,7 @@ func badTables(t *testing.T, dir string) map[string]string {
 func TestBadInputExitTwo(t *testing.T) {
 	runSower := sowerRunner(runCLI)
 	if !testing.Short() {
-		runSower = binaryRunner(t, sowertest.Build(t, false))
+		runSower = binaryRunner(t, fixtures.Sower(t, false))
 	}
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "missing")

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // TestInterrupt stops long commands of the built binary with SIGINT, once
@@ -27,7 +26,7 @@ func TestInterrupt(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := sowertest.Build(t, false)
+	bin := fixtures.Sower(t, false)
 	dir := t.TempDir()
 	record := writeRecord(t, dir, board.NameKatro, "a1 f6 c1 d6")
 	for _, c := range []struct {

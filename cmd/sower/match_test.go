@@ -8,8 +8,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/sower-engine/sower/internal/sowertest"
 )
 
 // matchCLI runs "sower match args…" in process.
@@ -148,7 +146,10 @@ func TestJoinSPRT(t *testing.T) {
 
 // TestMatchSowerSelfPlay plays two copies of the sower binary over pipes.
 func TestMatchSowerSelfPlay(t *testing.T) {
-	bin := sowertest.Build(t, false)
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := fixtures.Sower(t, false)
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	stdout, stderr, err := matchCLI("--engine1", bin, "--engine2", bin, "--game", "katro-4x4",
 		"--games", "2", "--depth", "2", "--limit2", "nodes=500", "--option1", "Hash=4", "--out", out)

@@ -78,14 +78,15 @@ func (c *cli) tablesBuild(args []string) error {
 	defer stop()
 	opts := tables.OptionsFor(v.Rules())
 	// A layer already in the directory that cannot be used is bad input,
-	// found before any work.
-	if err := tables.CheckExisting(dir, opts, seeds); err != nil {
+	// found before any work; Build resumes from this check.
+	resume, err := tables.CheckExisting(dir, opts, seeds)
+	if err != nil {
 		return flagError("--dir", err)
 	}
 	fmt.Fprintf(c.stdout, "building %s tables up to %d seeds in %s%s\n", opts, seeds, dir, c.buildMemoryLimit(seeds, opts))
 	last := 0
 	err = tables.Build(ctx, tables.BuildConfig{
-		Dir: dir, Options: opts, Seeds: seeds, Workers: threads,
+		Dir: dir, Options: opts, Seeds: seeds, Workers: threads, Resume: resume,
 		Progress: func(p tables.Progress) { c.buildProgress(p) },
 		Layer: func(st tables.BuildStats, resumed bool) {
 			last = st.Seeds
