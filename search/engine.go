@@ -99,9 +99,14 @@ func (e *Engine) SetHash(mib int) error {
 // HashMiB returns the transposition table's size.
 func (e *Engine) HashMiB() int { return e.tt.SizeMiB() }
 
-// ClearHash empties the transposition table and the move-ordering
-// statistics, as for a new game.
-func (e *Engine) ClearHash() { e.tt.Clear() }
+// ClearHash empties the transposition tables (the search's and the
+// prover's) and the move-ordering statistics, as for a new game.
+func (e *Engine) ClearHash() {
+	e.tt.Clear()
+	if e.solver != nil {
+		e.solver.Clear()
+	}
+}
 
 // ErrNoPosition is returned for a zero Position.
 var ErrNoPosition = errors.New("search: no position")

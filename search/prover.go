@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"sync/atomic"
-	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/dfpn"
@@ -12,15 +11,22 @@ import (
 // DefaultProverMiB is the size of the Katro prover's table.
 const DefaultProverMiB = 64
 
-// proverShare is the prover's share of a one-thread search's time: after
-// each iteration it runs for proverShare of the time the iteration took.
-const proverShare = 1.0 / 3
+// proverShare sets the one-thread prover's budget: after each iteration it
+// searches one df-pn node for every proverShare nodes the alpha-beta
+// search made since the last slice (a df-pn node plays all its moves and
+// costs some five alpha-beta nodes: about a quarter of the time). The
+// budget is in nodes, not time, so that searches limited by nodes or depth
+// stay reproducible; a slice of fewer than minSlice nodes is not run.
+const (
+	proverShare = 16
+	minSlice    = 512
+)
 
 // SetProver turns the Katro prover on or off for the next searches: a
 // df-pn proof search of the root (package dfpn) beside the alpha-beta
 // search, on a thread of its own when Threads is 2 or more (the Lazy SMP
-// helpers are one fewer), else between iterations for a third of their
-// time. A root it proves is reported as the proven win or loss (Info.Proven,
+// helpers are one fewer), else between iterations for about a quarter of
+// their time (a budget in nodes, see proverShare). A root it proves is reported as the proven win or loss (Info.Proven,
 // Callbacks.Proven), a clock-managed search ends on a proven win, and the
 // search plays the proof's move: a winning move in a proven win, the
 // longest defence along the proof in a proven loss. Off by default; its
@@ -41,7 +47,7 @@ type prover struct {
 	res      dfpn.Result
 	// sliced: the prover runs between iterations (one thread).
 	sliced bool
-	last   time.Time
+	spent  uint64 // the alpha-beta nodes paid for by earlier slices
 	ctx    context.Context
 	// reported: the proof was reported during the search; line is the
 	// proof's line as read from the solver's table (one-thread mode,
@@ -64,13 +70,14 @@ func (e *Engine) startProver(ctx context.Context, s *searcher, lim Limits) *prov
 		}
 		e.solver = sv
 	}
-	p := &prover{solver: e.solver, root: s.root, history: append([]uint64(nil), s.keys...), ctx: ctx, last: time.Now()}
+	p := &prover{solver: e.solver, root: s.root, history: append([]uint64(nil), s.keys...), ctx: ctx}
 	if e.Threads() < 2 {
 		p.sliced = true
 		return p
 	}
 	pctx, cancel := context.WithCancel(ctx)
 	p.cancel, p.done = cancel, make(chan struct{})
+	e.solver.SetMaxNodes(0)
 	go func() {
 		defer close(p.done)
 		res, err := p.solver.Solve(pctx, p.root, p.history, nil)
@@ -90,24 +97,27 @@ func (p *prover) proved() (dfpn.Result, bool) {
 	return p.res, p.res.Outcome == dfpn.Win || p.res.Outcome == dfpn.Loss
 }
 
-// slice runs the one-thread prover after an iteration, for proverShare of
-// the time since its last slice.
-func (p *prover) slice() {
+// slice runs the one-thread prover after an iteration that brought the
+// alpha-beta search to nodes: one df-pn node for every proverShare
+// alpha-beta nodes since the last slice.
+func (p *prover) slice(nodes uint64) {
 	if p == nil || !p.sliced || p.finished.Load() {
 		return
 	}
-	d := time.Duration(float64(time.Since(p.last)) * proverShare)
-	ctx, cancel := context.WithTimeout(p.ctx, max(d, time.Millisecond))
-	res, err := p.solver.Solve(ctx, p.root, p.history, nil)
-	cancel()
-	if err == nil {
+	budget := (nodes - p.spent) / proverShare
+	if budget < minSlice {
+		return
+	}
+	p.spent = nodes
+	p.solver.SetMaxNodes(budget)
+	res, err := p.solver.Solve(p.ctx, p.root, p.history, nil)
+	if err == nil && res.Outcome != dfpn.Unknown {
 		p.res = res
 		p.finished.Store(true)
 		if res.Outcome == dfpn.Win || res.Outcome == dfpn.Loss {
 			p.line = p.solver.Line(p.root, res.Winner)
 		}
 	}
-	p.last = time.Now()
 }
 
 // stop ends the prover's thread and waits for it, so that its table may

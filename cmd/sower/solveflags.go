@@ -32,7 +32,7 @@ type solveFlags struct {
 // add adds the flags.
 func (o *solveFlags) add(fs *pflag.FlagSet) {
 	o.fs = fs
-	fs.StringVar(&o.method, "method", "", "ab (iterative-deepening alpha-beta) or dfpn (proof-number search, Katro only); default dfpn for Katro, ab for Hoyito III")
+	fs.StringVar(&o.method, "method", "", "ab (iterative-deepening alpha-beta) or dfpn (proof-number search, Katro only); default dfpn for Katro (ab when --depth or --tables is given), ab for Hoyito III")
 	fs.StringVar(&o.tables, "tables", "", "Hoyito III endgame tables to use (--method ab)")
 	fs.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (default 64 for ab, 1024 for dfpn)")
 	fs.IntVar(&o.depth, "depth", 0, "--method ab: give up after this depth (0: until solved or interrupted)")
@@ -44,8 +44,10 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 	katro := v.Family() == board.Katro
 	switch o.method {
 	case "":
+		// --depth and --tables belong to the alpha-beta solver: asking
+		// for them asks for it.
 		o.method = methodAB
-		if katro {
+		if katro && !o.fs.Changed("depth") && !o.fs.Changed("tables") {
 			o.method = methodDfpn
 		}
 	case methodAB:

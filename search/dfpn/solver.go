@@ -139,6 +139,13 @@ func New(cfg Config) (*Solver, error) {
 	return &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init, frames: make([]frame, MaxDepth)}, nil
 }
 
+// SetMaxNodes sets Config.MaxNodes for the next searches: each proof
+// search stops after about n nodes (0: no limit).
+func (s *Solver) SetMaxNodes(n uint64) { s.maxNodes = n }
+
+// Clear empties the table, as for a new game.
+func (s *Solver) Clear() { s.tt.clear() }
+
 // salts distinguish the two attackers' entries in one table.
 var salts = [2]uint64{0, 0x9e3779b97f4a7c15}
 

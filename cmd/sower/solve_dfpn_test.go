@@ -1,0 +1,52 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSolveDfpn solves the katro-4x4 start by proof-number search, writes
+// its certificate (plain and gzipped), has sower verify accept it, and
+// checks the refusals of the options that do not go with the method.
+func TestSolveDfpn(t *testing.T) {
+	dir := t.TempDir()
+	plain, zipped := filepath.Join(dir, "k44.txt"), filepath.Join(dir, "k44.txt.gz")
+	for _, proof := range []string{plain, zipped} {
+		stdout, stderr, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--proof", proof)
+		if st != exitOK || !strings.Contains(stdout, "solved: a win for the side to move (South wins in at most ") ||
+			!strings.Contains(stdout, "proof written to "+proof) || !strings.Contains(stderr, "dfpn: South wins? ") {
+			t.Fatalf("solve --proof %s: status %d\nstdout %s\nstderr %s", proof, st, stdout, stderr)
+		}
+		stdout, _, st = runCLI("verify", "--game", "katro-4x4", "--proof", proof)
+		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: South wins katro-4x4 from 2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S 0") {
+			t.Errorf("verify %s: status %d, %s", proof, st, stdout)
+		}
+	}
+	// A lost position: the side to move loses, and the certificate proves
+	// the other side's win.
+	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
+	proof := filepath.Join(dir, "lost.txt")
+	stdout, _, st := runCLI("solve", "--game", "katro-4x6", "--fen", lost, "--hash", "16", "--proof", proof)
+	if st != exitOK || !strings.Contains(stdout, "solved: a loss for the side to move (North wins in at most ") {
+		t.Fatalf("solve --fen %s: status %d, %s", lost, st, stdout)
+	}
+	if stdout, _, st = runCLI("verify", "--game", "katro-4x6", "--fen", lost, "--proof", proof); st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins") {
+		t.Errorf("verify the loss: status %d, %s", st, stdout)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "hoyito3", "--method", "dfpn"}, "--method dfpn: proof-number search is for Katro"},
+		{[]string{"solve", "--method", "pn"}, `--method "pn": want ab or dfpn`},
+		{[]string{"solve", "--method", "dfpn", "--depth", "3"}, "--depth: only for --method ab"},
+		{[]string{"solve", "--method", "ab", "--proof", plain}, "--proof: certificates are written by --method dfpn"},
+		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
+	} {
+		_, stderr, st := runCLI(c.args...)
+		if st != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, stderr, c.want)
+		}
+	}
+}
