@@ -47,7 +47,12 @@ func testTraditionalMatch(t *testing.T, browserCtx context.Context, srv *guiServ
 				tb.fail("no game %d of the match: %+v", k, m)
 			}
 		}
-		s := tb.waitFor("a game of the match", 30*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) == 0 || s.Turn == "engine" })
+		// The new game has begun: nothing played yet, the engine thinking,
+		// or (the engine playing South) the engine's first move made and
+		// the person to move.
+		s := tb.waitFor("a game of the match", 30*time.Second, func(s pageState) bool {
+			return settled(s) && (len(s.Plies) == 0 || s.Turn == "human") || s.Turn == "engine"
+		})
 		south := k == 1
 		r := refereeFor(t, board.NameHoyito3, "", south, !south)
 		playHuman(tb, r, rng, 1000)

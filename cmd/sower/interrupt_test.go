@@ -38,7 +38,8 @@ func TestInterrupt(t *testing.T) {
 		{[]string{"bench"}, " 1/", "", "sower: interrupted\n"},
 		{[]string{"review", "--record", record, "--game-index", "2", "--movetime", "60000"}, "review of game 2 ", "(stopped: 0 of the 4 plies reviewed)", "sower: interrupted after 0 of the 4 plies: "},
 		{[]string{"analyse", "--game", "katro", "--movetime", "60000"}, "info depth 3 ", "bestmove ", "sower: interrupted at depth "},
-		{[]string{"solve", "--game", "katro"}, "solving ", "interrupted: proven bounds", "sower: interrupted at depth "},
+		{[]string{"solve", "--game", "katro", "--method", "ab"}, "solving ", "interrupted: proven bounds", "sower: interrupted at depth "},
+		{[]string{"solve", "--game", "katro", "--hash", "64"}, "solving ", "interrupted: not solved", "sower: interrupted after "},
 		{[]string{"tables", "build", "--seeds", "24", "--dir", filepath.Join(dir, "tb")}, "building ", "", "sower: interrupted while building layer "},
 		{[]string{"datagen", "--game", "katro", "--nodes", "1000000", "--games", "3", "--progress", "50ms", "--out", filepath.Join(dir, "d.dat")}, "", "", "sower: interrupted after 0 of the 3 games to play; run the same command to continue "},
 	} {
