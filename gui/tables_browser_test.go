@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/url"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -48,7 +50,8 @@ func TestBrowserTables(t *testing.T) {
 	browser := newBrowser(t)
 	dir := gui.TableDir(t)
 	bin := sowertest.Build(t, raceEnabled)
-	srv := startServer(t, bin, "--tables", dir)
+	engineLog := filepath.Join(t.TempDir(), "engines.log")
+	srv := startServer(t, bin, "--tables", dir, "--log", engineLog)
 	tb := newTab(t, browser, srv)
 	for _, c := range []struct{ fen, rep string }{
 		{"0,1,0,2,0,1/1,0,2,0,1,0 S 20 20 0", "off"},
@@ -85,6 +88,23 @@ func TestBrowserTables(t *testing.T) {
 			t.Logf("%s (%s): %+v", c.fen, c.rep, got.Moves)
 		})
 	}
+	t.Run("the engine plays the tables' move", func(t *testing.T) {
+		tb.t = t
+		// Under Repetition off only d1 keeps South's margin, +40.
+		fen := "0,0,1,1,0,0/1,2,0,1,0,2 S 36 4 30"
+		tb.open("game=hoyito3&south=sower&north=human&depth=1&animate=off&repetition=off&fen=" + url.QueryEscape(fen))
+		s := tb.waitFor("the engine's move", 20*time.Second, func(s pageState) bool { return len(s.Plies) > 0 })
+		if s.Plies[0].Move != "d1" {
+			t.Errorf("the engine played %s at depth 1, the tables' only best move is d1", s.Plies[0].Move)
+		}
+		b, err := os.ReadFile(engineLog)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(b), "setoption name TablePath value "+dir) {
+			t.Errorf("the engine was not given the tables; its log:\n%s", b)
+		}
+	})
 	t.Run("outside the tables", func(t *testing.T) {
 		tb.t = t
 		fen := "0,2,0,2,0,2/2,0,2,0,2,0 S 16 20 0"
