@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/gui"
 )
 
 // fakeFlag, as the test binary's first argument, makes it the scripted
@@ -23,7 +24,7 @@ func TestMain(m *testing.M) {
 		scriptedEngine(os.Stdin, os.Stdout, os.Args[2:])
 		return
 	}
-	os.Exit(m.Run())
+	os.Exit(gui.FixturesMain(m))
 }
 
 // scriptedCommand is the engine command that runs the test binary as a

@@ -20,7 +20,8 @@
 // socket closes, the session stops its jobs and kills its engines. The
 // files follow that split: session.go (the loop and the game), clock.go
 // (the limit, the clocks and losses on time), engines.go (the jobs and
-// engine processes) and state.go (what the page is sent). Moves are
+// engine processes), state.go (what the page is sent) and tables.go (the
+// endgame tables' result for every move, with --tables). Moves are
 // asked for under a match.Limit with match.NewMove, as sower match asks,
 // so that both arbiters agree on clocks, margins and time faults.
 //

@@ -75,7 +75,11 @@ func (s *session) warm(name string) {
 
 // gameOptions are the options the engines get for this game.
 func (s *session) gameOptions() []client.Option {
-	return match.GameOptions(s.v)
+	opts := match.GameOptions(s.v)
+	if o, ok := s.srv.tablePath(s.v); ok {
+		opts = append(opts, o)
+	}
+	return opts
 }
 
 // startJob starts the engine's work on game g: a move for side, or an
@@ -168,6 +172,7 @@ func (sl *slot) work(ctx context.Context, srv *Server, gameID int, opts []client
 			return client.Reply{}, &client.Fault{Kind: f.Kind, Detail: "could not start: " + f.Detail}, false
 		}
 	}
+	opts = withoutUnknown(sl.e, opts)
 	mpv := 1
 	d, hasMPV := sl.e.HasOption("MultiPV")
 	if hasMPV {

@@ -47,6 +47,10 @@ type Config struct {
 	// Errors, if not nil, gets one line per problem worth a note (a
 	// refused request, an engine fault).
 	Errors io.Writer
+	// TablePath, if not "", is a directory of Hoyito III endgame tables:
+	// the page shows their result for every legal move of a position in
+	// them, and engines with a TablePath option get it.
+	TablePath string
 }
 
 // Server serves the page and its games. Make one with New.
@@ -64,6 +68,9 @@ type Server struct {
 	sessions map[*session]bool
 	wg       sync.WaitGroup // sessions running
 	static   http.Handler
+
+	tbMu sync.Mutex
+	tb   tableSets // the tables of cfg.TablePath
 }
 
 // New returns a server for the engines in cfg.
@@ -96,6 +103,7 @@ func New(cfg Config) (*Server, error) {
 		cfg: cfg, log: client.NewLog(cfg.Log),
 		hosts: map[string]bool{}, sessions: map[*session]bool{},
 		static: http.FileServerFS(sub),
+		tb:     tableSets{dir: cfg.TablePath},
 	}, nil
 }
 
@@ -237,6 +245,7 @@ func (s *Server) closeAll() {
 	}
 	s.mu.Unlock()
 	s.wg.Wait()
+	s.closeTables()
 }
 
 // engineNamed returns the engine of that name.

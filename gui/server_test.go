@@ -285,6 +285,13 @@ type page struct {
 func startServer(t testing.TB, engines ...Engine) (string, *Server) {
 	t.Helper()
 	s := newTestServer(t, engines...)
+	return serve(t, s), s
+}
+
+// serve serves s on a free port until the test ends and returns its
+// address.
+func serve(t testing.TB, s *Server) string {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -298,7 +305,7 @@ func startServer(t testing.TB, engines ...Engine) (string, *Server) {
 			t.Errorf("Serve: %v", err)
 		}
 	})
-	return ln.Addr().String(), s
+	return ln.Addr().String()
 }
 
 // open connects a page to the server's socket.

@@ -89,6 +89,9 @@ func (s *session) sendState(g *board.Game) {
 	m.Match = s.matchState()
 	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
 	s.send(m)
+	if tm, ok := s.srv.tablesView(&p, m.Turn == "over"); ok {
+		s.send(tm)
+	}
 }
 
 // southEval turns an engine's score, from the mover's view, to South's:

@@ -172,6 +172,9 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"gui", "--addr", "127.0.0.1"}, "--addr: address 127.0.0.1: missing port in address"},
 		{[]string{"gui", "--log", noDir}, "--log: open " + noDir + ": no such file or directory"},
 		{[]string{"gui", "--engine", "x=" + missing}, `--engine "x=` + missing + `": …`},
+		{[]string{"gui", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
+		{[]string{"gui", "--tables", file}, "--tables " + file + ": not a directory"},
+		{[]string{"gui", "--tables", dir}, "--tables " + dir + ": no Hoyito III tables there (build them with sower tables build)"},
 	} {
 		stdout, stderr, st := runSower(c.args...)
 		ok := matches(stderr, "sower: "+c.want+"\n")

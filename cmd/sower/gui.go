@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -18,15 +19,23 @@ import (
 
 // gui is "sower gui": the board in the browser.
 func (c *cli) gui(args []string) error {
-	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...]")
+	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...] [--tables DIR]")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	open := fs.Bool("open", false, "open the page in the default browser")
 	engines := fs.StringArray("engine", nil, "an engine the page may choose, NAME=COMMAND (repeatable; default: this program, named sower)")
 	logFile := fs.String("log", "", "write every line sent to and read from the engines to this file")
+	tableDir := fs.String("tables", "", "Hoyito III endgame tables: show every move's result in their positions, and give them to the engines")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	cfg := gui.Config{Errors: c.stderr}
+	if *tableDir != "" {
+		dir, err := guiTableDir(*tableDir)
+		if err != nil {
+			return err
+		}
+		cfg.TablePath = dir
+	}
 	for _, e := range *engines {
 		name, command, ok := strings.Cut(e, "=")
 		if !ok || strings.TrimSpace(name) == "" {
@@ -91,6 +100,27 @@ func (c *cli) gui(args []string) error {
 		c.openPage(url)
 	}
 	return srv.Serve(ctx, ln, *addr)
+}
+
+// guiTableDir checks gui's --tables: a directory that holds Hoyito III
+// tables (which rules they serve is seen game by game). It returns the
+// directory as an absolute path, for the engines.
+func guiTableDir(dir string) (string, error) {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return "", usagef("--tables %s: %v", dir, errors.Unwrap(err))
+	}
+	if !fi.IsDir() {
+		return "", usagef("--tables %s: not a directory", dir)
+	}
+	if found, _ := filepath.Glob(filepath.Join(dir, "hoyito3-*.sowtb")); len(found) == 0 {
+		return "", usagef("--tables %s: no Hoyito III tables there (build them with sower tables build)", dir)
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", flagError("--tables", err)
+	}
+	return abs, nil
 }
 
 // listen listens on addr, HOST:PORT. An address that is not one (no port,

@@ -274,7 +274,7 @@ func probeReport(p *board.Position, tb *tables.Tables, e tables.Entry, ms []tabl
 		Lo: e.Lo, Hi: e.Hi, Exact: e.Exact(), Distance: e.Distance(), DistanceLo: e.DistLo, DistanceHi: e.DistHi,
 		Repetition: p.Variant().Rules().Repetition.String(), Clock: p.Clock(), Moves: []string{}}
 	if v, ok := tb.Value(p); ok {
-		final := v + p.Captured(p.Side()) - p.Captured(p.Side().Other())
+		final := v + tables.CaptureMargin(p)
 		out.BoardMargin, out.Value, out.FinalMargin = &v, &v, &final
 		out.Exact = out.Exact || off
 	}

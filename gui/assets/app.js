@@ -4,6 +4,7 @@
 
 import { drawSeeds, fitBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
+import { markTables, onTables } from './tables.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -131,6 +132,7 @@ function connect() {
       case 'message': setMessage(m.text); break;
       case 'export': download(m.filename, m.text); break;
       case 'preview': onPreview(m); break;
+      case 'tables': onTables(m, ui.state); break;
     }
   };
   ws.onclose = () => {
@@ -246,6 +248,7 @@ function onState(s) {
     drawPosition(s.counts, s.captured);
   }
   drawMarks(s);
+  markTables(s);
   drawPanel(s);
   foldNewGame(s);
   drawMoves(s);

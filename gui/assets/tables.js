@@ -1,0 +1,63 @@
+// The Tables panel: what the Hoyito III endgame tables say about every
+// legal move of the position shown, best first, and a mark on the board
+// on the tables' best moves. The server sends a "tables" message after
+// each state when it was started with --tables (docs/gui.md).
+
+const $ = (sel) => document.querySelector(sel);
+
+let last = null; // the last "tables" message
+
+// onTables shows a "tables" message; state is the state shown.
+export function onTables(m, state) {
+  last = m;
+  markTables(state);
+}
+
+// markTables draws the panel and the board's marks for the state shown:
+// only when the last message is about its position (a state waiting for
+// an animation shows none until its own message comes).
+export function markTables(state) {
+  const card = $('#tables-card');
+  const list = $('#tables-moves');
+  const note = $('#tables-note');
+  const m = last && state && last.fen === state.fen ? last : null;
+  const best = new Set();
+  list.replaceChildren();
+  if (!m || (!m.note && m.moves.length === 0)) {
+    card.hidden = true;
+  } else {
+    card.hidden = false;
+    note.textContent = m.note || notePrefix(state);
+    note.hidden = false;
+    for (const mv of m.moves) {
+      const li = document.createElement('li');
+      li.dataset.move = mv.move;
+      li.dataset.best = mv.best ? 'true' : 'false';
+      li.dataset.exact = mv.exact ? 'true' : 'false';
+      const name = document.createElement('b');
+      name.textContent = mv.move;
+      const text = document.createElement('span');
+      text.className = 'verdict';
+      text.textContent = mv.text;
+      li.append(name, ' ', text);
+      if (mv.best) {
+        best.add(mv.move);
+        li.title = "the tables' best move";
+      }
+      list.append(li);
+    }
+  }
+  document.querySelectorAll('[data-hole]').forEach((el) => {
+    el.dataset.tableBest = best.has(el.dataset.hole) ? 'true' : 'false';
+  });
+  const pass = $('#pass');
+  if (pass) pass.dataset.tableBest = best.has('pass') ? 'true' : 'false';
+}
+
+// notePrefix says what the list is, by the game's repetition rule.
+function notePrefix(state) {
+  if (state.rules.repetition === 'off') {
+    return 'Every move with its exact final result (Repetition off, at this no-capture count), best first; marked on the board: the best.';
+  }
+  return 'Every move with its proven bounds under Repetition threefold (and the Repetition off result as an estimate), best first; marked on the board: the best.';
+}
