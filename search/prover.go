@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"sync/atomic"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/dfpn"
@@ -32,7 +33,14 @@ const (
 // longest defence along the proof in a proven loss. Off by default; its
 // table (DefaultProverMiB) lives as long as the engine, so proofs carry
 // over between the moves of a game.
-func (e *Engine) SetProver(on bool) { e.proverOn = on }
+func (e *Engine) SetProver(on bool) {
+	e.proverOn = on
+	if on && e.solver == nil {
+		// Made now, not at the first search, whose clock would pay for
+		// clearing the table.
+		e.solver, _ = dfpn.New(dfpn.Config{HashMiB: DefaultProverMiB})
+	}
+}
 
 // prover is the df-pn search that runs beside one alpha-beta search.
 type prover struct {
@@ -64,11 +72,7 @@ func (e *Engine) startProver(ctx context.Context, s *searcher, lim Limits) *prov
 		return nil
 	}
 	if e.solver == nil {
-		sv, err := dfpn.New(dfpn.Config{HashMiB: DefaultProverMiB})
-		if err != nil {
-			return nil
-		}
-		e.solver = sv
+		return nil
 	}
 	p := &prover{solver: e.solver, root: s.root, history: append([]uint64(nil), s.keys...), ctx: ctx}
 	if e.Threads() < 2 {
@@ -99,8 +103,9 @@ func (p *prover) proved() (dfpn.Result, bool) {
 
 // slice runs the one-thread prover after an iteration that brought the
 // alpha-beta search to nodes: one df-pn node for every proverShare
-// alpha-beta nodes since the last slice.
-func (p *prover) slice(nodes uint64) {
+// alpha-beta nodes since the last slice, and not past deadline (the
+// search's hard time limit, or zero for a search without a clock).
+func (p *prover) slice(nodes uint64, deadline time.Time) {
 	if p == nil || !p.sliced || p.finished.Load() {
 		return
 	}
@@ -110,7 +115,13 @@ func (p *prover) slice(nodes uint64) {
 	}
 	p.spent = nodes
 	p.solver.SetMaxNodes(budget)
-	res, err := p.solver.Solve(p.ctx, p.root, p.history, nil)
+	ctx := p.ctx
+	if !deadline.IsZero() {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, deadline)
+		defer cancel()
+	}
+	res, err := p.solver.Solve(ctx, p.root, p.history, nil)
 	if err == nil && res.Outcome != dfpn.Unknown {
 		p.res = res
 		p.finished.Store(true)
@@ -135,6 +146,15 @@ func (p *prover) stop() {
 func (s *searcher) proverStops() bool {
 	res, ok := s.pr.proved()
 	return ok && res.Outcome == dfpn.Win && s.stopsEarly()
+}
+
+// proverDeadline is the end of the prover's slices: the search's hard
+// time limit when it has one.
+func (s *searcher) proverDeadline() time.Time {
+	if !s.timed || s.pondering {
+		return time.Time{}
+	}
+	return s.clockStart.Add(s.hard)
 }
 
 // reportProver reports the prover's proof as soon as the search sees it

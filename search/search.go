@@ -207,7 +207,7 @@ func (s *searcher) run() Result {
 			s.emit(depth, score, bound, proven)
 		}
 		s.reportProof(depth, score, bound)
-		s.pr.slice(s.nodes)
+		s.pr.slice(s.nodes, s.proverDeadline())
 		s.reportProver()
 		if s.proverStops() {
 			break // the prover proved a win: play it
