@@ -37,8 +37,9 @@ type reviewMsg struct {
 
 // startReview starts reviewing the whole game with engine r.Engine (the
 // analysis engine if none) at a budget per position: r.LimitKind movetime
-// (milliseconds, 1000 if empty) or depth. Analysis stops, and the game
-// may not be waiting for an engine's move.
+// (milliseconds, 1000 if empty) or depth. Analysis stops (turning it on
+// again cancels the review), play pauses, and the game may not be waiting
+// for an engine's move.
 func (s *session) startReview(r request) error {
 	name := r.Engine
 	if name == "" {
@@ -68,6 +69,10 @@ func (s *session) startReview(r request) error {
 	run := &reviewRun{stop: make(chan struct{}), engine: name, total: len(s.moves) + 1}
 	s.rev = run
 	req := client.Go{MoveTime: lim.MoveTime, Depth: lim.Depth, Stop: run.stop}
+	if lim.MoveTime > 0 {
+		// As long as a move may take (a depth has no bound: Cancel).
+		req.Wait = lim.MoveTime + s.srv.cfg.Timeout
+	}
 	start, moves := s.start, append([]board.Move(nil), s.moves...)
 	sl := s.slotFor(name)
 	opts, gameID := s.gameOptions(), s.gameID

@@ -188,6 +188,9 @@ func (s *session) handle(b []byte) {
 		s.paused, s.step = true, true
 		s.faults = 0
 	case "analyse":
+		if r.On {
+			s.stopReview() // the analysis would hold the engine
+		}
 		err = s.setAnalysis(r)
 	case "export":
 		err = s.export(r.Format)
