@@ -94,8 +94,9 @@ func deref(p *int) any {
 
 // TestReviewMessages reviews a short game over the socket with the fake
 // engine: bad budgets and engines are refused by name, a finished review
-// marks every ply with counts that add up, the record carries it, and a
-// take back drops the review of the ply taken back.
+// marks every ply with counts that add up, the records (JSONL and PGN)
+// carry it and open with it, and a take back drops the review of the ply
+// taken back.
 func TestReviewMessages(t *testing.T) {
 	fake := clienttest.BuildFake(t)
 	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake}})
@@ -135,6 +136,21 @@ func TestReviewMessages(t *testing.T) {
 	}
 	if rec := p.export("jsonl"); strings.Count(rec, `"review":{"mark":`) != 3 {
 		t.Errorf("the record has not the 3 plies' reviews:\n%s", rec)
+	}
+	// The PGN form carries it too, and an import reads it back.
+	pgn := p.export("pgn")
+	reviewed := p.last.Moves
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "human"})
+	p.await("a new game", func(p *page) bool { return len(p.last.Moves) == 0 && p.last.Review == nil })
+	p.send(map[string]any{"type": "import", "text": pgn})
+	p.await("the reviewed record", func(p *page) bool { return len(p.last.Moves) == 3 })
+	if r := p.last.Review; r == nil || r.Plies != 3 {
+		t.Fatalf("the PGN record opened: review %+v\n%s", r, pgn)
+	}
+	for i, m := range p.last.Moves {
+		if m.Review == nil || m.Review.Mark != reviewed[i].Review.Mark || m.Review.Best != reviewed[i].Review.Best {
+			t.Errorf("ply %d from the PGN record: %+v, want %+v", i+1, m.Review, reviewed[i].Review)
+		}
 	}
 	p.send(map[string]any{"type": "takeback"})
 	p.await("the take back", func(p *page) bool { return len(p.last.Moves) == 2 })
