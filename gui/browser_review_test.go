@@ -60,6 +60,9 @@ const reviewJS = `(() => {
 // the graph, that a cancelled review leaves the game as it was, and that
 // the saved record carries the review and opens with it.
 func TestBrowserReview(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full run has it")
+	}
 	browserCtx := newBrowser(t)
 	bin := sowertest.Build(t, raceEnabled)
 	srv := startServer(t, bin)
