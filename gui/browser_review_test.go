@@ -26,6 +26,7 @@ const reviewBlunder = "a1 a6 a1 c6 c1 b6 a1 a6 a1 a6"
 // on the move list.
 type reviewView struct {
 	Running, ProgressHidden, CancelHidden bool
+	Done, Total                           float64 // the progress bar's value and max
 	Plies                                 string
 	Counts                                map[string]map[string]string // side, mark: count
 	Marks                                 []string                     // each ply's data-mark, "" if none
@@ -45,6 +46,7 @@ const reviewJS = `(() => {
   return {
     running: q('#review-summary').dataset.running === 'true',
     progressHidden: q('#review-progress').hidden, cancelHidden: q('#review-cancel').hidden,
+    done: q('#review-progress').value, total: q('#review-progress').max,
     plies: q('#review-summary').dataset.plies || '',
     counts,
     marks: lis.map((li) => li.dataset.mark || ''),
@@ -93,8 +95,29 @@ func TestBrowserReview(t *testing.T) {
 	tb.open("game=katro&south=human&north=human&animate=off")
 	tb.do("open the record", chromedp.SetUploadFiles(chromedp.CSS("#import-file"), []string{file}))
 	opened := tb.waitFor("the game from the record", 10*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) == len(ms) })
-	if r := eval[reviewView](tb, reviewJS); slices.ContainsFunc(r.Marks, func(m string) bool { return m != "" }) || r.Plies != "" {
-		t.Fatalf("marks before any review: %+v", r)
+	before := eval[reviewView](tb, reviewJS)
+	if slices.ContainsFunc(before.Marks, func(m string) bool { return m != "" }) || before.Plies != "" {
+		t.Fatalf("marks before any review: %+v", before)
+	}
+
+	// A review cancelled midway leaves the game as it was: no marks.
+	eval[bool](tb, `(() => { document.querySelector('#review-kind').value = 'movetime'; document.querySelector('#review-value').value = '2000'; return true; })()`)
+	tb.click("#review")
+	// Two positions searched: ply 1 is marked while the review runs.
+	mid := waitReview(tb, "the review under way", 15*time.Second, func(r reviewView) bool {
+		return r.Running && !r.ProgressHidden && !r.CancelHidden && r.Done >= 2
+	})
+	tb.click("#review-cancel")
+	after := waitReview(tb, "the cancelled review", 10*time.Second, func(r reviewView) bool { return !r.Running && r.ProgressHidden })
+	t.Logf("cancelled at %v of %v positions", mid.Done, mid.Total)
+	if mid.Total != float64(len(ms)+1) || mid.Done >= mid.Total || mid.Marks[0] == "" {
+		t.Errorf("the review under way: %v of %v positions, ply 1 marked %q; want fewer than all %d, ply 1 marked", mid.Done, mid.Total, mid.Marks[0], len(ms)+1)
+	}
+	if slices.ContainsFunc(after.Marks, func(m string) bool { return m != "" }) || after.Plies != "" || !slices.Equal(after.Text, before.Text) {
+		t.Errorf("after a cancelled review the move list is\n%q (marks %q, %q plies reviewed)\nwant it as it was:\n%q", after.Text, after.Marks, after.Plies, before.Text)
+	}
+	if s := tb.state(); len(s.Plies) != len(ms) || s.Fen != opened.Fen {
+		t.Errorf("after a cancelled review: %d plies at %s, want %d at %s", len(s.Plies), s.Fen, len(ms), opened.Fen)
 	}
 
 	// The review, at depth 24.
@@ -138,19 +161,6 @@ func TestBrowserReview(t *testing.T) {
 	tb.pageScreenshot("ply9")
 	tb.click(`#movelist li[data-ply="10"] .mv`)
 	tb.waitFor("ply 10", 10*time.Second, func(s pageState) bool { return s.Fen == opened.Fen })
-
-	// A review cancelled midway leaves the game and its review as they were.
-	eval[bool](tb, `(() => { document.querySelector('#review-kind').value = 'movetime'; document.querySelector('#review-value').value = '3000'; return true; })()`)
-	tb.click("#review")
-	waitReview(tb, "the second review under way", 10*time.Second, func(r reviewView) bool { return r.Running && !r.ProgressHidden && !r.CancelHidden })
-	tb.click("#review-cancel")
-	after := waitReview(tb, "the cancelled review", 10*time.Second, func(r reviewView) bool { return !r.Running && r.ProgressHidden })
-	if !slices.Equal(after.Text, r.Text) || !slices.Equal(after.Marks, r.Marks) || after.Plies != r.Plies {
-		t.Errorf("after a cancelled review the move list is\n%q\nwant it as it was:\n%q", after.Text, r.Text)
-	}
-	if s := tb.state(); len(s.Plies) != len(ms) || s.Fen != opened.Fen {
-		t.Errorf("after a cancelled review: %d plies at %s, want %d at %s", len(s.Plies), s.Fen, len(ms), opened.Fen)
-	}
 
 	// The saved record carries the review, and opens with it.
 	tb.click("#export-jsonl")

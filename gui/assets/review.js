@@ -77,7 +77,12 @@ export function drawReview(s, send) {
     bar.title = `${r.done} of ${r.total} positions`;
   }
   const box = $('#review-summary');
-  if (!r) { box.replaceChildren(); return; }
+  if (!r) {
+    box.replaceChildren();
+    delete box.dataset.plies;
+    delete box.dataset.running;
+    return;
+  }
   const table = document.createElement('table');
   table.className = 'review-counts';
   const head = table.insertRow();
