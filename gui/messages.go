@@ -1,6 +1,10 @@
 package gui
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/sower-engine/sower/bench/match"
+)
 
 // The messages between the page and the server, as JSON objects with a
 // "type" (docs/gui.md lists them).
@@ -102,6 +106,8 @@ type stateMsg struct {
 	// Steps are the boards of the last move's sowing, lap by lap, when
 	// the shown position follows the one shown before by that move.
 	Steps []step `json:"steps,omitempty"`
+	// Review is the game's review, under way or done, if any.
+	Review *reviewMsg `json:"review,omitempty"`
 }
 
 type rulesMsg struct {
@@ -126,6 +132,8 @@ type plyMsg struct {
 	Eval  *evalMsg `json:"eval,omitempty"`
 	Depth int      `json:"depth,omitempty"`
 	MS    int64    `json:"ms"`
+	// Review is the ply's mark, loss and better move, once reviewed.
+	Review *match.MoveReview `json:"review,omitempty"`
 }
 
 // evalMsg is an engine's score from South's view (the page shows every

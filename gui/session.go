@@ -55,7 +55,9 @@ type session struct {
 	step    bool // play one engine move, then pause
 	faults  int  // engine faults in a row at this ply
 	an      analysis
-	match   *tradMatch // a traditional match being played, if any
+	match   *tradMatch         // a traditional match being played, if any
+	review  []match.MoveReview // the game's review, ply by ply, as far as it goes
+	rev     *reviewRun         // a review under way, if any
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -186,11 +188,20 @@ func (s *session) handle(b []byte) {
 		s.paused, s.step = true, true
 		s.faults = 0
 	case "analyse":
+		if r.On {
+			s.stopReview() // the analysis would hold the engine
+		}
 		err = s.setAnalysis(r)
 	case "export":
 		err = s.export(r.Format)
 	case "import":
 		err = s.importRecord(r.Text)
+	case "review":
+		if r.On {
+			err = s.startReview(r)
+		} else {
+			s.stopReview()
+		}
 	case "hello":
 	default:
 		err = fmt.Errorf("unknown message type %q", r.Type)
@@ -257,6 +268,7 @@ func (s *session) begin(v *board.Variant, start board.Position, moves []board.Mo
 	s.running = -1
 	s.lost = nil
 	s.paused, s.step, s.faults = false, false, 0
+	s.keepReview(0)
 }
 
 // setup sets up a position from notation in the current game and rules;
@@ -312,6 +324,7 @@ func (s *session) cut(n int) {
 		return
 	}
 	s.stopJob()
+	s.keepReview(n)
 	s.lost = nil
 	s.moves, s.replies, s.proven, s.by, s.clockAt = s.moves[:n], s.replies[:n], s.proven[:n], s.by[:n], s.clockAt[:n]
 	s.clocks = s.fullClocks()

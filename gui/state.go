@@ -72,6 +72,7 @@ func (s *session) sendState(g *board.Game) {
 			pm.Eval, pm.Depth = southEval(in, side), in.Depth
 			pm.Eval.Proven = s.proven[i] && !in.IsMate
 		}
+		s.reviewPly(&pm, i)
 		m.Moves = append(m.Moves, pm)
 		replay.Play(mv)
 	}
@@ -87,6 +88,7 @@ func (s *session) sendState(g *board.Game) {
 		m.Steps = sowingSteps(s.sent.fen, v, s.moves[s.view-1])
 	}
 	m.Match = s.matchState()
+	m.Review = s.reviewState()
 	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
 	s.send(m)
 	if tm, ok := s.srv.tablesView(&p, m.Turn == "over"); ok {
@@ -160,6 +162,7 @@ func (s *session) record() *match.GameRecord {
 	g := s.gameAt(len(s.moves))
 	rec := match.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
+	s.writeReview(rec)
 	if l := s.lostAt(len(s.moves)); l != nil {
 		// As sower match records a forfeit: the loser, the termination
 		// and what happened.
@@ -244,6 +247,7 @@ func (s *session) importRecord(text string) error {
 			s.by[i] = by
 		}
 	}
+	s.readReview(&rec)
 	s.paused = true // look first; Resume plays on
 	return nil
 }

@@ -2,10 +2,10 @@ package review
 
 import (
 	"context"
-	"math"
 	"time"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
@@ -55,13 +55,7 @@ func (r *Result) Complete() bool { return len(r.Plies) == len(r.Game.Moves()) }
 // Counts returns the number of plies of each mark, by the side that
 // played them (indexed by board.Side).
 func (r *Result) Counts() [2]map[string]int {
-	c := [2]map[string]int{{}, {}}
-	p := r.Game.Start()
-	for i, pr := range r.Plies {
-		c[p.Side()][pr.Mark]++
-		p, _ = p.After(r.Game.Moves()[i])
-	}
-	return c
+	return marks.Counts(r.Game.Start(), r.Game.Moves(), r.Plies)
 }
 
 // Apply writes the review into rec, the record of the game reviewed: each
@@ -139,37 +133,23 @@ func searchPosition(ctx context.Context, g *board.Game, cfg Config) (verdict, er
 }
 
 // judge reviews move m, played between the positions of verdicts before
-// and after.
+// and after (marks.Judge).
 func judge(f board.Family, t Thresholds, before, after *verdict, m board.Move) match.MoveReview {
-	s := before.side
-	var r match.MoveReview
-	r.CP, r.Mate, r.Proven = after.southScore(f)
-	r.Depth = after.info.Depth
-	if m == before.move {
-		// The engine's own move lost nothing: a difference between the
-		// two searches is theirs, not the move's.
-		r.Mark = Best
-		return r
-	}
-	loss := max(0, before.value(f, s)-after.value(f, s))
-	r.Loss = roundLoss(f, loss)
-	r.Mark = markMove(t, loss, before.outcome(f, s), after.outcome(f, s))
-	if r.Mark != Good {
-		r.Best = before.move.String()
-		for _, x := range before.info.PV {
-			r.Line = append(r.Line, x.String())
-		}
-	}
-	return r
+	b, a := before.view(f), after.view(f)
+	return marks.Judge(f, t, &b, &a, m.String())
 }
 
-// roundLoss rounds a loss for the record: Katro to a thousandth of a
-// point of expected score, Hoyito III to a hundredth of a seed.
-func roundLoss(f board.Family, loss float64) float64 {
-	if f == board.Hoyito {
-		return math.Round(loss*100) / 100
+// view is the verdict as package marks judges it.
+func (v *verdict) view(f board.Family) marks.View {
+	w := marks.View{Side: v.side, Value: v.value(f, v.side), Outcome: v.outcome(f, v.side), Depth: v.info.Depth}
+	if !v.status.Over() {
+		w.Move = v.move.String()
+		for _, x := range v.info.PV {
+			w.Line = append(w.Line, x.String())
+		}
 	}
-	return math.Round(loss*1000) / 1000
+	w.CP, w.Mate, w.Proven = v.southScore(f)
+	return w
 }
 
 // value is the position's worth to side s: Katro its expected score (0 to
@@ -206,39 +186,34 @@ func (v *verdict) value(f board.Family, s board.Side) float64 {
 // finished game, a proven score (Info.Proven), or a decisive score bound
 // on its own side (a win by at least, a loss by at least), as
 // search.Info.WDL reads them.
-func (v *verdict) outcome(f board.Family, s board.Side) outcome {
-	var o outcome
+func (v *verdict) outcome(f board.Family, s board.Side) marks.Outcome {
+	var o marks.Outcome
 	switch {
 	case v.status.Over():
 		d := v.value(f, v.side) // 1, ½ or 0, or the margin
-		o = provenDraw
+		o = marks.ProvenDraw
 		if f == board.Katro {
 			d -= 0.5
 		}
 		if d > 0 {
-			o = provenWin
+			o = marks.ProvenWin
 		} else if d < 0 {
-			o = provenLoss
+			o = marks.ProvenLoss
 		}
 	default:
 		i := v.info
 		sc := i.Score
 		switch {
 		case sc > 0 && (i.Proven || sc.Decisive() && i.Bound != search.BoundUpper):
-			o = provenWin
+			o = marks.ProvenWin
 		case sc < 0 && (i.Proven || sc.Decisive() && i.Bound != search.BoundLower):
-			o = provenLoss
+			o = marks.ProvenLoss
 		case i.Proven:
-			o = provenDraw
+			o = marks.ProvenDraw
 		}
 	}
 	if s != v.side {
-		switch o {
-		case provenWin:
-			o = provenLoss
-		case provenLoss:
-			o = provenWin
-		}
+		o = o.Other()
 	}
 	return o
 }
@@ -247,7 +222,7 @@ func (v *verdict) outcome(f board.Family, s board.Side) outcome {
 // keeps it: CP or Mate, and whether it is proven. A finished Katro game
 // has neither (its result scores it).
 func (v *verdict) southScore(f board.Family) (cpS, mate *int, proven bool) {
-	proven = v.outcome(f, board.South) != unproven
+	proven = v.outcome(f, board.South) != marks.Unproven
 	if v.status.Over() {
 		if f == board.Hoyito {
 			x := 100 * (v.status.Seeds[board.South] - v.status.Seeds[board.North])

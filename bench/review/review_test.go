@@ -144,7 +144,7 @@ func TestMarksOnRealGames(t *testing.T) {
 			case pr.Mark == Good && pr.Loss >= th.Inaccuracy:
 				t.Errorf("%s ply %d: good with a loss of %v", name, i+1, pr.Loss)
 			}
-			if pr.Mark != Best && pr.Mark != Good && pr.Mark != th.mark(pr.Loss) && !pr.Proven && (i == 0 || !res.Plies[i-1].Proven) {
+			if pr.Mark != Best && pr.Mark != Good && pr.Mark != th.Mark(pr.Loss) && !pr.Proven && (i == 0 || !res.Plies[i-1].Proven) {
 				t.Errorf("%s ply %d: %s with a loss of %v", name, i+1, pr.Mark, pr.Loss)
 			}
 			if pr.Mark == Best && pr.Loss != 0 {

@@ -5,6 +5,7 @@
 import { drawSeeds, fitBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { markTables, onTables } from './tables.js';
+import { bindReview, drawReview, markPly } from './review.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -252,6 +253,7 @@ function onState(s) {
   drawPanel(s);
   foldNewGame(s);
   drawMoves(s);
+  drawReview(s, send);
   drawGraphIn($('#eval-graph'), s, goTo);
   const hoy = s.family === 'hoyito';
   $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
@@ -554,6 +556,7 @@ function drawMoves(s) {
       li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
+    markPly(li, s, ply, send);
     if (ply === s.view) li.setAttribute('aria-current', 'true');
     li.addEventListener('click', () => goTo(ply));
     li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goTo(ply); } });
@@ -933,6 +936,7 @@ function bind() {
     request({ type: 'import', text: await f.text() });
     e.target.value = '';
   });
+  bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;
     if (!s) return;

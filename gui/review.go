@@ -1,0 +1,324 @@
+package gui
+
+import (
+	"fmt"
+
+	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/review/marks"
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/protocol/client"
+)
+
+// reviewRun is a game review under way: an engine searches every
+// position of the game, from the start to the last, over the protocol
+// (as sower review does with its own search), and each ply is judged by
+// package bench/review/marks.
+type reviewRun struct {
+	stop   chan struct{} // closed to cancel
+	engine string
+	done   int // positions searched
+	total  int // the game's positions
+	plies  []match.MoveReview
+}
+
+// reviewMsg is the review as the page shows it: under way (Running, with
+// Done of Total positions searched) or finished, the plies reviewed (the
+// marks themselves are on the moves, plyMsg.Review) and each side's
+// counts of every mark (South first).
+type reviewMsg struct {
+	Running bool              `json:"running"`
+	Engine  string            `json:"engine,omitempty"`
+	Done    int               `json:"done"`
+	Total   int               `json:"total"`
+	Plies   int               `json:"plies"`
+	Counts  [2]map[string]int `json:"counts"`
+}
+
+// startReview starts reviewing the whole game with engine r.Engine (the
+// analysis engine if none) at a budget per position: r.LimitKind movetime
+// (milliseconds, 1000 if empty) or depth. Analysis stops (turning it on
+// again cancels the review), play pauses, and the game may not be waiting
+// for an engine's move.
+func (s *session) startReview(r request) error {
+	name := r.Engine
+	if name == "" {
+		name = s.an.Engine
+	}
+	if _, ok := s.srv.engineNamed(name); !ok {
+		return fmt.Errorf("review: no engine named %q", name)
+	}
+	kind := r.LimitKind
+	if kind == "" {
+		kind = "movetime"
+	}
+	if kind != "movetime" && kind != "depth" {
+		return fmt.Errorf("review limit %q: want movetime or depth", kind)
+	}
+	lim, err := parseLimit(kind, r.LimitValue)
+	if err != nil {
+		return fmt.Errorf("review: %v", err)
+	}
+	if s.job != nil && s.job.kind == "move" {
+		return fmt.Errorf("review: an engine is thinking about its move; pause first")
+	}
+	s.stopReview()
+	s.an.On = false
+	s.stopJob()
+	s.paused = true
+	run := &reviewRun{stop: make(chan struct{}), engine: name, total: len(s.moves) + 1}
+	s.rev = run
+	req := client.Go{MoveTime: lim.MoveTime, Depth: lim.Depth, Stop: run.stop}
+	if lim.MoveTime > 0 {
+		// As long as a move may take (a depth has no bound: Cancel).
+		req.Wait = lim.MoveTime + s.srv.cfg.Timeout
+	}
+	start, moves := s.start, append([]board.Move(nil), s.moves...)
+	sl := s.slotFor(name)
+	opts, gameID := s.gameOptions(), s.gameID
+	s.jobs.Add(1)
+	go func() {
+		defer s.jobs.Done()
+		s.reviewGame(run, sl, gameID, opts, start, moves, req)
+	}()
+	return nil
+}
+
+// reviewGame searches every position of the game from start along moves
+// (in its own goroutine), handing each judged ply to the loop; a fault or
+// a cancel ends it.
+func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client.Option, start board.Position, moves []board.Move, req client.Go) {
+	f := start.Variant().Family()
+	th := marks.ThresholdsFor(f)
+	g := board.NewGame(start)
+	var prev marks.View
+	for i := 0; i <= len(moves); i++ {
+		var pf proof
+		req.Each = func(line string) { pf.read(line) }
+		view, fault := s.reviewPosition(sl, gameID, opts, g, req, &pf)
+		if fault != nil {
+			s.post(func() {
+				if s.rev == run && fault.Kind != client.Aborted {
+					s.rev = nil
+					s.say("The review stopped: engine %s %s. The game is as it was.", run.engine, fault.Detail)
+					s.update()
+				}
+			})
+			return
+		}
+		var ply *match.MoveReview
+		if i > 0 {
+			pr := marks.Judge(f, th, &prev, &view, moves[i-1].String())
+			ply = &pr
+		}
+		last := i == len(moves)
+		s.post(func() { s.reviewed(run, ply, last) })
+		if !last {
+			g.Play(moves[i]) // legal: checked when played
+		}
+		prev = view
+	}
+}
+
+// reviewed takes one position's judgement (ply, nil for the start) of
+// review run; after the last, the review replaces the game's.
+func (s *session) reviewed(run *reviewRun, ply *match.MoveReview, last bool) {
+	if s.rev != run {
+		return // cancelled, or the game changed
+	}
+	run.done++
+	if ply != nil {
+		run.plies = append(run.plies, *ply)
+	}
+	if last {
+		s.review, s.rev = run.plies, nil
+	}
+	s.update()
+}
+
+// stopReview cancels a review under way; the game's review stays as it
+// was.
+func (s *session) stopReview() {
+	if s.rev != nil {
+		close(s.rev.stop)
+		s.rev = nil
+	}
+}
+
+// reviewPosition returns the engine's view of g's position: searched
+// within req, or for a finished game its result.
+func (s *session) reviewPosition(sl *slot, gameID int, opts []client.Option, g *board.Game, req client.Go, pf *proof) (marks.View, *client.Fault) {
+	p := g.Position()
+	f := p.Variant().Family()
+	if st := g.Status(); st.Over() {
+		return finishedView(f, p.Side(), st), nil
+	}
+	r, fault, _ := sl.work(s.ctx, s.srv, gameID, opts, 1, g, req, func(int) {})
+	if fault == nil {
+		select {
+		case <-req.Stop:
+			fault = &client.Fault{Kind: client.Aborted, Detail: "stopped"}
+		default:
+		}
+	}
+	if fault != nil {
+		return marks.View{}, fault
+	}
+	return searchedView(f, p.Side(), r, pf.proves(r.Info)), nil
+}
+
+// finishedView is a finished game's view: its result, proven.
+func finishedView(f board.Family, side board.Side, st board.Status) marks.View {
+	v := marks.View{Side: side, Proven: true}
+	if f == board.Hoyito {
+		d := st.Seeds[side] - st.Seeds[side.Other()]
+		v.Value = float64(d)
+		south := st.Seeds[board.South] - st.Seeds[board.North]
+		south *= 100
+		v.CP = &south
+	} else {
+		v.Value = 0.5
+		if w, ok := st.Result.Winner(); ok {
+			v.Value = 0
+			if w == side {
+				v.Value = 1
+			}
+		}
+	}
+	d := v.Value
+	if f == board.Katro {
+		d -= 0.5
+	}
+	v.Outcome = marks.ProvenDraw
+	if d > 0 {
+		v.Outcome = marks.ProvenWin
+	} else if d < 0 {
+		v.Outcome = marks.ProvenLoss
+	}
+	return v
+}
+
+// searchedView is the view of a searched position, from the engine's
+// last info line and best move; proven says the score is one the engine
+// proved ("info string proven"). As package bench/review reads a search:
+// a Katro mate score is a proven result unless its bound says it may be
+// less; a proven score is certain; any other is an estimate, its value
+// the engine's wdl (the expected score) if it sent one, else the family's
+// built-in model of the score; a Hoyito III score is its margin.
+func searchedView(f board.Family, side board.Side, r client.Reply, proven bool) marks.View {
+	in := r.Info
+	v := marks.View{Side: side, Move: r.Move, Line: in.PV, Depth: in.Depth}
+	switch {
+	case in.IsMate && in.Mate > 0 && (proven || in.Bound != "upperbound"):
+		v.Outcome = marks.ProvenWin
+	case in.IsMate && in.Mate <= 0 && (proven || in.Bound != "lowerbound"):
+		v.Outcome = marks.ProvenLoss
+	case proven && in.CP == 0:
+		v.Outcome = marks.ProvenDraw
+	case proven && in.CP > 0:
+		v.Outcome = marks.ProvenWin
+	case proven:
+		v.Outcome = marks.ProvenLoss
+	}
+	if f == board.Hoyito {
+		v.Value = float64(in.CP) / 100
+	} else {
+		switch v.Outcome {
+		case marks.ProvenWin:
+			v.Value = 1
+		case marks.ProvenDraw:
+			v.Value = 0.5
+		case marks.ProvenLoss:
+			v.Value = 0
+		default:
+			w := in.WDL
+			if !in.HasWDL {
+				x := eval.BuiltinWDL(f).PerMille(in.CP)
+				w = [3]int{x.Win, x.Draw, x.Loss}
+			}
+			v.Value = (float64(w[0]) + float64(w[1])/2) / 1000
+		}
+	}
+	v.Proven = v.Outcome != marks.Unproven
+	if e := southEval(in, side); e != nil {
+		v.CP, v.Mate = e.CP, e.Mate
+	}
+	return v
+}
+
+// reviewState is the review as the page is sent it, nil when the game
+// has none.
+func (s *session) reviewState() *reviewMsg {
+	var m reviewMsg
+	plies := s.review
+	switch {
+	case s.rev != nil:
+		m.Running, m.Engine, m.Done, m.Total = true, s.rev.engine, s.rev.done, s.rev.total
+		plies = s.rev.plies
+	case len(s.review) == 0:
+		return nil
+	}
+	m.Plies = len(plies)
+	m.Counts = marks.Counts(s.start, s.moves, plies)
+	return &m
+}
+
+// plyReview is ply i's review as shown: the review under way's, else the
+// game's.
+func (s *session) plyReview(i int) *match.MoveReview {
+	plies := s.review
+	if s.rev != nil && len(s.rev.plies) > i {
+		plies = s.rev.plies
+	}
+	if i < len(plies) {
+		pr := plies[i]
+		return &pr
+	}
+	return nil
+}
+
+// keepReview drops the review of the plies from n on (the game was cut
+// there) and cancels a review under way.
+func (s *session) keepReview(n int) {
+	s.stopReview()
+	if n < len(s.review) {
+		s.review = s.review[:n]
+	}
+}
+
+// readReview takes the review of a record's plies, as far as they were
+// all reviewed.
+func (s *session) readReview(rec *match.GameRecord) {
+	s.review = nil
+	for _, m := range rec.Moves {
+		if m.Review == nil {
+			break
+		}
+		s.review = append(s.review, *m.Review)
+	}
+}
+
+// writeReview puts the game's review into its record.
+func (s *session) writeReview(rec *match.GameRecord) {
+	for i := range s.review {
+		if i < len(rec.Moves) {
+			pr := s.review[i]
+			rec.Moves[i].Review = &pr
+		}
+	}
+}
+
+// reviewPly puts ply i's review on its message, and the review's score
+// after it as the ply's score (the graph then shows the whole game at one
+// budget).
+func (s *session) reviewPly(pm *plyMsg, i int) {
+	pr := s.plyReview(i)
+	if pr == nil {
+		return
+	}
+	pm.Review = pr
+	if pr.CP != nil || pr.Mate != nil {
+		pm.Eval = &evalMsg{CP: pr.CP, Mate: pr.Mate, Proven: pr.Proven && pr.CP != nil}
+		pm.Depth = pr.Depth
+	}
+}
