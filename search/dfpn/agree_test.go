@@ -36,7 +36,10 @@ func lateSample(v *board.Variant, rng *rand.Rand, back int) (board.Position, boo
 func TestAgreesWithBoundedRecursion(t *testing.T) {
 	const horizon, checked = 7, 11
 	count := 1000
-	if testing.Short() {
+	switch {
+	case testing.Short() && raceEnabled:
+		count = 20
+	case testing.Short():
 		count = 150
 	}
 	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000})

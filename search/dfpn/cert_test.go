@@ -39,7 +39,10 @@ func proofOf(t *testing.T, s *Solver, p board.Position) (Result, []byte) {
 // move changed or a line removed is refused, naming a position.
 func TestCertificatesVerify(t *testing.T) {
 	count := 60
-	if testing.Short() {
+	switch {
+	case testing.Short() && raceEnabled:
+		count = 4
+	case testing.Short():
 		count = 15
 	}
 	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000})
