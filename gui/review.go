@@ -2,11 +2,11 @@ package gui
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol/client"
 )
 
@@ -231,12 +231,15 @@ func searchedView(f board.Family, side board.Side, r client.Reply, proven bool) 
 		case marks.ProvenLoss:
 			v.Value = 0
 		default:
-			w := in.WDL
-			if !in.HasWDL {
-				x := eval.BuiltinWDL(f).PerMille(in.CP)
-				w = [3]int{x.Win, x.Draw, x.Loss}
+			if in.HasWDL {
+				w := in.WDL
+				v.Value = (float64(w[0]) + float64(w[1])/2) / 1000
+			} else {
+				// The page's own estimate for an engine without wdl
+				// (assets/scores.js, squash): the GUI knows engines only
+				// through the protocol, not Sower's evaluation.
+				v.Value = 1 / (1 + math.Exp(-float64(in.CP)/katroSquash))
 			}
-			v.Value = (float64(w[0]) + float64(w[1])/2) / 1000
 		}
 	}
 	v.Proven = v.Outcome != marks.Unproven
@@ -322,3 +325,7 @@ func (s *session) reviewPly(pm *plyMsg, i int) {
 		pm.Depth = pr.Depth
 	}
 }
+
+// katroSquash is the scale of the logistic that turns a Katro score
+// without wdl into South's expected score, as the page's (scores.js).
+const katroSquash = 500
