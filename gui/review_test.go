@@ -8,7 +8,6 @@ import (
 
 	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/protocol/client"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
@@ -17,10 +16,9 @@ import (
 // its searches: the value to the side to move, the proven outcome and
 // South's score for the record, worked out by hand.
 func TestSearchedView(t *testing.T) {
-	// The built-in model's expected score for cp 150, from its own
-	// per mille (an independent path through package eval).
-	w := eval.BuiltinWDL(board.Katro).PerMille(150)
-	model150 := (float64(w.Win) + float64(w.Draw)/2) / 1000
+	// The page's estimate for cp 150 without wdl: the logistic of
+	// assets/scores.js, 1/(1 + e^(-150/500)).
+	model150 := 1 / (1 + math.Exp(-150.0/500))
 	tests := []struct {
 		name    string
 		f       board.Family
