@@ -468,7 +468,7 @@ func TestWrongHashRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := upload(ctx, c.JS, good, hash); err != nil {
+	if err := upload(ctx, c.JS, good, hash, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	cch := &cache{dir: filepath.Join(dir, "cache"), js: c.JS}

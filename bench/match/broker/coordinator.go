@@ -142,7 +142,7 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 		if p == "" {
 			continue
 		}
-		if err := upload(ctx, c.JS, p, hashes[i]); err != nil {
+		if err := upload(ctx, c.JS, p, hashes[i], co.out); err != nil {
 			return match.Summary{}, fmt.Errorf("uploading engine%d (%s): %w", i+1, p, err)
 		}
 	}
