@@ -395,11 +395,14 @@ func TestDistributed(t *testing.T) {
 		closed := "nats://" + ln.Addr().String()
 		ln.Close()
 		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{Token: "s3cret"})
-		for _, c := range []struct{ args []string }{
-			{[]string{"match", "--broker", closed, "--engine1", "builtin:greedy", "--engine2", "builtin:random"}},
-			{[]string{"worker", "--broker", closed}},
-			{[]string{"worker", "--broker", srv.URL()}},
-			{[]string{"worker", "--broker", strings.Replace(srv.URL(), "nats://", "nats://wrong@", 1)}},
+		for _, c := range []struct {
+			args  []string
+			shown string // how the message names the broker
+		}{
+			{[]string{"match", "--broker", closed, "--engine1", "builtin:greedy", "--engine2", "builtin:random"}, closed},
+			{[]string{"worker", "--broker", closed}, closed},
+			{[]string{"worker", "--broker", srv.URL()}, srv.URL()},
+			{[]string{"worker", "--broker", strings.Replace(srv.URL(), "nats://", "nats://wrong@", 1)}, strings.Replace(srv.URL(), "nats://", "nats://***@", 1)},
 		} {
 			began := time.Now()
 			p := start(t, bin, dir, c.args...)
@@ -410,6 +413,9 @@ func TestDistributed(t *testing.T) {
 			}
 			if strings.Contains(out, "wrong") || strings.Contains(out, "s3cret") {
 				t.Errorf("%v: the message shows the token: %s", c.args, out)
+			}
+			if !strings.Contains(out, " "+c.shown+" ") && !strings.Contains(out, " "+c.shown+":") {
+				t.Errorf("%v: the message does not name the broker as %s: %s", c.args, c.shown, out)
 			}
 		}
 	})

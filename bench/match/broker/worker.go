@@ -27,6 +27,10 @@ type Worker struct {
 	Log io.Writer
 	// Progress gets a line per pair started, finished or failed.
 	Progress io.Writer
+	// Build is this program's build (ThisBuild): the worker plays a
+	// self-play task only when the task names the same build, and fails
+	// it, naming both, otherwise.
+	Build Build
 }
 
 // Serve pulls and plays tasks until ctx ends. A pair running then is
@@ -184,7 +188,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	var data []DatagenGame
 	var failure string
 	if t.Datagen != nil {
-		data, failure = playDatagen(pctx, &t)
+		data, failure = playDatagen(pctx, &t, s.w.Build)
 	} else {
 		recs, failure = s.play(pctx, &t)
 	}
@@ -230,7 +234,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 
 // deliver publishes a task's result and only then acknowledges the task.
 func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result []byte, msgID string) {
-	if _, err := s.c.JS.Publish(ctx, resultSubject(t.Match), result, jetstream.WithMsgID(msgID)); err != nil {
+	if err := s.c.publish(ctx, resultSubject(t.Match), result, msgID); err != nil {
 		_ = msg.Nak() // another worker plays it
 		fmt.Fprintf(s.w.Progress, "%s: publishing the records: %v\n", t.what(), err)
 		return

@@ -1,0 +1,138 @@
+package broker
+
+import (
+	"context"
+	"errors"
+	"net"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/internal/sowertest"
+)
+
+// TestRedact checks that a secret in the broker's URL is shown as "***",
+// as the documentation shows it, and that a URL without one is unchanged.
+func TestRedact(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"nats://s3cret@broker.lan:4222", "nats://***@broker.lan:4222"},
+		{"nats://user:pass@broker.lan:4222", "nats://***@broker.lan:4222"},
+		{"tls://s3cret@10.0.0.1:4222", "tls://***@10.0.0.1:4222"},
+		{"nats://broker.lan:4222", "nats://broker.lan:4222"},
+		{"nats://127.0.0.1:4222", "nats://127.0.0.1:4222"},
+	} {
+		if got := Redact(c.in); got != c.want {
+			t.Errorf("Redact(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// freeAddr returns a loopback address with a port free at the time, for a
+// broker that must come back at the same address.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// TestReconnectThroughRefusals restarts the broker with another token for
+// longer than NATS clients take to give up on refused credentials (two
+// refusals), then with the right one: the client is still trying, says
+// why it waits, and connects again.
+func TestReconnectThroughRefusals(t *testing.T) {
+	dir := t.TempDir()
+	o := ServerOptions{Listen: freeAddr(t), Dir: filepath.Join(dir, "js"), Token: "right"}
+	srv, err := Serve(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log sowertest.SyncBuffer
+	c, err := Dial(ClientOptions{URL: "nats://right@" + srv.Addr(), Log: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := c.Context(context.Background())
+	defer cancel()
+	srv.Close()
+	wrong := o
+	wrong.Token = "wrong"
+	if srv, err = Serve(wrong); err != nil {
+		t.Fatal(err)
+	}
+	// The first refusal is reported; in the next 4 s come two more
+	// (reconnectDelay spaces them 1 and 2 s), past NATS's two.
+	for end := time.Now().Add(30 * time.Second); !strings.Contains(log.String(), "authorization violation"); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no refusal reported:\n%s", log.String())
+		}
+	}
+	time.Sleep(4 * time.Second)
+	if c.NC.IsClosed() || ctx.Err() != nil {
+		t.Fatalf("the client gave up on refused credentials:\n%s", log.String())
+	}
+	srv.Close()
+	if srv, err = Serve(o); err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	for end := time.Now().Add(30 * time.Second); !c.NC.IsConnected(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("not connected again 30 s after the right token came back:\n%s", log.String())
+		}
+	}
+	out := log.String()
+	for _, want := range []string{"lost the connection to the broker at nats://***@", "authorization violation", "check the token", "reconnected to the broker"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the log lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "right") || strings.Contains(out, "wrong") {
+		t.Errorf("the log shows a token:\n%s", out)
+	}
+}
+
+// TestConnectionLost closes a client's connection under it, as the NATS
+// client does when it gives up: its Context ends with ErrConnectionLost
+// and a message naming the broker. A connection closed by Close does not
+// count as lost.
+func TestConnectionLost(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	var log sowertest.SyncBuffer
+	dial := func() *Client {
+		c, err := Dial(ClientOptions{URL: srv.URL(), Log: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	c := dial()
+	ctx, cancel := c.Context(context.Background())
+	defer cancel()
+	c.NC.Close()
+	select {
+	case <-ctx.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the context did not end when the connection was closed for good")
+	}
+	if cause := context.Cause(ctx); !errors.Is(cause, ErrConnectionLost) || !strings.Contains(cause.Error(), srv.URL()) {
+		t.Errorf("cause %v", cause)
+	}
+
+	c = dial()
+	ctx, cancel = c.Context(context.Background())
+	defer cancel()
+	c.Close()
+	for end := time.Now().Add(5 * time.Second); !c.NC.IsClosed() && time.Now().Before(end); {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(100 * time.Millisecond)
+	if ctx.Err() != nil {
+		t.Errorf("Close ended the context: %v", context.Cause(ctx))
+	}
+}
