@@ -95,6 +95,18 @@ func (p *proc) waitFor(t *testing.T, s string, limit time.Duration) {
 	t.Fatalf("no %q from %v within %v:\n%s", s, p.cmd.Args, limit, p.out.String())
 }
 
+// startWorkers starts n workers of the program bin on the broker at url,
+// named w1, w2, … with their caches in dir.
+func startWorkers(t *testing.T, bin, url, dir string, n int) []*proc {
+	t.Helper()
+	var ps []*proc
+	for i := range n {
+		ps = append(ps, start(t, bin, dir, "worker", "--broker", url, "--name", fmt.Sprintf("w%d", i+1),
+			"--cache", filepath.Join(dir, fmt.Sprintf("cache%d", i+1))))
+	}
+	return ps
+}
+
 // readRecords reads a JSONL file of game records, without what differs
 // between two plays of a game (the times), ordered by game.
 func readRecords(t *testing.T, path string) []match.GameRecord {
@@ -154,14 +166,8 @@ func TestDistributed(t *testing.T) {
 		t.Skip("the processes are not race-instrumented; run without -race")
 	}
 	bin := sowertest.Build(t, false)
-	workers := func(t *testing.T, url, dir string, n int) []*proc {
-		var ps []*proc
-		for i := range n {
-			ps = append(ps, start(t, bin, dir, "worker", "--broker", url, "--name", fmt.Sprintf("w%d", i+1),
-				"--cache", filepath.Join(dir, fmt.Sprintf("cache%d", i+1))))
-		}
-		return ps
-	}
+	workers := func(t *testing.T, url, dir string, n int) []*proc { return startWorkers(t, bin, url, dir, n) }
+	t.Run("faults", func(t *testing.T) { testFaults(t, bin) })
 
 	t.Run("same records as a local match", func(t *testing.T) {
 		t.Parallel()
