@@ -144,7 +144,7 @@ func (c *Client) closed(last error) {
 	if c.closing.Load() {
 		return
 	}
-	c.lostErr = fmt.Errorf("%w: %s (%v): start again once the broker takes the connection", ErrConnectionLost, c.url, last)
+	c.lostErr = fmt.Errorf("%w: %s: %v", ErrConnectionLost, c.url, last)
 	fmt.Fprintf(c.log.w, "%v\n", c.lostErr)
 	close(c.lost)
 }

@@ -43,16 +43,16 @@ type connLog struct {
 	w   io.Writer
 	url string
 
-	mu       sync.Mutex
-	last     string    // the last refusal written
-	lastAt   time.Time // when
-	failures int       // attempts since the connection was lost
+	mu     sync.Mutex
+	last   string    // the last refusal written
+	lastAt time.Time // when
+	lostAt time.Time // when the connection was lost
 }
 
 func (l *connLog) lostConn(err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.last, l.failures = "", 0
+	l.last, l.lostAt = "", time.Now()
 	if err == nil {
 		err = errors.New("disconnected")
 	}
@@ -63,7 +63,6 @@ func (l *connLog) lostConn(err error) {
 func (l *connLog) refused(err error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	l.failures++
 	l.note(err, "reconnecting to the broker at %s: %v%s; still trying, every %v at most\n", l.url, err, authHint(err), maxReconnectWait)
 }
 
@@ -95,8 +94,8 @@ func authHint(err error) string {
 func (l *connLog) found() {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	fmt.Fprintf(l.w, "reconnected to the broker at %s after %d failed attempts\n", l.url, l.failures)
-	l.last, l.failures = "", 0
+	fmt.Fprintf(l.w, "reconnected to the broker at %s after %v\n", l.url, time.Since(l.lostAt).Round(100*time.Millisecond))
+	l.last = ""
 }
 
 // publishAttempt bounds one attempt to publish and get the broker's
