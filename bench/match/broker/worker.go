@@ -335,8 +335,10 @@ func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason stri
 		if t.Datagen != nil {
 			msgID = "failed." + t.Match + "." + batchID(t.Games)
 		}
+		// Sent until the broker has it: a task terminated without its
+		// failure report would leave the coordinator waiting for it.
 		if b, err := json.Marshal(&r); err == nil {
-			_, _ = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(msgID))
+			_ = s.c.publish(ctx, resultSubject(t.Match), b, msgID)
 		}
 	}
 	_ = msg.TermWithReason(reason)
