@@ -3,11 +3,15 @@ package broker
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/internal/sowertest"
 )
@@ -134,5 +138,45 @@ func TestConnectionLost(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if ctx.Err() != nil {
 		t.Errorf("Close ended the context: %v", context.Cause(ctx))
+	}
+}
+
+// TestReconnectDelay checks the backoff: from half a second, doubling, to
+// eight seconds at most, with at most a quarter more of spread.
+func TestReconnectDelay(t *testing.T) {
+	for _, c := range []struct {
+		attempts int
+		base     time.Duration
+	}{{1, 500 * time.Millisecond}, {2, time.Second}, {3, 2 * time.Second}, {4, 4 * time.Second}, {5, 8 * time.Second}, {6, 8 * time.Second}, {1000, 8 * time.Second}} {
+		for range 20 {
+			if d := reconnectDelay(c.attempts); d < c.base || d > c.base+c.base/4 {
+				t.Errorf("attempt %d: %v, want %v to %v", c.attempts, d, c.base, c.base+c.base/4)
+			}
+		}
+	}
+}
+
+// TestRetryablePublish checks which publication errors are tried again:
+// those of a broker that does not answer, not those of a broker that
+// refuses the message or of a closed connection.
+func TestRetryablePublish(t *testing.T) {
+	for _, c := range []struct {
+		err  error
+		want bool
+	}{
+		{context.DeadlineExceeded, true},
+		{fmt.Errorf("publishing: %w", nats.ErrTimeout), true},
+		{jetstream.ErrNoStreamResponse, true},
+		{nats.ErrNoResponders, true},
+		{nats.ErrReconnectBufExceeded, true},
+		{&jetstream.APIError{Code: 503, Description: "JetStream system temporarily unavailable"}, true},
+		{&jetstream.APIError{Code: 400, Description: "bad request"}, false},
+		{nats.ErrMaxPayload, false},
+		{nats.ErrConnectionClosed, false},
+		{errors.New("something else"), false},
+	} {
+		if got := retryablePublish(c.err); got != c.want {
+			t.Errorf("%v: retryable %v, want %v", c.err, got, c.want)
+		}
 	}
 }
