@@ -119,6 +119,7 @@ func Dial(o ClientOptions) (*Client, error) {
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
+		c.closing.Store(true)
 		nc.Close()
 		return nil, err
 	}
