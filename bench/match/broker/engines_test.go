@@ -111,3 +111,54 @@ func TestDamagedObjectReplaced(t *testing.T) {
 		}
 	}
 }
+
+// TestFetchLeavesNoSubscription makes the cache's temporary file fail
+// (a path over the system's limit) while the engine object is there: the
+// fetch fails and leaves no subscription of the object open.
+func TestFetchLeavesNoSubscription(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "engine")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := hashFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := upload(ctx, c.JS, prog, hash, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// A directory that can be made, in which a file named after the hash
+	// cannot: its path would pass PATH_MAX (4096 on Linux).
+	const length = 4040
+	deep := dir
+	for len(deep)+1+200 < length {
+		deep = filepath.Join(deep, strings.Repeat("d", 200))
+	}
+	deep = filepath.Join(deep, strings.Repeat("e", length-len(deep)-1))
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Skipf("this system does not make the deep directory: %v", err)
+	}
+	if f, err := os.CreateTemp(deep, hash+".*.part"); err == nil {
+		f.Close()
+		t.Skip("this system makes files past 4096 bytes of path")
+	}
+	subs := c.NC.NumSubscriptions()
+	cch := &cache{dir: deep, js: c.JS}
+	if p, err := cch.path(ctx, hash); err == nil {
+		t.Fatalf("fetched into %s", p)
+	}
+	if n := c.NC.NumSubscriptions(); n != subs {
+		t.Errorf("%d subscriptions after the failed fetch, %d before", n, subs)
+	}
+}
