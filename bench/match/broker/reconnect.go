@@ -22,8 +22,8 @@ const (
 	// hours is not called on by every worker several times a second.
 	firstReconnectWait = 500 * time.Millisecond
 	maxReconnectWait   = 8 * time.Second
-	// refusedNoteEvery spaces the lines repeating the same refusal.
-	refusedNoteEvery = time.Minute
+	// repeatNoteEvery spaces the lines that repeat the same error.
+	repeatNoteEvery = time.Minute
 )
 
 // reconnectDelay is the wait after the attempts-th failed attempt in a row
@@ -75,9 +75,9 @@ func (l *connLog) asyncError(err error) {
 }
 
 // note writes a line for err unless the same error was written less than
-// refusedNoteEvery ago; l.mu is held.
+// repeatNoteEvery ago; l.mu is held.
 func (l *connLog) note(err error, format string, args ...any) {
-	if msg := err.Error(); msg != l.last || time.Since(l.lastAt) >= refusedNoteEvery {
+	if msg := err.Error(); msg != l.last || time.Since(l.lastAt) >= repeatNoteEvery {
 		l.last, l.lastAt = msg, time.Now()
 		fmt.Fprintf(l.w, format, args...)
 	}

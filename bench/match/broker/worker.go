@@ -131,15 +131,23 @@ type slot struct {
 
 func (s *slot) serve(ctx context.Context) {
 	defer s.drop()
+	var last string // the last error written, and when
+	var lastAt time.Time
 	for ctx.Err() == nil {
 		msg, err := s.cons.Next(jetstream.FetchMaxWait(time.Second))
 		if err != nil {
 			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
-				fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+				// While the broker is away the same error comes every
+				// second: it is written once a minute.
+				if err.Error() != last || time.Since(lastAt) >= repeatNoteEvery {
+					fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+					last, lastAt = err.Error(), time.Now()
+				}
 				time.Sleep(time.Second)
 			}
 			continue
 		}
+		last = ""
 		s.handle(ctx, msg)
 	}
 }
