@@ -88,7 +88,11 @@ func Dial(o ClientOptions) (*Client, error) {
 	opts := []nats.Option{
 		nats.Name(o.Name), nats.Timeout(DialTimeout), nats.MaxReconnects(-1),
 		nats.CustomReconnectDelay(reconnectDelay), nats.IgnoreAuthErrorAbort(),
-		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) { c.log.lostConn(err) }),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if !c.closing.Load() { // Close disconnects too
+				c.log.lostConn(err)
+			}
+		}),
 		nats.ReconnectErrHandler(func(_ *nats.Conn, err error) { c.log.refused(err) }),
 		// A refusal of the credentials comes as an asynchronous error.
 		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.asyncError(err) }),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 	"strings"
@@ -104,18 +105,18 @@ func TestReconnectThroughRefusals(t *testing.T) {
 // TestConnectionLost closes a client's connection under it, as the NATS
 // client does when it gives up: its Context ends with ErrConnectionLost
 // and a message naming the broker. A connection closed by Close does not
-// count as lost.
+// count as lost, and writes nothing.
 func TestConnectionLost(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
-	var log sowertest.SyncBuffer
-	dial := func() *Client {
-		c, err := Dial(ClientOptions{URL: srv.URL(), Log: &log})
+	dial := func(log io.Writer) *Client {
+		c, err := Dial(ClientOptions{URL: srv.URL(), Log: log})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return c
 	}
-	c := dial()
+	var log sowertest.SyncBuffer
+	c := dial(&log)
 	ctx, cancel := c.Context(context.Background())
 	defer cancel()
 	c.NC.Close()
@@ -127,8 +128,12 @@ func TestConnectionLost(t *testing.T) {
 	if cause := context.Cause(ctx); !errors.Is(cause, ErrConnectionLost) || !strings.Contains(cause.Error(), srv.URL()) {
 		t.Errorf("cause %v", cause)
 	}
+	if !strings.Contains(log.String(), "the connection to the broker was closed for good: "+srv.URL()) {
+		t.Errorf("log: %q", log.String())
+	}
 
-	c = dial()
+	var quiet sowertest.SyncBuffer
+	c = dial(&quiet)
 	ctx, cancel = c.Context(context.Background())
 	defer cancel()
 	c.Close()
@@ -138,6 +143,9 @@ func TestConnectionLost(t *testing.T) {
 	time.Sleep(100 * time.Millisecond)
 	if ctx.Err() != nil {
 		t.Errorf("Close ended the context: %v", context.Cause(ctx))
+	}
+	if quiet.String() != "" {
+		t.Errorf("Close wrote %q", quiet.String())
 	}
 }
 
