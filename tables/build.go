@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -118,7 +119,7 @@ type built struct {
 
 // buildLayer computes the n-seed layer; lower is the (n-4)-seed layer (nil
 // for 8 seeds). The clock rounds keep their changes in a temporary file in
-// dir.
+// dir, named after the layer's file.
 func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers int, progress func(Progress), dir string) (built, BuildStats, error) {
 	if workers < 1 {
 		workers = runtime.GOMAXPROCS(0)
@@ -161,7 +162,7 @@ func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers 
 	// rounds start.
 	b.lo, b.hi, b.dlo, b.dhi, b.capLo, b.capHi, b.cnt = nil, nil, nil, nil, nil, nil, nil
 	if opts.Limit > 0 {
-		if err := b.clockValues(ctx, opts.Limit, dir, &out, &st); err != nil {
+		if err := b.clockValues(ctx, opts.Limit, filepath.Join(dir, opts.FileName(n)), &out, &st); err != nil {
 			return built{}, st, err
 		}
 	} else {
@@ -173,9 +174,10 @@ func buildLayer(ctx context.Context, n int, opts Options, lower *Layer, workers 
 }
 
 // clockValues runs the clock rounds and lays out their results: each
-// entry's value at clock 0 and settle horizon, and the clock section.
-func (b *builder) clockValues(ctx context.Context, limit int, dir string, out *built, st *BuildStats) error {
-	log, err := newChangeLog(dir, b.total)
+// entry's value at clock 0 and settle horizon, and the clock section. The
+// changes are kept in a temporary file next to path, the layer's file.
+func (b *builder) clockValues(ctx context.Context, limit int, path string, out *built, st *BuildStats) error {
+	log, err := newChangeLog(path, b.total)
 	if err != nil {
 		return err
 	}

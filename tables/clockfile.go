@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/cespare/xxhash/v2"
 )
@@ -29,9 +30,10 @@ type changeLog struct {
 	total  uint64
 }
 
-// newChangeLog starts a log for total positions in dir.
-func newChangeLog(dir string, total uint64) (*changeLog, error) {
-	f, err := os.CreateTemp(dir, ".sowtb-changes-*")
+// newChangeLog starts a log for total positions next to the layer file at
+// path, named after it (RemoveLeftovers knows the name).
+func newChangeLog(path string, total uint64) (*changeLog, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), changeLogPattern(filepath.Base(path)))
 	if err != nil {
 		return nil, err
 	}

@@ -29,6 +29,10 @@ type BuildConfig struct {
 	// options and seeds: Build continues from it without checking those
 	// layers again, and closes it.
 	Resume *Resume
+	// Leftover, if not nil, is called for each temporary file of an
+	// earlier, killed build of the set that Build removes from Dir
+	// (RemoveLeftovers), before it builds and when it is done.
+	Leftover func(Leftover)
 }
 
 // Build builds the layers 8, 12, … cfg.Seeds in cfg.Dir, each from the one
@@ -38,7 +42,8 @@ type BuildConfig struct {
 // file is an error, not rebuilt. The check is CheckExisting's, made here
 // unless cfg.Resume holds its result. Each file is written under a
 // temporary name and renamed when complete, so an interruption (ctx
-// cancelled) never leaves a partial layer behind.
+// cancelled) never leaves a partial layer behind; the temporary files a
+// killed build left are removed (BuildConfig.Leftover).
 func Build(ctx context.Context, cfg BuildConfig) error {
 	if cfg.Resume != nil {
 		defer cfg.Resume.Close()
@@ -60,6 +65,9 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 		}
 	} else if r.dir != cfg.Dir || r.opts != cfg.Options || r.seeds != cfg.Seeds {
 		return errors.New("tables: BuildConfig.Resume is for another build")
+	}
+	if err := removeLeftovers(cfg); err != nil {
+		return err
 	}
 	lower := r.top
 	r.top = nil
@@ -91,6 +99,21 @@ func Build(ctx context.Context, cfg BuildConfig) error {
 			lower.Close()
 		}
 		lower = l
+	}
+	return removeLeftovers(cfg)
+}
+
+// removeLeftovers removes the temporary files of killed builds of cfg's
+// set and reports each.
+func removeLeftovers(cfg BuildConfig) error {
+	gone, err := RemoveLeftovers(cfg.Dir, cfg.Options)
+	for _, l := range gone {
+		if cfg.Leftover != nil {
+			cfg.Leftover(l)
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("removing the temporary files of an earlier build: %w", err)
 	}
 	return nil
 }

@@ -199,7 +199,7 @@ func decodeHeader(b []byte, size int64) (header, error) {
 // writeLayer writes a layer file atomically: to a temporary file in the
 // same directory, synced, then renamed over path.
 func writeLayer(path string, h header, data, clk []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+layerTmpInfix+"*")
 	if err != nil {
 		return err
 	}

@@ -41,3 +41,35 @@ func TestNoEngineDependencies(t *testing.T) {
 		}
 	}
 }
+
+// The broker does not depend on Sower's protocol server (its version is
+// passed in by the command), and imports neither the search nor the
+// endgame tables itself: they reach it only through package bench, whose
+// self-play its workers run.
+func TestBrokerDependencies(t *testing.T) {
+	const mod = "github.com/sower-engine/sower/"
+	goTool := sowertest.GoTool(t)
+	list := func(args ...string) map[string]bool {
+		out, err := exec.Command(goTool, append([]string{"list"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("go list %v: %v\n%s", args, err, out)
+		}
+		found := map[string]bool{}
+		for _, d := range strings.Fields(string(out)) {
+			found[d] = true
+		}
+		if !found[mod+"bench/match"] || !found[mod+"board"] {
+			t.Fatalf("go list %v: the list lacks bench/match or board, which the broker imports:\n%s", args, out)
+		}
+		return found
+	}
+	if list("-deps", mod+"bench/match/broker")[mod+"protocol"] {
+		t.Errorf("the broker depends on %sprotocol", mod)
+	}
+	direct := list("-f", `{{join .Imports "\n"}}`, mod+"bench/match/broker")
+	for _, f := range []string{"protocol", "search", "tables"} {
+		if direct[mod+f] {
+			t.Errorf("the broker imports %s%s", mod, f)
+		}
+	}
+}

@@ -17,18 +17,20 @@ import (
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/match/broker"
+	"github.com/sower-engine/sower/protocol"
 )
 
 // brokerFlags say how a coordinator or a worker reaches the broker.
 type brokerFlags struct {
 	url, creds    string
 	ca, cert, key string
+	log           io.Writer // gets the connection's events (lost, refused, found again)
 }
 
-// addBrokerFlags adds the flags that reach a broker; required says whether
-// --broker must be given.
-func addBrokerFlags(fs *pflag.FlagSet, what string) *brokerFlags {
-	var b brokerFlags
+// addBrokerFlags adds the flags that reach a broker; log gets the
+// connection's events.
+func addBrokerFlags(fs *pflag.FlagSet, what string, log io.Writer) *brokerFlags {
+	b := brokerFlags{log: log}
 	fs.StringVar(&b.url, "broker", "", what+` (nats://[TOKEN@]HOST:PORT; see docs/distributed.md)`)
 	fs.StringVar(&b.creds, "broker-creds", "", "NATS credentials file for the broker")
 	fs.StringVar(&b.ca, "broker-ca", "", "PEM file of the authorities that sign the broker's TLS certificate")
@@ -39,7 +41,7 @@ func addBrokerFlags(fs *pflag.FlagSet, what string) *brokerFlags {
 
 // dial connects to the broker; every failure is a usage error (exit 2).
 func (b *brokerFlags) dial(name string) (*broker.Client, error) {
-	c, err := broker.Dial(broker.ClientOptions{URL: b.url, Creds: b.creds, CA: b.ca, Cert: b.cert, Key: b.key, Name: name})
+	c, err := broker.Dial(broker.ClientOptions{URL: b.url, Creds: b.creds, CA: b.ca, Cert: b.cert, Key: b.key, Name: name, Log: b.log})
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -54,9 +56,10 @@ type matchOnBroker struct {
 	client  *broker.Client // connected by check
 }
 
-// addMatchBrokerFlags adds the flags of "sower match --broker".
-func addMatchBrokerFlags(fs *pflag.FlagSet) *matchOnBroker {
-	m := &matchOnBroker{brokerFlags: addBrokerFlags(fs, "play the pairs on the workers of this broker")}
+// addMatchBrokerFlags adds the flags of "sower match --broker"; log gets
+// the connection's events.
+func addMatchBrokerFlags(fs *pflag.FlagSet, log io.Writer) *matchOnBroker {
+	m := &matchOnBroker{brokerFlags: addBrokerFlags(fs, "play the pairs on the workers of this broker", log)}
 	fs.StringVar(&m.id, "match-id", "", "the match's name on the broker (default: derived from the settings, so the same command resumes it)")
 	fs.IntVar(&m.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "milliseconds a task may go without a sign of life from its worker before another worker gets it")
 	return m
@@ -100,12 +103,14 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	}
 	c := m.client
 	defer c.Close()
+	ctx, cancel := c.Context(ctx)
+	defer cancel()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
 	sum, err := broker.Run(ctx, c, broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond})
 	if errors.Is(err, broker.ErrSettings) {
 		err = usageError{err}
 	}
-	return sum, err
+	return sum, connectionLost(ctx, err)
 }
 
 func (c *cli) broker(args []string) error {
@@ -149,7 +154,7 @@ func (c *cli) broker(args []string) error {
 func (c *cli) worker(args []string) error {
 	var w broker.Worker
 	fs := c.flags("worker", "--broker URL [--concurrency N] [--cache DIR] [--name NAME]")
-	b := addBrokerFlags(fs, "the broker to take pair tasks from")
+	b := addBrokerFlags(fs, "the broker to take pair tasks from", c.stderr)
 	fs.IntVar(&w.Concurrency, "concurrency", 1, "pairs to play at once")
 	fs.StringVar(&w.CacheDir, "cache", "", "directory for the engine programs fetched (default: the user's cache directory)")
 	fs.StringVar(&w.Name, "name", "", "the worker's name in the coordinators' progress (default: HOST-PID)")
@@ -185,6 +190,10 @@ func (c *cli) worker(args []string) error {
 		defer f.Close()
 		w.Log = f
 	}
+	var err error
+	if w.Build, err = broker.ThisBuild(protocol.Version); err != nil {
+		return err
+	}
 	cl, err := b.dial("sower worker " + w.Name)
 	if err != nil {
 		return err
@@ -193,8 +202,10 @@ func (c *cli) worker(args []string) error {
 	w.Progress = c.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir)
-	if err := w.Serve(ctx, cl); err != nil {
+	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s; self-play as %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir, w.Build)
+	ctx, cancel := cl.Context(ctx)
+	defer cancel()
+	if err := connectionLost(ctx, w.Serve(ctx, cl)); err != nil {
 		if errors.Is(err, context.Canceled) {
 			return nil
 		}
@@ -213,9 +224,10 @@ type datagenOnBroker struct {
 	client  *broker.Client // connected by check
 }
 
-// addDatagenBrokerFlags adds the flags of "sower datagen --broker".
-func addDatagenBrokerFlags(fs *pflag.FlagSet) *datagenOnBroker {
-	d := &datagenOnBroker{brokerFlags: addBrokerFlags(fs, "play the games on the workers of this broker")}
+// addDatagenBrokerFlags adds the flags of "sower datagen --broker"; log
+// gets the connection's events.
+func addDatagenBrokerFlags(fs *pflag.FlagSet, log io.Writer) *datagenOnBroker {
+	d := &datagenOnBroker{brokerFlags: addBrokerFlags(fs, "play the games on the workers of this broker", log)}
 	fs.StringVar(&d.id, "run-id", "", "the run's name on the broker (default: derived from the settings)")
 	fs.IntVar(&d.batch, "batch", 4, "games per task given to a worker")
 	fs.IntVar(&d.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "milliseconds a task may go without a sign of life from its worker before another worker gets it")
@@ -253,11 +265,28 @@ func (d *datagenOnBroker) run(ctx context.Context, cfg bench.DatagenConfig, prog
 		return bench.Datagen(ctx, cfg)
 	}
 	defer d.client.Close()
-	fmt.Fprintf(progress, "datagen: on the workers of the broker %s\n", d.client.URL())
-	err := broker.Datagen(ctx, d.client, broker.DatagenJob{Config: cfg, ID: d.id, Batch: d.batch,
-		AckWait: time.Duration(d.ackWait) * time.Millisecond, Progress: progress})
+	build, err := broker.ThisBuild(protocol.Version)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(progress, "datagen: on the workers of the broker %s, which must run %s\n", d.client.URL(), build)
+	ctx, cancel := d.client.Context(ctx)
+	defer cancel()
+	err = broker.Datagen(ctx, d.client, broker.DatagenJob{Config: cfg, ID: d.id, Batch: d.batch,
+		AckWait: time.Duration(d.ackWait) * time.Millisecond, Progress: progress, Build: build})
 	if errors.Is(err, broker.ErrSettings) {
 		err = usageError{err}
+	}
+	return connectionLost(ctx, err)
+}
+
+// connectionLost returns, when ctx ended because the connection to the
+// broker was closed for good, that cause (exit status 1, naming the
+// broker) in place of err: the process ends rather than waiting for a
+// connection that will not come back. Otherwise it returns err.
+func connectionLost(ctx context.Context, err error) error {
+	if cause := context.Cause(ctx); errors.Is(cause, broker.ErrConnectionLost) {
+		return cause
 	}
 	return err
 }

@@ -41,7 +41,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
-	onBroker := addDatagenBrokerFlags(fs)
+	onBroker := addDatagenBrokerFlags(fs, c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}

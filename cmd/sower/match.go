@@ -111,7 +111,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
-	onBroker := addMatchBrokerFlags(fs)
+	onBroker := addMatchBrokerFlags(fs, c.stderr)
 	if err := parse(fs, joinSPRT(args)); err != nil {
 		return err
 	}

@@ -88,6 +88,9 @@ func (c *cli) tablesBuild(args []string) error {
 	err = tables.Build(ctx, tables.BuildConfig{
 		Dir: dir, Options: opts, Seeds: seeds, Workers: threads, Resume: resume,
 		Progress: func(p tables.Progress) { c.buildProgress(p) },
+		Leftover: func(l tables.Leftover) {
+			fmt.Fprintf(c.stderr, "removed %s (%s), a temporary file of an earlier build that was killed\n", l.Path, mib(uint64(l.Size)))
+		},
 		Layer: func(st tables.BuildStats, resumed bool) {
 			last = st.Seeds
 			pct := 100 * float64(st.Exact) / float64(st.Positions)

@@ -4,9 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/tables"
 )
 
 // TestTablesBuildAndProbe builds the 8-seed default tables through the
@@ -148,5 +153,59 @@ func TestTablesFlags(t *testing.T) {
 			(c.notWant != "" && strings.Contains(stdout, c.notWant)) {
 			t.Errorf("%v: status %d, stdout %q, stderr %q, want status %d, %q and not %q", c.args, st, stdout, stderr, c.status, c.want, c.notWant)
 		}
+	}
+}
+
+// TestTablesBuildRemovesLeftovers lays the temporary files of a killed
+// build next to a built layer: the next build of the set removes them,
+// says so on stderr, keeps every other file and leaves the layer byte for
+// byte as it was.
+func TestTablesBuildRemovesLeftovers(t *testing.T) {
+	dir := t.TempDir()
+	build := func() (string, string) {
+		t.Helper()
+		stdout, stderr, st := runCLI("tables", "build", "--seeds", "8", "--dir", dir)
+		if st != exitOK {
+			t.Fatalf("build: status %d, stderr %s", st, stderr)
+		}
+		return stdout, stderr
+	}
+	build()
+	opts := tables.Options{Limit: board.DefaultNoCaptureLimit}
+	layer := filepath.Join(dir, opts.FileName(8))
+	before, err := os.ReadFile(layer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gone := []string{
+		opts.FileName(12) + ".tmp2606",                       // a layer being written
+		".sowtb-changes-hoyito3-" + opts.String() + "-12-77", // its clock rounds' changes
+		".sowtb-changes-55",                                  // as builders named them before
+	}
+	kept := []string{"notes.txt", tables.Options{Limit: 100}.FileName(12) + ".tmp2606"}
+	for _, name := range append(slices.Clone(gone), kept...) {
+		if err := os.WriteFile(filepath.Join(dir, name), before[:1000], 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr := build()
+	if !strings.Contains(stdout, "present and checked") {
+		t.Errorf("the layer was not found built:\n%s", stdout)
+	}
+	for _, name := range gone {
+		if _, err := os.Stat(filepath.Join(dir, name)); !os.IsNotExist(err) {
+			t.Errorf("%s is still there (%v)", name, err)
+		}
+		if !strings.Contains(stderr, "removed "+filepath.Join(dir, name)+" (0.0 MiB), a temporary file of an earlier build") {
+			t.Errorf("stderr does not name %s:\n%s", name, stderr)
+		}
+	}
+	for _, name := range kept {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	if after, err := os.ReadFile(layer); err != nil || !bytes.Equal(before, after) {
+		t.Errorf("the layer changed (%v)", err)
 	}
 }

@@ -95,6 +95,18 @@ func (p *proc) waitFor(t *testing.T, s string, limit time.Duration) {
 	t.Fatalf("no %q from %v within %v:\n%s", s, p.cmd.Args, limit, p.out.String())
 }
 
+// startWorkers starts n workers of the program bin on the broker at url,
+// named w1, w2, … with their caches in dir.
+func startWorkers(t *testing.T, bin, url, dir string, n int) []*proc {
+	t.Helper()
+	var ps []*proc
+	for i := range n {
+		ps = append(ps, start(t, bin, dir, "worker", "--broker", url, "--name", fmt.Sprintf("w%d", i+1),
+			"--cache", filepath.Join(dir, fmt.Sprintf("cache%d", i+1))))
+	}
+	return ps
+}
+
 // readRecords reads a JSONL file of game records, without what differs
 // between two plays of a game (the times), ordered by game.
 func readRecords(t *testing.T, path string) []match.GameRecord {
@@ -154,14 +166,8 @@ func TestDistributed(t *testing.T) {
 		t.Skip("the processes are not race-instrumented; run without -race")
 	}
 	bin := sowertest.Build(t, false)
-	workers := func(t *testing.T, url, dir string, n int) []*proc {
-		var ps []*proc
-		for i := range n {
-			ps = append(ps, start(t, bin, dir, "worker", "--broker", url, "--name", fmt.Sprintf("w%d", i+1),
-				"--cache", filepath.Join(dir, fmt.Sprintf("cache%d", i+1))))
-		}
-		return ps
-	}
+	workers := func(t *testing.T, url, dir string, n int) []*proc { return startWorkers(t, bin, url, dir, n) }
+	t.Run("faults", func(t *testing.T) { testFaults(t, bin) })
 
 	t.Run("same records as a local match", func(t *testing.T) {
 		t.Parallel()
@@ -395,11 +401,14 @@ func TestDistributed(t *testing.T) {
 		closed := "nats://" + ln.Addr().String()
 		ln.Close()
 		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{Token: "s3cret"})
-		for _, c := range []struct{ args []string }{
-			{[]string{"match", "--broker", closed, "--engine1", "builtin:greedy", "--engine2", "builtin:random"}},
-			{[]string{"worker", "--broker", closed}},
-			{[]string{"worker", "--broker", srv.URL()}},
-			{[]string{"worker", "--broker", strings.Replace(srv.URL(), "nats://", "nats://wrong@", 1)}},
+		for _, c := range []struct {
+			args  []string
+			shown string // how the message names the broker
+		}{
+			{[]string{"match", "--broker", closed, "--engine1", "builtin:greedy", "--engine2", "builtin:random"}, closed},
+			{[]string{"worker", "--broker", closed}, closed},
+			{[]string{"worker", "--broker", srv.URL()}, srv.URL()},
+			{[]string{"worker", "--broker", strings.Replace(srv.URL(), "nats://", "nats://wrong@", 1)}, strings.Replace(srv.URL(), "nats://", "nats://***@", 1)},
 		} {
 			began := time.Now()
 			p := start(t, bin, dir, c.args...)
@@ -410,6 +419,9 @@ func TestDistributed(t *testing.T) {
 			}
 			if strings.Contains(out, "wrong") || strings.Contains(out, "s3cret") {
 				t.Errorf("%v: the message shows the token: %s", c.args, out)
+			}
+			if !strings.Contains(out, " "+c.shown+" ") && !strings.Contains(out, " "+c.shown+":") {
+				t.Errorf("%v: the message does not name the broker as %s: %s", c.args, c.shown, out)
 			}
 		}
 	})
@@ -468,7 +480,7 @@ func TestWrongHashRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := upload(ctx, c.JS, good, hash); err != nil {
+	if err := upload(ctx, c.JS, good, hash, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	cch := &cache{dir: filepath.Join(dir, "cache"), js: c.JS}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/nats-io/nats.go"
@@ -28,6 +30,10 @@ type ClientOptions struct {
 	CA, Cert, Key string
 	// Name is the connection's name, shown by the broker's monitoring.
 	Name string
+	// Log, if set, gets a line when the connection is lost, when the
+	// broker refuses it while reconnecting (a changed token), when it is
+	// found again and when a publication waits for the broker.
+	Log io.Writer
 }
 
 // Client is a connection to the broker with its JetStream context.
@@ -35,29 +41,63 @@ type Client struct {
 	NC  *nats.Conn
 	JS  jetstream.JetStream
 	url string // for messages, without secrets
+	log *connLog
+
+	closing atomic.Bool   // Close was called
+	lost    chan struct{} // closed when the connection is closed for good without Close
+	lostErr error         // why, set before lost is closed
 }
 
-// Redact returns the URL without the token or password it may carry.
+// ErrConnectionLost is the cause of a Client.Context that ended because
+// the connection was closed for good without the client closing it.
+var ErrConnectionLost = errors.New("the connection to the broker was closed for good")
+
+// Redact returns the URL with the token, or the user and password, it may
+// carry shown as "***": "nats://***@host:4222".
 func Redact(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return raw
 	}
-	u.User = url.User("***")
-	return u.String()
+	// url.User would escape the stars ("%2A%2A%2A"): the URL is written
+	// without its user and the stars put back in by hand.
+	u.User = nil
+	s := u.String()
+	if scheme, rest, ok := strings.Cut(s, "://"); ok {
+		return scheme + "://***@" + rest
+	}
+	return s
 }
 
 // Dial connects to the broker. The error is one line naming the broker
 // and what went wrong: unreachable, refused credentials, a TLS failure.
 // Once connected the client reconnects for as long as it takes, so that a
-// restarted broker is found again.
+// restarted broker is found again: also when the broker refuses the
+// credentials for a while (restarted with another token, then with the
+// right one), which NATS clients otherwise give up on at the second
+// refusal. The attempts are spaced by reconnectDelay.
 func Dial(o ClientOptions) (*Client, error) {
 	if o.URL == "" {
 		return nil, errors.New("no broker URL")
 	}
+	safe := Redact(o.URL)
+	c := &Client{url: safe, log: &connLog{w: o.Log, url: safe}, lost: make(chan struct{})}
+	if c.log.w == nil {
+		c.log.w = io.Discard
+	}
 	opts := []nats.Option{
 		nats.Name(o.Name), nats.Timeout(DialTimeout), nats.MaxReconnects(-1),
-		nats.ReconnectWait(time.Second),
+		nats.CustomReconnectDelay(reconnectDelay), nats.IgnoreAuthErrorAbort(),
+		nats.DisconnectErrHandler(func(_ *nats.Conn, err error) {
+			if !c.closing.Load() { // Close disconnects too
+				c.log.lostConn(err)
+			}
+		}),
+		nats.ReconnectErrHandler(func(_ *nats.Conn, err error) { c.log.refused(err) }),
+		// A refusal of the credentials comes as an asynchronous error.
+		nats.ErrorHandler(func(_ *nats.Conn, _ *nats.Subscription, err error) { c.log.asyncError(err) }),
+		nats.ReconnectHandler(func(*nats.Conn) { c.log.found() }),
+		nats.ClosedHandler(func(nc *nats.Conn) { c.closed(nc.LastError()) }),
 	}
 	if o.Creds != "" {
 		opts = append(opts, nats.UserCredentials(o.Creds))
@@ -71,11 +111,10 @@ func Dial(o ClientOptions) (*Client, error) {
 	if o.Cert != "" {
 		opts = append(opts, nats.ClientCert(o.Cert, o.Key))
 	}
-	safe := Redact(o.URL)
 	nc, err := nats.Connect(o.URL, opts...)
 	if err != nil {
 		switch {
-		case errors.Is(err, nats.ErrAuthorization), strings.Contains(strings.ToLower(err.Error()), "authorization"):
+		case errors.Is(err, nats.ErrAuthorization), isAuthError(err.Error()):
 			return nil, fmt.Errorf("the broker at %s refused the connection: %v (check the token or --broker-creds)", safe, err)
 		case errors.Is(err, nats.ErrNoServers):
 			return nil, fmt.Errorf("cannot reach the broker at %s: %v", safe, err)
@@ -84,15 +123,52 @@ func Dial(o ClientOptions) (*Client, error) {
 	}
 	js, err := jetstream.New(nc)
 	if err != nil {
+		c.closing.Store(true)
 		nc.Close()
 		return nil, err
 	}
-	return &Client{NC: nc, JS: js, url: safe}, nil
+	c.NC, c.JS = nc, js
+	return c, nil
+}
+
+// isAuthError reports whether an error's text is a refusal of the
+// credentials (the server's "-ERR 'Authorization Violation'").
+func isAuthError(msg string) bool {
+	return strings.Contains(strings.ToLower(msg), "authorization")
 }
 
 // Close closes the connection, flushing what was published.
 func (c *Client) Close() {
+	c.closing.Store(true)
 	_ = c.NC.Drain()
+}
+
+// closed is called when the connection is closed: by Close, or for good
+// by the NATS client, which then never reconnects.
+func (c *Client) closed(last error) {
+	if c.closing.Load() {
+		return
+	}
+	c.lostErr = fmt.Errorf("%w: %s: %v", ErrConnectionLost, c.url, last)
+	fmt.Fprintf(c.log.w, "%v\n", c.lostErr)
+	close(c.lost)
+}
+
+// Context returns a context that ends when parent ends or when the
+// connection is closed for good without Close (context.Cause is then an
+// error wrapping ErrConnectionLost): a worker or coordinator whose
+// connection is gone stops and says so, instead of waiting for ever.
+// cancel releases its resources.
+func (c *Client) Context(parent context.Context) (ctx context.Context, cancel context.CancelFunc) {
+	ctx, stop := context.WithCancelCause(parent)
+	go func() {
+		select {
+		case <-c.lost:
+			stop(c.lostErr)
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { stop(context.Canceled) }
 }
 
 // URL returns the broker's address without secrets.

@@ -142,7 +142,7 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 		if p == "" {
 			continue
 		}
-		if err := upload(ctx, c.JS, p, hashes[i]); err != nil {
+		if err := upload(ctx, c.JS, p, hashes[i], co.out); err != nil {
 			return match.Summary{}, fmt.Errorf("uploading engine%d (%s): %w", i+1, p, err)
 		}
 	}
@@ -445,7 +445,8 @@ func (co *coordinator) publish(ctx context.Context) error {
 		// The id makes a retried publication count once; its run number
 		// lets a later run queue the pair again after withdrawing it (the
 		// broker remembers ids for its duplicate window, purges or not).
-		if _, err := co.c.JS.Publish(ctx, taskSubject(co.id, pair), b, jetstream.WithMsgID(fmt.Sprintf("task.%s.%d.%s", co.id, pair, run))); err != nil {
+		// A broker restarted meanwhile is waited for (Client.publish).
+		if err := co.c.publish(ctx, taskSubject(co.id, pair), b, fmt.Sprintf("task.%s.%d.%s", co.id, pair, run)); err != nil {
 			return fmt.Errorf("publishing pair %d: %w", pair+1, err)
 		}
 	}

@@ -17,16 +17,16 @@ import (
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/tune"
-	"github.com/sower-engine/sower/protocol"
-	"github.com/sower-engine/sower/search"
 )
 
 // DatagenSetup is what decides a self-play run's games: every datagen
 // task carries it, and a reused id must agree with it.
 type DatagenSetup struct {
-	// Sower is the version of the engine that plays: a worker of another
-	// version refuses the task, since its games would differ.
+	// Sower and Build are the version and executable's SHA-256 of the
+	// program that plays (see Build): a worker of another build refuses
+	// the task, since its games would differ.
 	Sower          string   `json:"sower"`
+	Build          string   `json:"build"`
 	Variant        string   `json:"variant"`
 	CaptureSide    string   `json:"capture_side"`
 	LastFour       string   `json:"last_four"`
@@ -71,13 +71,16 @@ type DatagenJob struct {
 	AckWait time.Duration
 	// Progress gets notes: failed tasks, a resumed run.
 	Progress io.Writer
+	// Build is the program the games are played by (ThisBuild): only
+	// workers of that build play them.
+	Build Build
 }
 
 // newDatagenSetup describes cfg's games.
-func newDatagenSetup(cfg *bench.DatagenConfig) DatagenSetup {
+func newDatagenSetup(cfg *bench.DatagenConfig, build Build) DatagenSetup {
 	r := cfg.Variant.Rules()
 	s := DatagenSetup{
-		Sower: protocol.Version, Variant: cfg.Variant.Name(), CaptureSide: r.CaptureSide.String(),
+		Sower: build.Version, Build: build.SHA256, Variant: cfg.Variant.Name(), CaptureSide: r.CaptureSide.String(),
 		LastFour: r.LastFour.String(), Repetition: r.Repetition.String(), NoCaptureLimit: r.NoCaptureLimit,
 		Games: cfg.Games, Nodes: cfg.Limits.Nodes, Depth: cfg.Limits.Depth, HashMiB: cfg.HashMiB,
 		RandomPlies: cfg.RandomPlies, Seed: cfg.Seed,
@@ -95,8 +98,8 @@ func (s *DatagenSetup) config() (bench.DatagenConfig, error) {
 	if err != nil {
 		return bench.DatagenConfig{}, err
 	}
-	cfg := bench.DatagenConfig{Variant: v, Games: s.Games, Limits: search.Limits{Nodes: s.Nodes, Depth: s.Depth},
-		HashMiB: s.HashMiB, RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
+	cfg := bench.DatagenConfig{Variant: v, Games: s.Games, HashMiB: s.HashMiB, RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
+	cfg.Limits.Nodes, cfg.Limits.Depth = s.Nodes, s.Depth
 	for _, b := range s.Book {
 		p, err := v.ParsePosition(b)
 		if err != nil {
@@ -123,7 +126,10 @@ func Datagen(ctx context.Context, c *Client, job DatagenJob) error {
 	if out == nil {
 		out = io.Discard
 	}
-	setup := newDatagenSetup(cfg)
+	if err := job.Build.check(); err != nil {
+		return err
+	}
+	setup := newDatagenSetup(cfg, job.Build)
 	id := job.ID
 	if id == "" {
 		id = "datagen-" + idOf(&setup)
@@ -181,7 +187,7 @@ func Datagen(ctx context.Context, c *Client, job DatagenJob) error {
 		if err != nil {
 			return err
 		}
-		if _, err := c.JS.Publish(ctx, taskSubject(id, n), b, jetstream.WithMsgID("task."+id+"."+batchID(games)+"."+run)); err != nil {
+		if err := c.publish(ctx, taskSubject(id, n), b, "task."+id+"."+batchID(games)+"."+run); err != nil {
 			return fmt.Errorf("publishing a task: %w", err)
 		}
 	}
@@ -274,9 +280,9 @@ func gameData(v *board.Variant, gd *DatagenGame) (bench.GameData, error) {
 
 // playDatagen plays a datagen task's games; failure says why they cannot
 // be played here. When ctx ends it returns neither.
-func playDatagen(ctx context.Context, t *Task) (games []DatagenGame, failure string) {
-	if t.Datagen.Sower != protocol.Version {
-		return nil, fmt.Sprintf("this worker is sower %s; the run's games are played by sower %s", protocol.Version, t.Datagen.Sower)
+func playDatagen(ctx context.Context, t *Task, build Build) (games []DatagenGame, failure string) {
+	if why := build.refuses(t.Datagen); why != "" {
+		return nil, why
 	}
 	cfg, err := t.Datagen.config()
 	if err != nil {

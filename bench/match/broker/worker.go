@@ -27,6 +27,10 @@ type Worker struct {
 	Log io.Writer
 	// Progress gets a line per pair started, finished or failed.
 	Progress io.Writer
+	// Build is this program's build (ThisBuild): the worker plays a
+	// self-play task only when the task names the same build, and fails
+	// it, naming both, otherwise.
+	Build Build
 }
 
 // Serve pulls and plays tasks until ctx ends. A pair running then is
@@ -127,15 +131,23 @@ type slot struct {
 
 func (s *slot) serve(ctx context.Context) {
 	defer s.drop()
+	var last string // the last error written, and when
+	var lastAt time.Time
 	for ctx.Err() == nil {
 		msg, err := s.cons.Next(jetstream.FetchMaxWait(time.Second))
 		if err != nil {
 			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
-				fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+				// While the broker is away the same error comes every
+				// second: it is written once a minute.
+				if err.Error() != last || time.Since(lastAt) >= repeatNoteEvery {
+					fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+					last, lastAt = err.Error(), time.Now()
+				}
 				time.Sleep(time.Second)
 			}
 			continue
 		}
+		last = ""
 		s.handle(ctx, msg)
 	}
 }
@@ -184,7 +196,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	var data []DatagenGame
 	var failure string
 	if t.Datagen != nil {
-		data, failure = playDatagen(pctx, &t)
+		data, failure = playDatagen(pctx, &t, s.w.Build)
 	} else {
 		recs, failure = s.play(pctx, &t)
 	}
@@ -230,7 +242,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 
 // deliver publishes a task's result and only then acknowledges the task.
 func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result []byte, msgID string) {
-	if _, err := s.c.JS.Publish(ctx, resultSubject(t.Match), result, jetstream.WithMsgID(msgID)); err != nil {
+	if err := s.c.publish(ctx, resultSubject(t.Match), result, msgID); err != nil {
 		_ = msg.Nak() // another worker plays it
 		fmt.Fprintf(s.w.Progress, "%s: publishing the records: %v\n", t.what(), err)
 		return
@@ -331,8 +343,10 @@ func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason stri
 		if t.Datagen != nil {
 			msgID = "failed." + t.Match + "." + batchID(t.Games)
 		}
+		// Sent until the broker has it: a task terminated without its
+		// failure report would leave the coordinator waiting for it.
 		if b, err := json.Marshal(&r); err == nil {
-			_, _ = s.c.JS.Publish(ctx, resultSubject(t.Match), b, jetstream.WithMsgID(msgID))
+			_ = s.c.publish(ctx, resultSubject(t.Match), b, msgID)
 		}
 	}
 	_ = msg.TermWithReason(reason)

@@ -1,0 +1,164 @@
+package broker
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sower-engine/sower/internal/sowertest"
+)
+
+// TestDamagedObjectReplaced damages the engine store's copy of a program
+// in two ways, its bytes replaced under the same name and its digest
+// made wrong (as damaged chunks would show): each time the coordinator's
+// upload finds it, says so and stores the program again, and a worker's
+// cache then fetches the right bytes. A fetch that refuses an object
+// leaves no subscription open behind it.
+func TestDamagedObjectReplaced(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "engine")
+	content := []byte("#!/bin/sh\necho engine\n")
+	if err := os.WriteFile(prog, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := hashFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	obs, err := c.JS.ObjectStore(ctx, EngineBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damages := []struct {
+		name   string
+		damage func()
+		want   string
+	}{
+		{"other bytes under the name", func() {
+			if _, err := obs.PutBytes(ctx, hash, []byte("#!/bin/sh\necho another\n")); err != nil {
+				t.Fatal(err)
+			}
+		}, "has content of SHA-256"},
+		{"a wrong digest", func() {
+			info, err := obs.GetInfo(ctx, hash)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum := sha256.Sum256([]byte("other bytes"))
+			info.Digest = "SHA-256=" + base64.URLEncoding.EncodeToString(sum[:])
+			b, err := json.Marshal(info)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := nats.NewMsg("$O." + EngineBucket + ".M." + base64.URLEncoding.EncodeToString([]byte(hash)))
+			m.Header.Set(jetstream.MsgRollup, jetstream.MsgRollupSubject)
+			m.Data = b
+			if _, err := c.JS.PublishMsg(ctx, m); err != nil {
+				t.Fatal(err)
+			}
+		}, "digest does not match"},
+	}
+	for i, d := range damages {
+		if err := upload(ctx, c.JS, prog, hash, io.Discard); err != nil {
+			t.Fatalf("%s: the first upload: %v", d.name, err)
+		}
+		d.damage()
+		cch := &cache{dir: filepath.Join(dir, "cache", string(rune('a'+i))), js: c.JS}
+		subs := c.NC.NumSubscriptions()
+		if _, err := cch.path(ctx, hash); !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), d.want) {
+			t.Errorf("%s: the damaged object fetched: %v", d.name, err)
+		}
+		if n := c.NC.NumSubscriptions(); n != subs {
+			t.Errorf("%s: %d subscriptions after the refused fetch, %d before", d.name, n, subs)
+		}
+		var out sowertest.SyncBuffer
+		if err := upload(ctx, c.JS, prog, hash, &out); err != nil {
+			t.Fatalf("%s: the upload over the damage: %v", d.name, err)
+		}
+		if !strings.Contains(out.String(), "is damaged") || !strings.Contains(out.String(), d.want) {
+			t.Errorf("%s: the upload said %q", d.name, out.String())
+		}
+		p, err := cch.path(ctx, hash)
+		if err != nil {
+			t.Fatalf("%s: after the upload: %v", d.name, err)
+		}
+		if got, err := os.ReadFile(p); err != nil || string(got) != string(content) {
+			t.Errorf("%s: the cache holds %q (%v)", d.name, got, err)
+		}
+		var again sowertest.SyncBuffer
+		if err := upload(ctx, c.JS, prog, hash, &again); err != nil || again.String() != "" {
+			t.Errorf("%s: a sound object uploaded again: %v, %q", d.name, err, again.String())
+		}
+	}
+}
+
+// TestFetchLeavesNoSubscription makes the cache's temporary file fail
+// (a path over the system's limit) while the engine object is there: the
+// fetch fails and leaves no subscription of the object open.
+func TestFetchLeavesNoSubscription(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c, err := Dial(ClientOptions{URL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx := context.Background()
+	if err := c.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "engine")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := hashFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := upload(ctx, c.JS, prog, hash, io.Discard); err != nil {
+		t.Fatal(err)
+	}
+	// A directory that can be made, in which a file named after the hash
+	// cannot: its path would pass PATH_MAX (4096 on Linux).
+	const length = 4040
+	deep := dir
+	for len(deep)+1+200 < length {
+		deep = filepath.Join(deep, strings.Repeat("d", 200))
+	}
+	deep = filepath.Join(deep, strings.Repeat("e", length-len(deep)-1))
+	if err := os.MkdirAll(deep, 0o755); err != nil {
+		t.Skipf("this system does not make the deep directory: %v", err)
+	}
+	if f, err := os.CreateTemp(deep, hash+".*.part"); err == nil {
+		f.Close()
+		t.Skip("this system makes files past 4096 bytes of path")
+	}
+	subs := c.NC.NumSubscriptions()
+	cch := &cache{dir: deep, js: c.JS}
+	if p, err := cch.path(ctx, hash); err == nil {
+		t.Fatalf("fetched into %s", p)
+	}
+	if n := c.NC.NumSubscriptions(); n != subs {
+		t.Errorf("%d subscriptions after the failed fetch, %d before", n, subs)
+	}
+}
