@@ -521,57 +521,106 @@ func TestSettingsDiff(t *testing.T) {
 	}
 }
 
-// TestTaskGivenUp hands a task to a worker that never answers: after
-// MaxDeliver deliveries the coordinator reports the pair as failed and
+// TestTaskGivenUp runs two matches at once with different ack settings,
+// their tasks taken by a worker that never answers: each match keeps its
+// own AckWait and MaxDeliver (neither changes the other's), and after its
+// MaxDeliver deliveries its coordinator reports the pair as failed and
 // stops waiting for it.
 func TestTaskGivenUp(t *testing.T) {
 	dir := t.TempDir()
 	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	type run struct {
+		id         string
+		ackWait    time.Duration
+		maxDeliver int
+		progress   sowertest.SyncBuffer
+		done       chan error
+		delivered  int
+	}
+	runs := []*run{{id: "given-up-a", ackWait: 200 * time.Millisecond, maxDeliver: 2}, {id: "given-up-b", ackWait: 700 * time.Millisecond, maxDeliver: 3}}
+	for _, r := range runs {
+		r.done = make(chan error, 1)
+		cfg := builtinMatch(t, 2)
+		cfg.Progress = &r.progress
+		go func() {
+			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver})
+			r.done <- err
+		}()
+	}
+	conss := make([]jetstream.Consumer, len(runs))
+	for i, r := range runs {
+		for conss[i] == nil && ctx.Err() == nil {
+			conss[i], _ = c.JS.Consumer(ctx, TaskStream, runConsumer(r.id))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for i, r := range runs {
+		info, err := conss[i].Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Config.AckWait != r.ackWait || info.Config.MaxDeliver != r.maxDeliver {
+			t.Errorf("%s: AckWait %v, MaxDeliver %d; want %v, %d", r.id, info.Config.AckWait, info.Config.MaxDeliver, r.ackWait, r.maxDeliver)
+		}
+	}
+	finished := 0
+	for finished < len(runs) {
+		if ctx.Err() != nil {
+			t.Fatal("the matches did not end")
+		}
+		for i, r := range runs {
+			select {
+			case err := <-r.done:
+				finished++
+				want := fmt.Sprintf("handed out %d times", r.maxDeliver)
+				if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: Run: %v\n%s", r.id, err, r.progress.String())
+				}
+				if r.delivered != r.maxDeliver {
+					t.Errorf("%s: the task was delivered %d times, want %d", r.id, r.delivered, r.maxDeliver)
+				}
+				r.done = nil
+			default:
+			}
+			if r.done == nil {
+				continue
+			}
+			if _, err := conss[i].Next(jetstream.FetchMaxWait(50 * time.Millisecond)); err == nil {
+				r.delivered++ // and never acknowledged
+			}
+		}
+	}
+}
+
+// dial connects to srv for the rest of the test.
+func dial(t *testing.T, srv *Server) *Client {
+	t.Helper()
 	c, err := Dial(ClientOptions{URL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// builtinMatch is a Katro match of games games between the built-in
+// greedy and random players.
+func builtinMatch(t *testing.T, games int) match.Config {
+	t.Helper()
 	v, err := board.New(board.NameKatro)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress sowertest.SyncBuffer
-	cfg := match.Config{Variant: v, Games: 2, Progress: &progress}
+	cfg := match.Config{Variant: v, Games: games, RandomPlies: 2}
 	for i, b := range []string{"greedy", "random"} {
 		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := Run(ctx, c, Match{Config: cfg, ID: "given-up", AckWait: 200 * time.Millisecond, MaxDeliver: 2})
-		done <- err
-	}()
-	var cons jetstream.Consumer
-	for cons == nil {
-		cons, _ = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
-		time.Sleep(20 * time.Millisecond)
-	}
-	delivered := 0
-	for {
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "handed out 2 times") {
-				t.Errorf("Run: %v\n%s", err, progress.String())
-			}
-			if delivered != 2 {
-				t.Errorf("the task was delivered %d times, want 2", delivered)
-			}
-			return
-		default:
-		}
-		if _, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond)); err == nil {
-			delivered++ // and never acknowledged
-		}
-	}
+	return cfg
 }
 
 // TestRecordsTooLarge plays a match in process on a broker whose messages
