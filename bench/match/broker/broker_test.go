@@ -2,6 +2,7 @@ package broker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -231,6 +232,68 @@ func TestDistributed(t *testing.T) {
 		checkGames(t, readRecords(t, filepath.Join(dir, "out.jsonl")), 8)
 		if !strings.Contains(report(second.out.String()), "] 8\n") {
 			t.Errorf("report:\n%s", second.out.String())
+		}
+	})
+
+	t.Run("coordinator stopped at record writes", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", "8",
+			"--random-plies", "4", "--seed", "11"}
+		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+		workers(t, srv.URL(), dir, 2)
+		out := filepath.Join(dir, "dist.jsonl")
+		lines := func() int {
+			b, _ := os.ReadFile(out)
+			return bytes.Count(b, []byte("\n"))
+		}
+		grows := func(p *proc, from int) {
+			for end := time.Now().Add(time.Minute); lines() <= from; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatalf("no record written:\n%s", p.out.String())
+				}
+			}
+		}
+		dist := append(args, "--match-id", "stopped", "--out", "dist.jsonl")
+
+		// Killed between writing a result and acknowledging it: the
+		// proxy lets the result through but not the acknowledgement.
+		px := startProxy(t, srv.Addr(), "sower.result.stopped")
+		first := start(t, bin, dir, append(dist, "--broker", px.URL())...)
+		select {
+		case <-px.held:
+		case <-time.After(time.Minute):
+			t.Fatalf("no result reached the coordinator:\n%s", first.out.String())
+		}
+		grows(first, 0)
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		c := dial(t, srv)
+		if info, err := c.JS.Consumer(context.Background(), ResultStream, "sower-coordinator-stopped"); err != nil || info.CachedInfo().AckFloor.Stream != 0 {
+			t.Fatalf("the written result was acknowledged (%v)", err)
+		}
+
+		// Interrupted (Ctrl-C) the moment it writes a record.
+		second := start(t, bin, dir, append(dist, "--broker", srv.URL())...)
+		grows(second, lines())
+		_ = second.cmd.Process.Signal(os.Interrupt)
+		second.wait(t, 30*time.Second)
+
+		third := start(t, bin, dir, append(dist, "--broker", srv.URL())...)
+		if code := third.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, third.out.String())
+		}
+		if code := local.wait(t, time.Minute); code != 0 {
+			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+		}
+		dr := readRecords(t, out)
+		checkGames(t, dr, 8)
+		if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
+			t.Errorf("the records differ from the local match's")
+		}
+		if a, b := report(local.out.String()), report(third.out.String()); a == "" || a != b {
+			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
 		}
 	})
 
