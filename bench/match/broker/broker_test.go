@@ -236,6 +236,7 @@ func TestDistributed(t *testing.T) {
 	})
 
 	t.Run("coordinator stopped at record writes", func(t *testing.T) {
+		slow(t)
 		t.Parallel()
 		dir := t.TempDir()
 		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
@@ -294,6 +295,67 @@ func TestDistributed(t *testing.T) {
 		}
 		if a, b := report(local.out.String()), report(third.out.String()); a == "" || a != b {
 			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
+		}
+	})
+
+	t.Run("two coordinators on one match", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", "6",
+			"--random-plies", "4", "--seed", "13"}
+		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+		dist := append(args, "--broker", srv.URL(), "--match-id", "twice", "--out", "dist.jsonl")
+		first := start(t, bin, dir, dist...)
+		first.waitFor(t, "Match twice: 0 workers", 30*time.Second)
+		second := start(t, bin, dir, dist...)
+		if code := second.wait(t, 20*time.Second); code != 1 || !strings.Contains(second.out.String(), "match twice: run by another coordinator") {
+			t.Errorf("the second coordinator: exit %d\n%s", code, second.out.String())
+		}
+		workers(t, srv.URL(), dir, 2)
+		if code := first.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, first.out.String())
+		}
+		if code := local.wait(t, time.Minute); code != 0 {
+			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+		}
+		dr := readRecords(t, filepath.Join(dir, "dist.jsonl"))
+		checkGames(t, dr, 6)
+		if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
+			t.Errorf("the records differ from the local match's")
+		}
+	})
+
+	t.Run("deliveries used up while the coordinator is down", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		args := []string{"match", "--broker", srv.URL(), "--match-id", "down", "--engine1", "builtin:greedy",
+			"--engine2", "builtin:random", "--games", "2", "--ack-wait", "300"}
+		first := start(t, bin, dir, args...)
+		first.waitFor(t, "Match down: 0 workers", 30*time.Second)
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		// Its workers take the pair and die, ten times.
+		c := dial(t, srv)
+		ctx := context.Background()
+		cons, err := c.JS.Consumer(ctx, TaskStream, runConsumer("down"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range defaultMaxDeliver {
+			if _, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second)); err != nil {
+				t.Fatalf("delivery %d: %v", i+1, err)
+			}
+		}
+		time.Sleep(time.Second)
+		workers(t, srv.URL(), dir, 1) // a healthy worker, which gets nothing
+		second := start(t, bin, dir, args...)
+		code := second.wait(t, time.Minute)
+		if out := second.out.String(); code != 1 || !strings.Contains(out, "1 of 1 pairs failed") || !strings.Contains(out, "handed out 10 times") {
+			t.Errorf("the restarted coordinator: exit %d\n%s", code, out)
 		}
 	})
 
@@ -476,6 +538,14 @@ func TestDistributed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// slow skips a test of the real binary that takes many seconds under
+// -short.
+func slow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many seconds of waiting for processes; run without -short")
+	}
 }
 
 // readData reads a datagen file's records, ordered by game and ply.
