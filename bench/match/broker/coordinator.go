@@ -25,11 +25,10 @@ type job interface {
 	// nor failed, numbered.
 	tasks() []Task
 	// take checks a result of one of the job's tasks and writes what it
-	// holds, once: a task or game done already is skipped. A result
-	// restored was written by an earlier run. Only a failure to write
-	// is returned; a result that does not hold what its task asked for
-	// makes the task failed, with the reason.
-	take(r *Result, restored bool) error
+	// holds, once: a task or game done already is skipped. Only a
+	// failure to write is returned; a result that does not hold what its
+	// task asked for makes the task failed, with the reason.
+	take(r *Result, from origin) error
 	// open returns the tasks still waited for (their numbers and games).
 	open() []Task
 	// over reports whether the run is over: every task done or failed,
@@ -43,6 +42,15 @@ type job interface {
 	// failed, if anything did.
 	end() error
 }
+
+// origin says which run a result answers.
+type origin int
+
+const (
+	live     origin = iota // a task queued by this run (or still queued from an earlier one)
+	earlier                // a task of an earlier run, withdrawn since and queued again (self-play)
+	restored               // acknowledged, and so written, by an earlier run
+)
 
 // deciding is a job that may end before its tasks are done, and says so
 // in the run's status (a match's SPRT).
@@ -92,6 +100,7 @@ type coordinator struct {
 	// self-play run, whose tasks depend on the games its file lacks);
 	// otherwise they are queued once and a resumed run finds them queued.
 	requeue bool
+	before  uint64         // with requeue: the last result before this run's tasks were queued
 	running map[int]string // tasks started, by worker
 	lease   *lease
 	tasks   jetstream.Consumer // the run's task consumer
@@ -184,8 +193,11 @@ func (co *coordinator) run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("the results consumer: %w", err)
 	}
-	if err := co.restore(ctx, results); err != nil {
-		return err
+	// A self-play run's output says what is written: nothing to restore.
+	if !co.requeue {
+		if err := co.restore(ctx, results); err != nil {
+			return err
+		}
 	}
 	if line := co.job.resumed(); line != "" {
 		fmt.Fprintln(co.out, line)
@@ -254,7 +266,11 @@ func (co *coordinator) run(ctx context.Context) error {
 			}
 			continue
 		}
-		if err := co.take(msg.Data(), false); err != nil {
+		from := live
+		if meta, err := msg.Metadata(); err == nil && meta.Sequence.Stream <= co.before {
+			from = earlier
+		}
+		if err := co.take(msg.Data(), from); err != nil {
 			return err
 		}
 		// Written, the result is acknowledged even after Ctrl-C: else
@@ -289,16 +305,16 @@ func sleep(ctx context.Context, d time.Duration) {
 
 // take decodes a result and hands it to the job; a message refused is
 // logged and dropped.
-func (co *coordinator) take(data []byte, restored bool) error {
+func (co *coordinator) take(data []byte, from origin) error {
 	r, err := decodeResult(data, co.id)
 	if err != nil {
-		if !restored {
+		if from != restored {
 			fmt.Fprintf(co.out, "refusing a message of %s %s: %v\n", co.job.kind(), co.id, err)
 		}
 		return nil
 	}
 	delete(co.running, r.Pair)
-	return co.job.take(r, restored)
+	return co.job.take(r, from)
 }
 
 // restore hands the job, as restored, the results an earlier run
@@ -328,7 +344,7 @@ func (co *coordinator) restore(ctx context.Context, cons jetstream.Consumer) err
 		if meta.Sequence.Stream > floor {
 			return nil
 		}
-		if err := co.take(msg.Data(), true); err != nil {
+		if err := co.take(msg.Data(), restored); err != nil {
 			return err
 		}
 		if meta.Sequence.Stream == floor {
@@ -356,6 +372,17 @@ func (co *coordinator) putStatus(ctx context.Context, kv jetstream.KeyValue, st 
 // publication are withdrawn first so that none is queued twice.
 func (co *coordinator) publish(ctx context.Context) error {
 	co.withdraw(ctx)
+	if co.requeue {
+		s, err := co.c.JS.Stream(ctx, ResultStream)
+		if err != nil {
+			return err
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			return err
+		}
+		co.before = info.State.LastSeq
+	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
 	for _, t := range co.job.tasks() {
 		b, err := json.Marshal(&t)

@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"sort"
@@ -144,11 +143,7 @@ func Datagen(ctx context.Context, c *Client, job DatagenJob) error {
 	if err := co.start(ctx, &j.setup); err != nil {
 		return err
 	}
-	err := co.run(ctx)
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintf(j.out, "run %s stays on the broker: the same command continues it\n", j.id)
-	}
-	return err
+	return co.run(ctx)
 }
 
 func (j *datagenJob) kind() string { return "self-play run" }
@@ -194,9 +189,10 @@ func (j *datagenJob) open() []Task {
 
 // take writes the games of a result that are still missing. A game the
 // result names without holding it, or holds in a form that does not
-// read, is failed; a failed game that comes later is written.
-func (j *datagenJob) take(r *Result, restored bool) error {
-	if restored {
+// read, is failed; a failed game that comes later is written. A failure
+// of an earlier run's task is passed over: its games are queued again.
+func (j *datagenJob) take(r *Result, from origin) error {
+	if from == restored {
 		return nil // the output says what is written: Skip
 	}
 	if len(r.Records) > 0 {
@@ -209,7 +205,9 @@ func (j *datagenJob) take(r *Result, restored bool) error {
 	}
 	if r.Failed != "" {
 		for _, g := range r.Games {
-			j.fail(g, r.Worker, r.Failed)
+			if from == live {
+				j.fail(g, r.Worker, r.Failed)
+			}
 		}
 		return nil
 	}
@@ -241,7 +239,9 @@ func (j *datagenJob) take(r *Result, restored bool) error {
 		delete(j.failed, gd.Game)
 	}
 	for _, g := range j.sorted(named) {
-		j.fail(g, r.Worker, "the result lacks the game")
+		if from == live {
+			j.fail(g, r.Worker, "the result lacks the game")
+		}
 	}
 	return nil
 }

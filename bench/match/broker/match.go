@@ -156,9 +156,10 @@ func (j *matchJob) open() []Task {
 // take counts one result; restored ones were written by an earlier run,
 // and so are those Written finds in the records. A pair counted already
 // (played twice after a redelivery) is skipped.
-func (j *matchJob) take(r *Result, restored bool) error {
+func (j *matchJob) take(r *Result, from origin) error {
+	written := from == restored
 	if r.Pair >= j.pairs {
-		if !restored {
+		if !written {
 			fmt.Fprintf(j.out, "refusing a result from worker %s for pair %d of %d\n", r.Worker, r.Pair+1, j.pairs)
 		}
 		return nil
@@ -172,7 +173,7 @@ func (j *matchJob) take(r *Result, restored bool) error {
 		}
 	}
 	if r.Failed != "" {
-		if _, seen := j.failed[r.Pair]; !seen && !restored {
+		if _, seen := j.failed[r.Pair]; !seen && !written {
 			fmt.Fprintf(j.out, "Pair %d failed on worker %s: %s\n", r.Pair+1, r.Worker, r.Failed)
 		}
 		j.failed[r.Pair] = r.Failed
@@ -181,7 +182,7 @@ func (j *matchJob) take(r *Result, restored bool) error {
 	delete(j.failed, r.Pair)
 	j.done[r.Pair] = true
 	for _, rec := range r.Records {
-		if restored || (j.m.Written != nil && j.m.Written(rec)) {
+		if written || (j.m.Written != nil && j.m.Written(rec)) {
 			j.tally.Restore(rec)
 		} else if err := j.tally.Add(rec); err != nil {
 			return err

@@ -93,7 +93,7 @@ func takeAll(t testing.TB, cfg match.Config, genuine, msgs [][]byte) {
 	var out bytes.Buffer
 	co, j := newMatchCoordinator(t, cfg, &out)
 	for _, m := range append(msgs, genuine...) {
-		if err := co.take(m, false); err != nil {
+		if err := co.take(m, live); err != nil {
 			t.Fatalf("take: %v", err)
 		}
 	}
@@ -179,7 +179,7 @@ func TestWrittenNotAgain(t *testing.T) {
 	cfg, genuine := matchResults(t)
 	var first bytes.Buffer
 	co, _ := newMatchCoordinator(t, cfg, &first)
-	if err := co.take(genuine[0], false); err != nil {
+	if err := co.take(genuine[0], live); err != nil {
 		t.Fatal(err)
 	}
 	// Another match's game 3 in the same file does not hide this one's.
@@ -200,7 +200,7 @@ func TestWrittenNotAgain(t *testing.T) {
 	co, j := newMatchCoordinator(t, cfg, &second)
 	j.m.Written = written
 	for _, m := range genuine {
-		if err := co.take(m, false); err != nil {
+		if err := co.take(m, live); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -265,7 +265,7 @@ func FuzzSelfPlayResults(f *testing.F) {
 		j.tasks()
 		co := &coordinator{id: "d", job: j, out: io.Discard, running: map[int]string{}}
 		for _, m := range append(bytes.Split(data, []byte("\n")), genuine) {
-			if err := co.take(m, false); err != nil {
+			if err := co.take(m, live); err != nil {
 				t.Fatalf("take: %v", err)
 			}
 		}
@@ -364,4 +364,28 @@ func FuzzDecodeSmall(f *testing.F) {
 		}
 		_ = decodeStatus(data)
 	})
+}
+
+// TestSelfPlayEarlierFailure: a failure of a task an earlier run queued
+// (withdrawn since, its games queued again) does not fail those games;
+// one of this run's tasks does, until the games come.
+func TestSelfPlayEarlierFailure(t *testing.T) {
+	cfg, genuine := selfPlay(t)
+	cfg.Each = func(bench.GameData) error { return nil }
+	j := &datagenJob{cfg: &cfg, id: "d", setup: newDatagenSetup(&cfg), batch: 2, pending: map[int]bool{0: true, 1: true, 2: true, 3: true},
+		failed: map[int]string{}, out: io.Discard}
+	if n := len(j.tasks()); n != 2 {
+		t.Fatalf("%d tasks, want 2", n)
+	}
+	failure := []byte(`{"v":2,"match":"d","pair":0,"games":[0,1,2,3],"failed":"a fault"}`)
+	co := &coordinator{id: "d", job: j, out: io.Discard, running: map[int]string{}}
+	if err := co.take(failure, earlier); err != nil || len(j.failed) != 0 || j.over() {
+		t.Fatalf("an earlier run's failure: %v, failed %v", err, j.failed)
+	}
+	if err := co.take(failure, live); err != nil || len(j.failed) != 4 || !j.over() || j.end() == nil {
+		t.Fatalf("this run's failure: %v, failed %v", err, j.failed)
+	}
+	if err := co.take(genuine, live); err != nil || len(j.failed) != 0 || len(j.pending) != 0 || j.end() != nil {
+		t.Fatalf("the games delivered: %v, failed %v, pending %v", err, j.failed, j.pending)
+	}
 }
