@@ -238,11 +238,7 @@ func TestDistributed(t *testing.T) {
 	t.Run("coordinator stopped at record writes", func(t *testing.T) {
 		slow(t)
 		t.Parallel()
-		dir := t.TempDir()
-		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-		args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", "8",
-			"--random-plies", "4", "--seed", "11"}
-		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+		dir, srv, args, local := localMatch(t, bin, 8, 11)
 		workers(t, srv.URL(), dir, 2)
 		out := filepath.Join(dir, "dist.jsonl")
 		lines := func() int {
@@ -285,14 +281,7 @@ func TestDistributed(t *testing.T) {
 		if code := third.wait(t, time.Minute); code != 0 {
 			t.Fatalf("exit %d\n%s", code, third.out.String())
 		}
-		if code := local.wait(t, time.Minute); code != 0 {
-			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
-		}
-		dr := readRecords(t, out)
-		checkGames(t, dr, 8)
-		if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
-			t.Errorf("the records differ from the local match's")
-		}
+		sameAsLocal(t, local, dir, 8)
 		if a, b := report(local.out.String()), report(third.out.String()); a == "" || a != b {
 			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
 		}
@@ -301,11 +290,7 @@ func TestDistributed(t *testing.T) {
 	t.Run("two coordinators on one match", func(t *testing.T) {
 		slow(t)
 		t.Parallel()
-		dir := t.TempDir()
-		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-		args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", "6",
-			"--random-plies", "4", "--seed", "13"}
-		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+		dir, srv, args, local := localMatch(t, bin, 6, 13)
 		dist := append(args, "--broker", srv.URL(), "--match-id", "twice", "--out", "dist.jsonl")
 		first := start(t, bin, dir, dist...)
 		first.waitFor(t, "Match twice: 0 workers", 30*time.Second)
@@ -317,14 +302,7 @@ func TestDistributed(t *testing.T) {
 		if code := first.wait(t, time.Minute); code != 0 {
 			t.Fatalf("exit %d\n%s", code, first.out.String())
 		}
-		if code := local.wait(t, time.Minute); code != 0 {
-			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
-		}
-		dr := readRecords(t, filepath.Join(dir, "dist.jsonl"))
-		checkGames(t, dr, 6)
-		if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
-			t.Errorf("the records differ from the local match's")
-		}
+		sameAsLocal(t, local, dir, 6)
 	})
 
 	t.Run("deliveries used up while the coordinator is down", func(t *testing.T) {
@@ -538,6 +516,33 @@ func TestDistributed(t *testing.T) {
 			}
 		}
 	})
+}
+
+// localMatch starts a broker and a local match of sower (bin) against
+// the built-in greedy player, writing local.jsonl; it returns the
+// directory, the broker, the match's arguments (without --broker and
+// --out) and the local match.
+func localMatch(t *testing.T, bin string, games int, seed uint64) (string, *Server, []string, *proc) {
+	t.Helper()
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", fmt.Sprint(games),
+		"--random-plies", "4", "--seed", fmt.Sprint(seed)}
+	return dir, srv, args, start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+}
+
+// sameAsLocal waits for the local match and checks that dist.jsonl holds
+// its games, each once.
+func sameAsLocal(t *testing.T, local *proc, dir string, games int) {
+	t.Helper()
+	if code := local.wait(t, time.Minute); code != 0 {
+		t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+	}
+	dr := readRecords(t, filepath.Join(dir, "dist.jsonl"))
+	checkGames(t, dr, games)
+	if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
+		t.Errorf("the records differ from the local match's")
+	}
 }
 
 // slow skips a test of the real binary that takes many seconds under

@@ -62,42 +62,18 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 	}
 
 	// The worker: tasks in order, the first one failed, then delivered.
-	go func() {
-		cons := waitConsumer(ctx, t, wc, "late")
-		for first := true; ctx.Err() == nil; {
-			msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
-			if err != nil {
-				continue
-			}
-			task, err := decodeTask(msg.Data())
-			if err != nil {
-				t.Errorf("task: %v", err)
-				return
-			}
-			if first {
-				first = false
-				b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Failed: "a fault"})
-				if _, err := wc.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
-					t.Errorf("publishing: %v", err)
-				}
-			}
-			data, err := playDatagen(ctx, task)
-			if err != nil {
-				t.Errorf("playing: %v", err)
-				return
-			}
-			b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Data: data})
-			if _, err := wc.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
-				t.Errorf("publishing: %v", err)
-			}
-			_ = msg.DoubleAck(ctx)
-		}
-	}()
-
+	wctx, stopWorker := context.WithCancel(ctx)
+	worked := make(chan error, 1)
+	go func() { worked <- fakeWorker(wctx, wc) }()
 	got, written := map[int]string{}, map[int]int{}
 	cfg.Each = func(d bench.GameData) error { got[d.Game] = gameText(&d); written[d.Game]++; return nil }
 	var progress sowertest.SyncBuffer
-	if err := Datagen(ctx, c, DatagenJob{Config: cfg, ID: "late", Batch: 2, Progress: &progress}); err != nil {
+	err = Datagen(ctx, c, DatagenJob{Config: cfg, ID: "late", Batch: 2, Progress: &progress})
+	stopWorker()
+	if werr := <-worked; werr != nil {
+		t.Errorf("the worker: %v", werr)
+	}
+	if err != nil {
 		t.Fatalf("Datagen: %v\n%s", err, progress.String())
 	}
 	if !strings.Contains(progress.String(), "failed on worker w: a fault") {
@@ -111,6 +87,49 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 			t.Errorf("game %d differs from the local run's:\n%s\n%s", g, got[g], local[g])
 		}
 	}
+}
+
+// fakeWorker plays the self-play tasks of run "late" in order until ctx
+// ends, reporting the first one failed before it delivers it.
+func fakeWorker(ctx context.Context, c *Client) error {
+	var cons jetstream.Consumer
+	for cons == nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		cons, _ = c.JS.Consumer(ctx, TaskStream, runConsumer("late"))
+		time.Sleep(20 * time.Millisecond)
+	}
+	for first := true; ctx.Err() == nil; {
+		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+		if err != nil {
+			continue
+		}
+		task, err := decodeTask(msg.Data())
+		if err != nil {
+			return fmt.Errorf("task: %w", err)
+		}
+		if first {
+			first = false
+			b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Failed: "a fault"})
+			if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+				return fmt.Errorf("publishing: %w", err)
+			}
+		}
+		data, err := playDatagen(ctx, task)
+		if ctx.Err() != nil {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("playing: %w", err)
+		}
+		b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Data: data})
+		if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+			return fmt.Errorf("publishing: %w", err)
+		}
+		_ = msg.DoubleAck(ctx)
+	}
+	return nil
 }
 
 // TestExhaustedWhileDown hands a match's task out until its deliveries
