@@ -275,6 +275,9 @@ func (j *datagenJob) end() error {
 // gameData turns a result's game into the local form.
 func gameData(v *board.Variant, gd *DatagenGame) (bench.GameData, error) {
 	d := bench.GameData{Game: gd.Game, Plies: gd.Plies, Nodes: gd.Nodes, Status: board.Status{Result: gd.Result}}
+	if gd.Result > board.Draw || gd.Plies < 0 {
+		return d, fmt.Errorf("result %d after %d plies", gd.Result, gd.Plies)
+	}
 	for _, r := range gd.Records {
 		p, err := v.ParsePosition(r.Pos)
 		if err != nil {

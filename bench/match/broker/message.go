@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/sower-engine/sower/bench/match"
@@ -119,6 +121,7 @@ func decodeResult(b []byte, run string) (*Result, error) {
 	if len(r.Failed) > maxReason {
 		r.Failed = r.Failed[:maxReason] + "…"
 	}
+	r.Failed = printable(r.Failed)
 	if r.Failed != "" {
 		r.Records, r.Data = nil, nil
 		return &r, checkGameSet(r.Games, maxGames)
@@ -158,6 +161,18 @@ func quoted(s string) string {
 		}
 	}
 	return strconv.Quote(s)
+}
+
+// printable returns a text from the network as it may be printed: every
+// character that is not printable (a control character, a terminal's
+// escape, invalid UTF-8) is replaced.
+func printable(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || !unicode.IsPrint(r) {
+			return '?'
+		}
+		return r
+	}, s)
 }
 
 // noWorker is the worker a result names when the coordinator reports a

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -342,8 +341,11 @@ func FuzzDecodeResult(f *testing.F) {
 			}
 			seen[rec.Game] = true
 		}
-		if fmt.Sprint(r.Worker) != r.Worker || len(r.Worker) > 200 {
+		if printable(r.Worker) != r.Worker || len(r.Worker) > 200 {
 			t.Errorf("worker name %q", r.Worker)
+		}
+		if printable(r.Failed) != r.Failed || len(r.Failed) > maxReason+len("…") {
+			t.Errorf("failure %q", r.Failed)
 		}
 	})
 }
