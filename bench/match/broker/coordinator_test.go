@@ -257,3 +257,73 @@ func TestSecondCoordinatorRefused(t *testing.T) {
 		t.Errorf("the coordinator after the claim lapsed: %v", err)
 	}
 }
+
+// TestWorkerRefusesTask queues tasks no coordinator sends: the worker
+// refuses each with a failure report naming why, and goes on.
+func TestWorkerRefusesTask(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	if err := c.ensure(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
+		Durable: runConsumer("odd"), FilterSubject: taskSubjects("odd"), AckPolicy: jetstream.AckExplicitPolicy,
+	}); err != nil {
+		t.Fatal(err)
+	}
+	results, err := c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
+		Durable: "test", FilterSubject: resultSubject("odd"), AckPolicy: jetstream.AckNonePolicy,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := builtinMatch(t, 20)
+	setup := NewSetup(&cfg, [2]string{})
+	encode := func(task Task) string { b, _ := json.Marshal(&task); return string(b) }
+	noHash := setup
+	noHash.Engines[0].Builtin = ""
+	tasks := map[string]string{
+		`{"v":1,"match":"odd","pair":0}`:                                                   "task version 1",
+		`{"v":2,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
+		`{"v":2,"match":"odd","pair":2,"datagen":{"games":4},"games":[1,1]}`:               "game 1 twice",
+		`{"v":2,"match":"odd","pair":2,"setup":{"games":2}}`:                               "pair 3 of a match of 2 games",
+		encode(Task{Version: Version, Match: "odd", Pair: 3, Setup: noHash}):               "engine1: \"\" is not a SHA-256",
+		encode(Task{Version: Version, Match: "odd", Pair: 4, Setup: setup, Opening: "no"}): "the opening \"no\"",
+	}
+	n := 0
+	for task := range tasks {
+		if _, err := c.JS.Publish(ctx, taskSubject("odd", n), []byte(task)); err != nil {
+			t.Fatal(err)
+		}
+		n++
+	}
+	var progress sowertest.SyncBuffer
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress}
+	wctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	var reasons []string
+	for len(reasons) < len(tasks) && ctx.Err() == nil {
+		msg, err := results.Next(jetstream.FetchMaxWait(time.Second))
+		if err != nil {
+			continue
+		}
+		var r Result // as sent: its games may be those of the task refused
+		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Failed == "" || r.Worker != "w" {
+			t.Fatalf("a result %s: %v", msg.Data(), err)
+		}
+		reasons = append(reasons, r.Failed)
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
+	}
+	all := strings.Join(reasons, "\n")
+	for _, want := range tasks {
+		if !strings.Contains(all, want) {
+			t.Errorf("no failure %q among:\n%s\nworker:\n%s", want, all, progress.String())
+		}
+	}
+}

@@ -70,7 +70,9 @@ type Settings struct {
 }
 
 // Task is one pair to play: games 2·Pair+1 and 2·Pair+2 (only the first
-// when the games are odd and this is the last pair).
+// when the games are odd and this is the last pair); or, in a self-play
+// run, the games listed in Games, Pair being the task's number. Tasks
+// come from the network: decodeTask checks them.
 type Task struct {
 	Version int    `json:"v"`
 	Match   string `json:"match"`
@@ -84,7 +86,8 @@ type Task struct {
 }
 
 // Result is what a worker publishes for a task: the pair's records (or a
-// self-play task's games), or why it could not be played.
+// self-play task's games), or why it could not be played. Results come
+// from the network: decodeResult and the coordinator's job check them.
 type Result struct {
 	Version int                 `json:"v"`
 	Match   string              `json:"match"`
