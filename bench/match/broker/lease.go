@@ -27,7 +27,10 @@ const (
 
 // holder is what a lease entry says of its coordinator.
 type holder struct {
-	Host  string    `json:"host"`
+	Host string `json:"host"`
+	// PIDs names the process namespace PID is of, where it can be read
+	// (two containers may have one host name and each their own PIDs).
+	PIDs  string    `json:"pids,omitempty"`
 	PID   int       `json:"pid"`
 	Token string    `json:"token"` // tells two coordinators of one process apart
 	Since time.Time `json:"since"`
@@ -60,7 +63,7 @@ func acquire(ctx context.Context, js jetstream.JetStream, id, kind string) (*lea
 	host, _ := os.Hostname()
 	token := make([]byte, 8)
 	_, _ = rand.Read(token)
-	me := holder{Host: host, PID: os.Getpid(), Token: hex.EncodeToString(token), Since: time.Now().UTC()}
+	me := holder{Host: host, PIDs: pidNamespace(), PID: os.Getpid(), Token: hex.EncodeToString(token), Since: time.Now().UTC()}
 	l := &lease{kv: kv, key: id, lost: make(chan error, 1), done: make(chan struct{})}
 	l.val, _ = json.Marshal(me)
 	l.rev, err = kv.Create(ctx, id, l.val)
@@ -71,7 +74,7 @@ func acquire(ctx context.Context, js jetstream.JetStream, id, kind string) (*lea
 		} else if err == nil {
 			var h holder
 			_ = json.Unmarshal(e.Value(), &h)
-			if h.Host != me.Host || h.PID == me.PID || processAlive(h.PID) {
+			if h.Host != me.Host || h.PIDs != me.PIDs || h.PID == me.PID || processAlive(h.PID) {
 				return nil, fmt.Errorf("%s %s: %w (pid %d on %s, since %s); if that coordinator is gone, its claim lapses %v after its last renewal",
 					kind, id, ErrBusy, h.PID, quoted(h.Host), h.Since.Format(time.RFC3339), leaseTTL)
 			}

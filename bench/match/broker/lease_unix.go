@@ -4,6 +4,7 @@ package broker
 
 import (
 	"errors"
+	"os"
 	"syscall"
 )
 
@@ -14,4 +15,11 @@ func processAlive(pid int) bool {
 	}
 	err := syscall.Kill(pid, 0)
 	return err == nil || errors.Is(err, syscall.EPERM)
+}
+
+// pidNamespace names the process namespace this process is in, where the
+// system says (Linux); else "".
+func pidNamespace() string {
+	ns, _ := os.Readlink("/proc/self/ns/pid")
+	return ns
 }
