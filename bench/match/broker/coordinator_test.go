@@ -327,3 +327,42 @@ func TestWorkerRefusesTask(t *testing.T) {
 		}
 	}
 }
+
+// cancelWriter cancels a context at its first write: Ctrl-C the moment a
+// record is written.
+type cancelWriter struct{ cancel context.CancelFunc }
+
+func (w cancelWriter) Write(p []byte) (int, error) {
+	w.cancel()
+	return len(p), nil
+}
+
+// TestAckSurvivesInterrupt interrupts a coordinator the moment it writes
+// a result's records: the result is still acknowledged, so that the run
+// that resumes does not get it again.
+func TestAckSurvivesInterrupt(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	w := &Worker{Name: "w", CacheDir: t.TempDir()}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	defer func() { stopWorker(); <-served }()
+
+	rctx, interrupt := context.WithCancel(ctx)
+	cfg := builtinMatch(t, 4)
+	cfg.JSON = cancelWriter{interrupt}
+	if _, err := Run(rctx, c, Match{Config: cfg, ID: "ack"}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Run: %v", err)
+	}
+	cons, err := c.JS.Consumer(ctx, ResultStream, "sower-coordinator-ack")
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := cons.CachedInfo()
+	if info.NumAckPending != 0 || info.AckFloor.Stream == 0 {
+		t.Errorf("the result written was not acknowledged: %d pending, floor %d", info.NumAckPending, info.AckFloor.Stream)
+	}
+}
