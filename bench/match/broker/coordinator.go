@@ -185,18 +185,41 @@ func claim(ctx context.Context, js jetstream.JetStream, id string, settings any)
 // stays on the broker and ctx's error is returned.
 func (co *coordinator) run(ctx context.Context) error {
 	defer co.lease.release()
+	results, kv, st, err := co.prepare(ctx)
+	if err != nil {
+		return err
+	}
+	if err := co.loop(ctx, results); err != nil {
+		return err
+	}
+	co.withdraw(ctx)
+	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, runConsumer(co.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		fmt.Fprintf(co.out, "removing the task consumer: %v\n", err)
+	}
+	st.State = "finished"
+	if d, ok := co.job.(deciding); ok {
+		st.Decision = d.decision()
+	}
+	co.putStatus(ctx, kv, st)
+	return co.job.end()
+}
+
+// prepare sets up the results consumer, restores what earlier runs
+// counted and queues the tasks not yet queued; it returns the consumer,
+// the match bucket and the run's status.
+func (co *coordinator) prepare(ctx context.Context) (jetstream.Consumer, jetstream.KeyValue, status, error) {
 	results, err := co.c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
 		Durable: "sower-coordinator-" + co.id, FilterSubject: resultSubject(co.id),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 5 * time.Second, MaxAckPending: 1,
 		Description: "sower: the coordinator of " + co.job.kind() + " " + co.id,
 	})
 	if err != nil {
-		return fmt.Errorf("the results consumer: %w", err)
+		return nil, nil, status{}, fmt.Errorf("the results consumer: %w", err)
 	}
 	// A self-play run's output says what is written: nothing to restore.
 	if !co.requeue {
 		if err := co.restore(ctx, results); err != nil {
-			return err
+			return nil, nil, status{}, err
 		}
 	}
 	if line := co.job.resumed(); line != "" {
@@ -204,16 +227,22 @@ func (co *coordinator) run(ctx context.Context) error {
 	}
 	kv, err := co.c.JS.KeyValue(ctx, MatchBucket)
 	if err != nil {
-		return err
+		return nil, nil, status{}, err
 	}
 	st := co.status(ctx, kv)
 	if (co.requeue || !st.Published) && !co.job.over() {
 		if err := co.publish(ctx); err != nil {
-			return err
+			return nil, nil, status{}, err
 		}
 		st.Published, st.State = true, "running"
 		co.putStatus(ctx, kv, st)
 	}
+	return results, kv, st, nil
+}
+
+// loop takes results until the job is over, watching meanwhile the
+// workers' notes, the broker's advisories and the queue's state.
+func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) error {
 	notes := make(chan progressNote, 64)
 	sub, err := co.c.NC.Subscribe(progressSubject(co.id), func(msg *nats.Msg) {
 		if n, ok := decodeNote(msg.Data); ok {
@@ -281,16 +310,7 @@ func (co *coordinator) run(ctx context.Context) error {
 		}
 		cancel()
 	}
-	co.withdraw(ctx)
-	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, runConsumer(co.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		fmt.Fprintf(co.out, "removing the task consumer: %v\n", err)
-	}
-	st.State = "finished"
-	if d, ok := co.job.(deciding); ok {
-		st.Decision = d.decision()
-	}
-	co.putStatus(ctx, kv, st)
-	return co.job.end()
+	return nil
 }
 
 // sleep waits for d or until ctx ends.
