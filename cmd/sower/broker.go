@@ -54,6 +54,7 @@ type matchOnBroker struct {
 	id      string
 	ackWait int
 	client  *broker.Client // connected by check
+	out     string         // the --out file, whose records a resumed match does not write again
 }
 
 // addMatchBrokerFlags adds the flags of "sower match --broker"; log gets
@@ -106,7 +107,19 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	ctx, cancel := c.Context(ctx)
 	defer cancel()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
-	sum, err := broker.Run(ctx, c, broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond})
+	bm := broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond}
+	if m.out != "" {
+		f, err := os.Open(m.out)
+		if err != nil {
+			return match.Summary{}, flagError("--out", err)
+		}
+		bm.Written, err = broker.Written(f)
+		f.Close()
+		if err != nil {
+			return match.Summary{}, flagError("--out", err)
+		}
+	}
+	sum, err := broker.Run(ctx, c, bm)
 	if errors.Is(err, broker.ErrSettings) {
 		err = usageError{err}
 	}

@@ -163,6 +163,7 @@ func (c *cli) match(args []string) error {
 		files = append(files, fl)
 		*o.w = fl
 	}
+	onBroker.out = f.out
 	cfg.Report, cfg.Progress = c.stdout, c.stderr
 	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
 	if onBroker.url != "" {

@@ -2,6 +2,7 @@ package broker
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -240,6 +241,108 @@ func TestDistributed(t *testing.T) {
 		}
 	})
 
+	t.Run("coordinator stopped at record writes", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir, srv, args, local := localMatch(t, bin, 8, 11)
+		workers(t, srv.URL(), dir, 2)
+		out := filepath.Join(dir, "dist.jsonl")
+		lines := func() int {
+			b, _ := os.ReadFile(out)
+			return bytes.Count(b, []byte("\n"))
+		}
+		grows := func(p *proc, from int) {
+			for end := time.Now().Add(time.Minute); lines() <= from; time.Sleep(5 * time.Millisecond) {
+				if time.Now().After(end) {
+					t.Fatalf("no record written:\n%s", p.out.String())
+				}
+			}
+		}
+		dist := append(args, "--match-id", "stopped", "--out", "dist.jsonl")
+
+		// Killed between writing a result and acknowledging it: the
+		// proxy lets the result through but not the acknowledgement.
+		px := startProxy(t, srv.Addr(), "sower.result.stopped")
+		first := start(t, bin, dir, append(dist, "--broker", px.URL())...)
+		select {
+		case <-px.held:
+		case <-time.After(time.Minute):
+			t.Fatalf("no result reached the coordinator:\n%s", first.out.String())
+		}
+		grows(first, 0)
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		c := dial(t, srv)
+		if info, err := c.JS.Consumer(context.Background(), ResultStream, "sower-coordinator-stopped"); err != nil || info.CachedInfo().AckFloor.Stream != 0 {
+			t.Fatalf("the written result was acknowledged (%v)", err)
+		}
+
+		// Interrupted (Ctrl-C) the moment it writes a record.
+		second := start(t, bin, dir, append(dist, "--broker", srv.URL())...)
+		grows(second, lines())
+		_ = second.cmd.Process.Signal(os.Interrupt)
+		second.wait(t, 30*time.Second)
+
+		third := start(t, bin, dir, append(dist, "--broker", srv.URL())...)
+		if code := third.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, third.out.String())
+		}
+		sameAsLocal(t, local, dir, 8)
+		if a, b := report(local.out.String()), report(third.out.String()); a == "" || a != b {
+			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
+		}
+	})
+
+	t.Run("two coordinators on one match", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir, srv, args, local := localMatch(t, bin, 6, 13)
+		dist := append(args, "--broker", srv.URL(), "--match-id", "twice", "--out", "dist.jsonl")
+		first := start(t, bin, dir, dist...)
+		first.waitFor(t, "Match twice: 0 workers", 30*time.Second)
+		second := start(t, bin, dir, dist...)
+		if code := second.wait(t, 20*time.Second); code != 1 || !strings.Contains(second.out.String(), "match twice: run by another coordinator") {
+			t.Errorf("the second coordinator: exit %d\n%s", code, second.out.String())
+		}
+		workers(t, srv.URL(), dir, 2)
+		if code := first.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, first.out.String())
+		}
+		sameAsLocal(t, local, dir, 6)
+	})
+
+	t.Run("deliveries used up while the coordinator is down", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir := t.TempDir()
+		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+		args := []string{"match", "--broker", srv.URL(), "--match-id", "down", "--engine1", "builtin:greedy",
+			"--engine2", "builtin:random", "--games", "2", "--ack-wait", "300"}
+		first := start(t, bin, dir, args...)
+		first.waitFor(t, "Match down: 0 workers", 30*time.Second)
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		// Its workers take the pair and die, ten times.
+		c := dial(t, srv)
+		ctx := context.Background()
+		cons, err := c.JS.Consumer(ctx, TaskStream, runConsumer("down"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range defaultMaxDeliver {
+			if _, err := cons.Next(jetstream.FetchMaxWait(5 * time.Second)); err != nil {
+				t.Fatalf("delivery %d: %v", i+1, err)
+			}
+		}
+		time.Sleep(time.Second)
+		workers(t, srv.URL(), dir, 1) // a healthy worker, which gets nothing
+		second := start(t, bin, dir, args...)
+		code := second.wait(t, time.Minute)
+		if out := second.out.String(); code != 1 || !strings.Contains(out, "1 of 1 pairs failed") || !strings.Contains(out, "handed out 10 times") {
+			t.Errorf("the restarted coordinator: exit %d\n%s", code, out)
+		}
+	})
+
 	t.Run("broker restarted", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
@@ -427,6 +530,41 @@ func TestDistributed(t *testing.T) {
 	})
 }
 
+// localMatch starts a broker and a local match of sower (bin) against
+// the built-in greedy player, writing local.jsonl; it returns the
+// directory, the broker, the match's arguments (without --broker and
+// --out) and the local match.
+func localMatch(t *testing.T, bin string, games int, seed uint64) (string, *Server, []string, *proc) {
+	t.Helper()
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	args := []string{"match", "--engine1", bin, "--engine2", "builtin:greedy", "--nodes", "300", "--games", fmt.Sprint(games),
+		"--random-plies", "4", "--seed", fmt.Sprint(seed)}
+	return dir, srv, args, start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+}
+
+// sameAsLocal waits for the local match and checks that dist.jsonl holds
+// its games, each once.
+func sameAsLocal(t *testing.T, local *proc, dir string, games int) {
+	t.Helper()
+	if code := local.wait(t, time.Minute); code != 0 {
+		t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+	}
+	dr := readRecords(t, filepath.Join(dir, "dist.jsonl"))
+	checkGames(t, dr, games)
+	if !reflect.DeepEqual(readRecords(t, filepath.Join(dir, "local.jsonl")), dr) {
+		t.Errorf("the records differ from the local match's")
+	}
+}
+
+// slow skips a test of the real binary that takes many seconds under
+// -short.
+func slow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("many seconds of waiting for processes; run without -short")
+	}
+}
+
 // readData reads a datagen file's records, ordered by game and ply.
 func readData(t *testing.T, path string) []tune.Record {
 	t.Helper()
@@ -533,57 +671,106 @@ func TestSettingsDiff(t *testing.T) {
 	}
 }
 
-// TestTaskGivenUp hands a task to a worker that never answers: after
-// MaxDeliver deliveries the coordinator reports the pair as failed and
+// TestTaskGivenUp runs two matches at once with different ack settings,
+// their tasks taken by a worker that never answers: each match keeps its
+// own AckWait and MaxDeliver (neither changes the other's), and after its
+// MaxDeliver deliveries its coordinator reports the pair as failed and
 // stops waiting for it.
 func TestTaskGivenUp(t *testing.T) {
 	dir := t.TempDir()
 	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	type run struct {
+		id         string
+		ackWait    time.Duration
+		maxDeliver int
+		progress   sowertest.SyncBuffer
+		done       chan error
+		delivered  int
+	}
+	runs := []*run{{id: "given-up-a", ackWait: 200 * time.Millisecond, maxDeliver: 2}, {id: "given-up-b", ackWait: 700 * time.Millisecond, maxDeliver: 3}}
+	for _, r := range runs {
+		r.done = make(chan error, 1)
+		cfg := builtinMatch(t, 2)
+		cfg.Progress = &r.progress
+		go func() {
+			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver})
+			r.done <- err
+		}()
+	}
+	conss := make([]jetstream.Consumer, len(runs))
+	for i, r := range runs {
+		for conss[i] == nil && ctx.Err() == nil {
+			conss[i], _ = c.JS.Consumer(ctx, TaskStream, runConsumer(r.id))
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	for i, r := range runs {
+		info, err := conss[i].Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.Config.AckWait != r.ackWait || info.Config.MaxDeliver != r.maxDeliver {
+			t.Errorf("%s: AckWait %v, MaxDeliver %d; want %v, %d", r.id, info.Config.AckWait, info.Config.MaxDeliver, r.ackWait, r.maxDeliver)
+		}
+	}
+	finished := 0
+	for finished < len(runs) {
+		if ctx.Err() != nil {
+			t.Fatal("the matches did not end")
+		}
+		for i, r := range runs {
+			select {
+			case err := <-r.done:
+				finished++
+				want := fmt.Sprintf("handed out %d times", r.maxDeliver)
+				if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), want) {
+					t.Errorf("%s: Run: %v\n%s", r.id, err, r.progress.String())
+				}
+				if r.delivered != r.maxDeliver {
+					t.Errorf("%s: the task was delivered %d times, want %d", r.id, r.delivered, r.maxDeliver)
+				}
+				r.done = nil
+			default:
+			}
+			if r.done == nil {
+				continue
+			}
+			if _, err := conss[i].Next(jetstream.FetchMaxWait(50 * time.Millisecond)); err == nil {
+				r.delivered++ // and never acknowledged
+			}
+		}
+	}
+}
+
+// dial connects to srv for the rest of the test.
+func dial(t *testing.T, srv *Server) *Client {
+	t.Helper()
 	c, err := Dial(ClientOptions{URL: srv.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer c.Close()
+	t.Cleanup(c.Close)
+	return c
+}
+
+// builtinMatch is a Katro match of games games between the built-in
+// greedy and random players.
+func builtinMatch(t *testing.T, games int) match.Config {
+	t.Helper()
 	v, err := board.New(board.NameKatro)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var progress sowertest.SyncBuffer
-	cfg := match.Config{Variant: v, Games: 2, Progress: &progress}
+	cfg := match.Config{Variant: v, Games: games, RandomPlies: 2}
 	for i, b := range []string{"greedy", "random"} {
 		if cfg.Engines[i], err = match.ParseEngine(match.BuiltinPrefix + b); err != nil {
 			t.Fatal(err)
 		}
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := Run(ctx, c, Match{Config: cfg, ID: "given-up", AckWait: 200 * time.Millisecond, MaxDeliver: 2})
-		done <- err
-	}()
-	var cons jetstream.Consumer
-	for cons == nil {
-		cons, _ = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
-		time.Sleep(20 * time.Millisecond)
-	}
-	delivered := 0
-	for {
-		select {
-		case err := <-done:
-			if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "handed out 2 times") {
-				t.Errorf("Run: %v\n%s", err, progress.String())
-			}
-			if delivered != 2 {
-				t.Errorf("the task was delivered %d times, want 2", delivered)
-			}
-			return
-		default:
-		}
-		if _, err := cons.Next(jetstream.FetchMaxWait(100 * time.Millisecond)); err == nil {
-			delivered++ // and never acknowledged
-		}
-	}
+	return cfg
 }
 
 // TestRecordsTooLarge plays a match in process on a broker whose messages

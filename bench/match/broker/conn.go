@@ -225,11 +225,3 @@ const DefaultAckWait = 30 * time.Second
 // defaultMaxDeliver bounds how often a task is handed out: a pair that
 // kills its workers again and again is given up (and reported) at last.
 const defaultMaxDeliver = 10
-
-// workerConsumerConfig is the shared consumer of the task stream.
-func workerConsumerConfig(ackWait time.Duration, maxDeliver int) jetstream.ConsumerConfig {
-	return jetstream.ConsumerConfig{
-		Durable: WorkerConsumer, AckPolicy: jetstream.AckExplicitPolicy, AckWait: ackWait,
-		MaxDeliver: maxDeliver, MaxAckPending: -1, Description: "sower: the workers' pull consumer",
-	}
-}

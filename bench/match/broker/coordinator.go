@@ -6,40 +6,55 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
-
-	"github.com/sower-engine/sower/bench/match"
 )
 
-// Match is a match whose pairs are played by workers.
-type Match struct {
-	// Config is the match as a local one would be configured (its
-	// Progress, Report, JSON and PGN are written the same way); Log and
-	// Traditional are not supported, Concurrency is ignored.
-	Config match.Config
-	// ID names the match on the broker; empty derives it from the
-	// settings, so that the same command resumes the same match.
-	ID string
-	// AckWait is how long a task may go unacknowledged before another
-	// worker gets it (0: DefaultAckWait).
-	AckWait time.Duration
-	// MaxDeliver is how often a task is handed out before it is given up
-	// as failed (0: ten times); a pair whose workers all die is not
-	// retried for ever.
-	MaxDeliver int
-	// ProgressEvery is how often a line shows the workers and pairs (0:
-	// ten seconds).
-	ProgressEvery time.Duration
+// job is what a coordinator runs: a match or a self-play run. The
+// coordinator queues its tasks, hands it the results that arrive and
+// stops when it says the run is over; the job says what a task is, how a
+// result is checked and written, and what "done" means.
+type job interface {
+	// kind names the job in messages: "match" or "self-play run".
+	kind() string
+	// tasks returns the tasks to queue: one for each task neither done
+	// nor failed, numbered.
+	tasks() []Task
+	// take checks a result of one of the job's tasks and writes what it
+	// holds, once: a task or game done already is skipped. Only a
+	// failure to write is returned; a result that does not hold what its
+	// task asked for makes the task failed, with the reason.
+	take(r *Result, from origin) error
+	// open returns the tasks still waited for (their numbers and games).
+	open() []Task
+	// over reports whether the run is over: every task done or failed,
+	// or decided.
+	over() bool
+	// line returns a progress line, or "".
+	line(workers, running int) string
+	// resumed returns a line on what earlier runs did, or "".
+	resumed() string
+	// end writes the final report and returns the error that names what
+	// failed, if anything did.
+	end() error
 }
 
-// ErrSettings marks a match id taken by a match with other settings.
-var ErrSettings = errors.New("match id taken")
+// origin says which run a result answers.
+type origin int
+
+const (
+	live     origin = iota // a task queued by this run (or still queued from an earlier one)
+	earlier                // a task of an earlier run, withdrawn since and queued again (self-play)
+	restored               // acknowledged, and so written, by an earlier run
+)
+
+// deciding is a job that may end before its tasks are done, and says so
+// in the run's status (a match's SPRT).
+type deciding interface{ decision() string }
 
 // status is what the match bucket holds under "<id>.status".
 type status struct {
@@ -49,7 +64,7 @@ type status struct {
 }
 
 // progressNote is what a worker publishes (core NATS, not kept) when it
-// starts a pair.
+// starts a task.
 type progressNote struct {
 	Pair   int    `json:"pair"`
 	Worker string `json:"worker"`
@@ -57,106 +72,83 @@ type progressNote struct {
 
 func progressSubject(id string) string { return "sower.progress." + id }
 
-// coordinator is a match in progress.
+// runConsumer names the task consumer of run id: each run has its own,
+// with its own AckWait and MaxDeliver, that no other run changes.
+func runConsumer(id string) string { return "sower-run-" + id }
+
+// runConsumerPrefix starts the name of every run's task consumer.
+const runConsumerPrefix = "sower-run-"
+
+// legacyConsumer is the task consumer every match shared before each run
+// had its own; a work queue allows no filtered consumer beside it.
+const legacyConsumer = "sower-workers"
+
+// ackTimeout bounds the acknowledgement of a result written, which is
+// sent even after Ctrl-C so that the result is not delivered again.
+const ackTimeout = 5 * time.Second
+
+// coordinator runs one job on the broker.
 type coordinator struct {
-	m        *Match
-	c        *Client
-	id       string
-	pairs    int
-	settings Settings
-	tally    *match.Tally
-	done     map[int]bool   // pairs counted
-	failed   map[int]string // pairs given up, with the reason
-	running  map[int]string // pairs started, by worker
-	out      io.Writer      // progress
+	c          *Client
+	id         string
+	job        job
+	ackWait    time.Duration
+	maxDeliver int
+	every      time.Duration // between progress lines and checks of the queue
+	out        io.Writer
+	// requeue withdraws and queues the job's tasks at every start (a
+	// self-play run, whose tasks depend on the games its file lacks);
+	// otherwise they are queued once and a resumed run finds them queued.
+	requeue bool
+	before  uint64         // with requeue: the last result before this run's tasks were queued
+	running map[int]string // tasks started, by worker
+	lease   *lease
+	tasks   jetstream.Consumer // the run's task consumer
 }
 
-// Run plays the match on the broker and returns its summary, as
-// match.Run does for a local one. When ctx ends the match stays on the
-// broker: running it again with the same settings resumes it.
-func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
-	cfg := &m.Config
-	if cfg.Traditional {
-		return match.Summary{}, errors.New("a traditional match plays its games in sequence: it cannot be spread over workers")
+// start stores the run's settings (or checks them against those stored),
+// claims the run for this coordinator and sets up its task consumer.
+func (co *coordinator) start(ctx context.Context, settings any) error {
+	if err := CheckID(co.id); err != nil {
+		return err
 	}
-	if cfg.Log != nil {
-		return match.Summary{}, errors.New("the engines' log is written by each worker (sower worker --log)")
-	}
-	if err := cfg.Validate(); err != nil {
-		return match.Summary{}, err
-	}
-	co := &coordinator{m: &m, c: c, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{},
-		running: map[int]string{}, out: cfg.Progress}
 	if co.out == nil {
 		co.out = io.Discard
 	}
-	var programs [2]string
-	var hashes [2]string
-	for i, e := range cfg.Engines {
-		if e.Builtin != "" {
-			continue
-		}
-		p, err := program(e.Command[0])
-		if err != nil {
-			return match.Summary{}, fmt.Errorf("engine%d (%s): %v", i+1, e.Name, err)
-		}
-		if hashes[i], err = hashFile(p); err != nil {
-			return match.Summary{}, fmt.Errorf("engine%d (%s): %v", i+1, e.Name, err)
-		}
-		programs[i] = p
+	if co.ackWait <= 0 {
+		co.ackWait = DefaultAckWait
 	}
-	co.settings = Settings{Version: Version, Setup: NewSetup(cfg, hashes)}
-	for i := range co.settings.Setup.Engines {
-		co.settings.Setup.Engines[i].Program = "" // where it lies here does not change the games
+	if co.maxDeliver <= 0 {
+		co.maxDeliver = defaultMaxDeliver
 	}
-	for _, o := range cfg.PairOpenings() {
-		co.settings.Openings = append(co.settings.Openings, o.String())
+	if co.every <= 0 {
+		co.every = 10 * time.Second
 	}
-	if cfg.SPRT != nil {
-		co.settings.SPRT = cfg.SPRT.String()
+	co.running = map[int]string{}
+	if err := co.c.ensure(ctx); err != nil {
+		return err
 	}
-	co.id = m.ID
-	if co.id == "" {
-		co.id = co.settings.ID()
-	}
-	if err := CheckID(co.id); err != nil {
-		return match.Summary{}, err
-	}
-	if err := c.ensure(ctx); err != nil {
-		return match.Summary{}, err
-	}
-	ackWait := m.AckWait
-	if ackWait <= 0 {
-		ackWait = DefaultAckWait
-	}
-	if m.MaxDeliver <= 0 {
-		m.MaxDeliver = defaultMaxDeliver
-	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, workerConsumerConfig(ackWait, m.MaxDeliver)); err != nil {
-		return match.Summary{}, fmt.Errorf("the workers' consumer: %w", err)
-	}
-	if err := co.claim(ctx); err != nil {
-		return match.Summary{}, err
-	}
-	for i, p := range programs {
-		if p == "" {
-			continue
-		}
-		if err := upload(ctx, c.JS, p, hashes[i], co.out); err != nil {
-			return match.Summary{}, fmt.Errorf("uploading engine%d (%s): %w", i+1, p, err)
-		}
+	if err := claim(ctx, co.c.JS, co.id, settings); err != nil {
+		return err
 	}
 	var err error
-	if co.tally, err = match.NewTally(*cfg); err != nil {
-		return match.Summary{}, err
+	if co.lease, err = acquire(ctx, co.c.JS, co.id, co.job.kind()); err != nil {
+		return err
 	}
-	return co.run(ctx)
-}
-
-// claim stores the match's settings under its id, or checks that the
-// stored ones are the same.
-func (co *coordinator) claim(ctx context.Context) error {
-	return claim(ctx, co.c.JS, co.id, &co.settings)
+	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, legacyConsumer); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		co.lease.release()
+		return fmt.Errorf("removing the old shared task consumer: %w", err)
+	}
+	co.tasks, err = co.c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
+		Durable: runConsumer(co.id), FilterSubject: taskSubjects(co.id),
+		AckPolicy: jetstream.AckExplicitPolicy, AckWait: co.ackWait, MaxDeliver: co.maxDeliver, MaxAckPending: -1,
+		Description: "sower: the tasks of " + co.job.kind() + " " + co.id,
+	})
+	if err != nil {
+		co.lease.release()
+		return fmt.Errorf("the task consumer: %w", err)
+	}
+	return nil
 }
 
 // claim stores settings under id in the match bucket, or checks that the
@@ -188,37 +180,72 @@ func claim(ctx context.Context, js jetstream.JetStream, id string, settings any)
 	return nil
 }
 
-// run restores what earlier runs counted, publishes the tasks not yet
-// published and counts results until the match is over.
-func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
-	cfg := &co.m.Config
-	cons, err := co.c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
+// run restores what earlier runs counted, queues the tasks not yet
+// queued and takes results until the job is over. When ctx ends the run
+// stays on the broker and ctx's error is returned.
+func (co *coordinator) run(ctx context.Context) error {
+	defer co.lease.release()
+	results, kv, st, err := co.prepare(ctx)
+	if err != nil {
+		return err
+	}
+	if err := co.loop(ctx, results); err != nil {
+		return err
+	}
+	co.withdraw(ctx)
+	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, runConsumer(co.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		fmt.Fprintf(co.out, "removing the task consumer: %v\n", err)
+	}
+	st.State = "finished"
+	if d, ok := co.job.(deciding); ok {
+		st.Decision = d.decision()
+	}
+	co.putStatus(ctx, kv, st)
+	return co.job.end()
+}
+
+// prepare sets up the results consumer, restores what earlier runs
+// counted and queues the tasks not yet queued; it returns the consumer,
+// the match bucket and the run's status.
+func (co *coordinator) prepare(ctx context.Context) (jetstream.Consumer, jetstream.KeyValue, status, error) {
+	results, err := co.c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
 		Durable: "sower-coordinator-" + co.id, FilterSubject: resultSubject(co.id),
 		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 5 * time.Second, MaxAckPending: 1,
-		Description: "sower: the coordinator of match " + co.id,
+		Description: "sower: the coordinator of " + co.job.kind() + " " + co.id,
 	})
 	if err != nil {
-		return match.Summary{}, fmt.Errorf("the results consumer: %w", err)
+		return nil, nil, status{}, fmt.Errorf("the results consumer: %w", err)
 	}
-	if err := co.restore(ctx, cons); err != nil {
-		return match.Summary{}, err
+	// A self-play run's output says what is written: nothing to restore.
+	if !co.requeue {
+		if err := co.restore(ctx, results); err != nil {
+			return nil, nil, status{}, err
+		}
+	}
+	if line := co.job.resumed(); line != "" {
+		fmt.Fprintln(co.out, line)
 	}
 	kv, err := co.c.JS.KeyValue(ctx, MatchBucket)
 	if err != nil {
-		return match.Summary{}, err
+		return nil, nil, status{}, err
 	}
 	st := co.status(ctx, kv)
-	if !st.Published && !co.over() {
+	if (co.requeue || !st.Published) && !co.job.over() {
 		if err := co.publish(ctx); err != nil {
-			return match.Summary{}, err
+			return nil, nil, status{}, err
 		}
 		st.Published, st.State = true, "running"
 		co.putStatus(ctx, kv, st)
 	}
+	return results, kv, st, nil
+}
+
+// loop takes results until the job is over, watching meanwhile the
+// workers' notes, the broker's advisories and the queue's state.
+func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) error {
 	notes := make(chan progressNote, 64)
 	sub, err := co.c.NC.Subscribe(progressSubject(co.id), func(msg *nats.Msg) {
-		var n progressNote
-		if json.Unmarshal(msg.Data, &n) == nil {
+		if n, ok := decodeNote(msg.Data); ok {
 			select {
 			case notes <- n:
 			default:
@@ -226,96 +253,91 @@ func (co *coordinator) run(ctx context.Context) (match.Summary, error) {
 		}
 	})
 	if err != nil {
-		return match.Summary{}, err
+		return err
 	}
 	defer sub.Unsubscribe()
-	exhausted, unwatch, err := watchExhausted(co.c)
+	exhausted, unwatch, err := co.watchExhausted()
 	if err != nil {
-		return match.Summary{}, err
+		return err
 	}
 	defer unwatch()
-	every := co.m.ProgressEvery
-	if every <= 0 {
-		every = 10 * time.Second
-	}
-	tick := time.NewTicker(every)
+	tick := time.NewTicker(co.every)
 	defer tick.Stop()
 	co.progress(ctx)
-	for !co.over() {
+	co.checkStuck(ctx, results)
+	for !co.job.over() {
 		select {
 		case <-ctx.Done():
-			sum := co.tally.Summary()
-			fmt.Fprintf(co.out, "match %s stays on the broker: the same command resumes it\n", co.id)
-			return sum, fmt.Errorf("coordinator stopped after %d games: %w", sum.Score.Games(), ctx.Err())
+			fmt.Fprintf(co.out, "%s %s stays on the broker: the same command resumes it\n", co.job.kind(), co.id)
+			return ctx.Err()
+		case err := <-co.lease.lost:
+			return err
 		case n := <-notes:
-			if !co.done[n.Pair] {
-				co.running[n.Pair] = n.Worker
-			}
+			co.running[n.Pair] = n.Worker
 			continue
 		case <-tick.C:
 			co.progress(ctx)
+			co.checkStuck(ctx, results)
 			continue
 		case seq := <-exhausted:
-			giveUp(ctx, co.c, co.id, seq, co.m.MaxDeliver, co.out)
+			co.giveUp(ctx, seq)
 			continue
 		default:
 		}
-		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+		msg, err := results.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
 		if errors.Is(err, jetstream.ErrMsgIteratorClosed) || errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
 			continue
 		}
 		if err != nil {
-			if ctx.Err() != nil {
-				continue
+			if ctx.Err() == nil {
+				fmt.Fprintf(co.out, "waiting for results: %v\n", err)
+				sleep(ctx, time.Second)
 			}
-			fmt.Fprintf(co.out, "waiting for results: %v\n", err)
-			time.Sleep(time.Second)
 			continue
 		}
-		if err := co.take(msg.Data(), false); err != nil {
-			return co.tally.Summary(), err
+		from := live
+		if meta, err := msg.Metadata(); err == nil && meta.Sequence.Stream <= co.before {
+			from = earlier
 		}
-		if err := msg.DoubleAck(ctx); err != nil && ctx.Err() == nil {
+		if err := co.take(msg.Data(), from); err != nil {
+			return err
+		}
+		// Written, the result is acknowledged even after Ctrl-C: else
+		// it would be delivered again to the run that resumes.
+		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ackTimeout)
+		if err := msg.DoubleAck(actx); err != nil {
 			fmt.Fprintf(co.out, "acknowledging a result: %v\n", err)
 		}
+		cancel()
 	}
-	sum := co.tally.Summary()
-	st.State = "finished"
-	if sum.Decision != match.Continue {
-		st.Decision = sum.Decision.String()
-	}
-	co.withdraw(ctx)
-	co.putStatus(ctx, kv, st)
-	if cfg.Report != nil {
-		sum.WriteReport(cfg.Report)
-	}
-	if len(co.failed) > 0 {
-		return sum, fmt.Errorf("%d of %d pairs failed (%s)", len(co.failed), co.pairs, co.failures())
-	}
-	return sum, nil
+	return nil
 }
 
-// over reports whether the match is over: decided, or every pair counted
-// or given up.
-func (co *coordinator) over() bool {
-	return co.tally.Summary().Decision != match.Continue || len(co.done)+len(co.failed) >= co.pairs
+// sleep waits for d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
 }
 
-// failures names the failed pairs and the first reason.
-func (co *coordinator) failures() string {
-	var ps []int
-	for p := range co.failed {
-		ps = append(ps, p)
+// take decodes a result and hands it to the job; a message refused is
+// logged and dropped.
+func (co *coordinator) take(data []byte, from origin) error {
+	r, err := decodeResult(data, co.id)
+	if err != nil {
+		if from != restored {
+			fmt.Fprintf(co.out, "refusing a message of %s %s: %v\n", co.job.kind(), co.id, err)
+		}
+		return nil
 	}
-	sort.Ints(ps)
-	names := make([]string, len(ps))
-	for i, p := range ps {
-		names[i] = strconv.Itoa(p + 1)
-	}
-	return fmt.Sprintf("pairs %s; pair %d: %s", strings.Join(names, ", "), ps[0]+1, co.failed[ps[0]])
+	delete(co.running, r.Pair)
+	return co.job.take(r, from)
 }
 
-// restore counts, without writing them again, the results an earlier run
+// restore hands the job, as restored, the results an earlier run
 // acknowledged: those up to the consumer's acknowledgement floor.
 func (co *coordinator) restore(ctx context.Context, cons jetstream.Consumer) error {
 	info, err := cons.Info(ctx)
@@ -333,177 +355,72 @@ func (co *coordinator) restore(ctx context.Context, cons jetstream.Consumer) err
 	for {
 		msg, err := oc.Next(jetstream.FetchMaxWait(2 * time.Second))
 		if err != nil {
-			return fmt.Errorf("reading the match's earlier results: %w", err)
+			return fmt.Errorf("reading the earlier results of %s %s: %w", co.job.kind(), co.id, err)
 		}
 		meta, err := msg.Metadata()
 		if err != nil {
 			return err
 		}
 		if meta.Sequence.Stream > floor {
-			break
+			return nil
 		}
-		if err := co.take(msg.Data(), true); err != nil {
+		if err := co.take(msg.Data(), restored); err != nil {
 			return err
 		}
 		if meta.Sequence.Stream == floor {
-			break
+			return nil
 		}
 	}
-	if n := len(co.done); n > 0 || len(co.failed) > 0 {
-		s := co.tally.Summary()
-		fmt.Fprintf(co.out, "Resuming match %s: %d pairs (%d games) already played, %d failed\n", co.id, n, s.Score.Games(), len(co.failed))
-	}
-	return nil
 }
 
-// take counts one result; restored ones were written by an earlier run.
-// A pair counted already (played twice after a redelivery) is skipped.
-func (co *coordinator) take(data []byte, restored bool) error {
-	var r Result
-	if err := json.Unmarshal(data, &r); err != nil || r.Version != Version || r.Match != co.id {
-		fmt.Fprintf(co.out, "skipping a result that is not of this match's version %d\n", Version)
-		return nil
-	}
-	if r.Pair < 0 || r.Pair >= co.pairs || co.done[r.Pair] {
-		return nil
-	}
-	delete(co.running, r.Pair)
-	if r.Failed == "" {
-		if err := co.checkRecords(&r); err != nil {
-			r.Failed = err.Error()
-		}
-	}
-	if r.Failed != "" {
-		if _, seen := co.failed[r.Pair]; !seen && !restored {
-			fmt.Fprintf(co.out, "Pair %d failed on worker %s: %s\n", r.Pair+1, r.Worker, r.Failed)
-		}
-		co.failed[r.Pair] = r.Failed
-		return nil
-	}
-	delete(co.failed, r.Pair)
-	co.done[r.Pair] = true
-	for _, rec := range r.Records {
-		if restored {
-			co.tally.Restore(rec)
-		} else if err := co.tally.Add(rec); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// checkRecords checks that a result holds the pair's games.
-func (co *coordinator) checkRecords(r *Result) error {
-	want := min(2, co.m.Config.Games-2*r.Pair)
-	if len(r.Records) != want {
-		return fmt.Errorf("malformed result from worker %s: %d records for pair %d, want %d", r.Worker, len(r.Records), r.Pair+1, want)
-	}
-	sort.Slice(r.Records, func(i, j int) bool { return r.Records[i].Game < r.Records[j].Game })
-	for i, rec := range r.Records {
-		if rec == nil || rec.Game != 2*r.Pair+i+1 {
-			return fmt.Errorf("malformed result from worker %s: pair %d with a record of another game", r.Worker, r.Pair+1)
-		}
-	}
-	return nil
-}
-
-// status reads the match's status.
+// status reads the run's status.
 func (co *coordinator) status(ctx context.Context, kv jetstream.KeyValue) status {
-	var st status
 	if e, err := kv.Get(ctx, co.id+".status"); err == nil {
-		_ = json.Unmarshal(e.Value(), &st)
+		return decodeStatus(e.Value())
 	}
-	return st
+	return status{}
 }
 
 func (co *coordinator) putStatus(ctx context.Context, kv jetstream.KeyValue, st status) {
 	b, _ := json.Marshal(st)
 	if _, err := kv.Put(ctx, co.id+".status", b); err != nil {
-		fmt.Fprintf(co.out, "storing the match's status: %v\n", err)
+		fmt.Fprintf(co.out, "storing the status: %v\n", err)
 	}
 }
 
-// publish queues a task for every pair not counted or failed. Tasks of an
-// earlier, interrupted publication are withdrawn first so that none is
-// queued twice.
+// publish queues the job's tasks. Tasks of an earlier, interrupted
+// publication are withdrawn first so that none is queued twice.
 func (co *coordinator) publish(ctx context.Context) error {
 	co.withdraw(ctx)
+	if co.requeue {
+		s, err := co.c.JS.Stream(ctx, ResultStream)
+		if err != nil {
+			return err
+		}
+		info, err := s.Info(ctx)
+		if err != nil {
+			return err
+		}
+		co.before = info.State.LastSeq
+	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
-	for pair := range co.pairs {
-		if co.done[pair] {
-			continue
-		}
-		if _, failed := co.failed[pair]; failed {
-			continue
-		}
-		t := Task{Version: Version, Match: co.id, Pair: pair, Setup: co.settings.Setup,
-			Opening: co.settings.Openings[pair%len(co.settings.Openings)]}
+	for _, t := range co.job.tasks() {
 		b, err := json.Marshal(&t)
 		if err != nil {
 			return err
 		}
 		// The id makes a retried publication count once; its run number
-		// lets a later run queue the pair again after withdrawing it (the
+		// lets a later run queue the task again after withdrawing it (the
 		// broker remembers ids for its duplicate window, purges or not).
 		// A broker restarted meanwhile is waited for (Client.publish).
-		if err := co.c.publish(ctx, taskSubject(co.id, pair), b, fmt.Sprintf("task.%s.%d.%s", co.id, pair, run)); err != nil {
-			return fmt.Errorf("publishing pair %d: %w", pair+1, err)
+		if err := co.c.publish(ctx, taskSubject(co.id, t.Pair), b, fmt.Sprintf("task.%s.%d.%s", co.id, t.Pair, run)); err != nil {
+			return fmt.Errorf("publishing %s: %w", t.what(), err)
 		}
 	}
 	return nil
 }
 
-// maxDeliveriesSubject is where the broker announces a task handed out
-// MaxDeliver times without being acknowledged.
-const maxDeliveriesSubject = "$JS.EVENT.ADVISORY.CONSUMER.MAX_DELIVERIES." + TaskStream + "." + WorkerConsumer
-
-// giveUp reports the task at seq, handed out too often without a result,
-// as failed (if it is one of run id's) and removes it.
-func giveUp(ctx context.Context, c *Client, id string, seq uint64, maxDeliver int, out io.Writer) {
-	s, err := c.JS.Stream(ctx, TaskStream)
-	if err != nil {
-		return
-	}
-	m, err := s.GetMsg(ctx, seq)
-	if err != nil || !strings.HasPrefix(m.Subject, "sower.task."+id+".") {
-		return
-	}
-	var t Task
-	if err := json.Unmarshal(m.Data, &t); err != nil || t.Match != id {
-		return
-	}
-	r := Result{Version: Version, Match: id, Pair: t.Pair, Games: t.Games, Worker: "(none)",
-		Failed: fmt.Sprintf("handed out %d times without a result: its workers died or stopped each time", maxDeliver)}
-	b, _ := json.Marshal(&r)
-	if _, err := c.JS.Publish(ctx, resultSubject(id), b, jetstream.WithMsgID(fmt.Sprintf("gaveup.%s.%d", id, seq))); err != nil {
-		fmt.Fprintf(out, "reporting %s as failed: %v\n", t.what(), err)
-		return
-	}
-	_ = s.DeleteMsg(ctx, seq)
-}
-
-// watchExhausted passes on the stream sequence of every task the broker
-// gave up handing out.
-func watchExhausted(c *Client) (<-chan uint64, func(), error) {
-	ch := make(chan uint64, 64)
-	sub, err := c.NC.Subscribe(maxDeliveriesSubject, func(msg *nats.Msg) {
-		var a struct {
-			StreamSeq uint64 `json:"stream_seq"`
-		}
-		if json.Unmarshal(msg.Data, &a) == nil {
-			select {
-			case ch <- a.StreamSeq:
-			default:
-			}
-		}
-	})
-	if err != nil {
-		return nil, nil, err
-	}
-	return ch, func() { _ = sub.Unsubscribe() }, nil
-}
-
-// withdraw removes the match's tasks still queued.
+// withdraw removes the run's tasks still queued.
 func (co *coordinator) withdraw(ctx context.Context) {
 	s, err := co.c.JS.Stream(ctx, TaskStream)
 	if err == nil {
@@ -514,7 +431,8 @@ func (co *coordinator) withdraw(ctx context.Context) {
 	}
 }
 
-// progress writes a line with the workers connected and the pairs.
+// progress writes the job's progress line with the workers connected
+// and the tasks running.
 func (co *coordinator) progress(ctx context.Context) {
 	workers := 0
 	if kv, err := co.c.JS.KeyValue(ctx, WorkerBucket); err == nil {
@@ -522,8 +440,16 @@ func (co *coordinator) progress(ctx context.Context) {
 			workers = len(keys)
 		}
 	}
-	running := len(co.running)
-	queued := max(co.pairs-len(co.done)-len(co.failed)-running, 0)
-	fmt.Fprintf(co.out, "Match %s: %d workers; pairs %d queued, %d running, %d done, %d failed of %d\n",
-		co.id, workers, queued, running, len(co.done), len(co.failed), co.pairs)
+	open := map[int]bool{}
+	for _, t := range co.job.open() {
+		open[t.Pair] = true
+	}
+	for n := range co.running {
+		if !open[n] {
+			delete(co.running, n)
+		}
+	}
+	if line := co.job.line(workers, len(co.running)); line != "" {
+		fmt.Fprintln(co.out, line)
+	}
 }

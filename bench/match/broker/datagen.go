@@ -8,11 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
+	"sort"
 	"time"
-
-	"github.com/nats-io/nats.go"
-	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
@@ -67,8 +64,9 @@ type DatagenJob struct {
 	ID string
 	// Batch is the number of games per task (0: 4).
 	Batch int
-	// AckWait is as for a match (0: DefaultAckWait).
-	AckWait time.Duration
+	// AckWait and MaxDeliver are as for a match (0: the defaults).
+	AckWait    time.Duration
+	MaxDeliver int
 	// Progress gets notes: failed tasks, a resumed run.
 	Progress io.Writer
 	// Build is the program the games are played by (ThisBuild): only
@@ -110,11 +108,18 @@ func (s *DatagenSetup) config() (bench.DatagenConfig, error) {
 	return cfg, nil
 }
 
-// batchID names a list of games in message ids.
-func batchID(games []int) string {
-	b, _ := json.Marshal(games)
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:8])
+// datagenJob is a self-play run as a coordinator's job: its tasks are
+// batches of the games the output lacks; games, not tasks, are what is
+// done or failed, since a result may answer a batch of an earlier run.
+type datagenJob struct {
+	cfg     *bench.DatagenConfig
+	id      string
+	setup   DatagenSetup
+	batch   int
+	pending map[int]bool   // games to write
+	failed  map[int]string // games reported failed (a set: a game written later leaves it), with the reason
+	batches [][]int        // the games of each task queued by this run
+	out     io.Writer
 }
 
 // Datagen plays the run on the broker's workers, handing every game to
@@ -122,152 +127,164 @@ func batchID(games []int) string {
 // written) it queues only the games still missing.
 func Datagen(ctx context.Context, c *Client, job DatagenJob) error {
 	cfg := &job.Config
-	out := job.Progress
-	if out == nil {
-		out = io.Discard
-	}
 	if err := job.Build.check(); err != nil {
 		return err
 	}
-	setup := newDatagenSetup(cfg, job.Build)
-	id := job.ID
-	if id == "" {
-		id = "datagen-" + idOf(&setup)
+	j := &datagenJob{cfg: cfg, setup: newDatagenSetup(cfg, job.Build), batch: job.Batch, pending: map[int]bool{},
+		failed: map[int]string{}, out: job.Progress, id: job.ID}
+	if j.out == nil {
+		j.out = io.Discard
 	}
-	if err := CheckID(id); err != nil {
-		return err
+	if j.batch <= 0 {
+		j.batch = 4
 	}
-	if err := c.ensure(ctx); err != nil {
-		return err
+	if j.id == "" {
+		j.id = "datagen-" + idOf(&j.setup)
 	}
-	ackWait := job.AckWait
-	if ackWait <= 0 {
-		ackWait = DefaultAckWait
-	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, workerConsumerConfig(ackWait, defaultMaxDeliver)); err != nil {
-		return fmt.Errorf("the workers' consumer: %w", err)
-	}
-	if err := claim(ctx, c.JS, id, &setup); err != nil {
-		return err
-	}
-	cons, err := c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
-		Durable: "sower-coordinator-" + id, FilterSubject: resultSubject(id),
-		AckPolicy: jetstream.AckExplicitPolicy, AckWait: 5 * time.Second, MaxAckPending: 1,
-		Description: "sower: the coordinator of self-play run " + id,
-	})
-	if err != nil {
-		return fmt.Errorf("the results consumer: %w", err)
-	}
-
-	// Queue the missing games afresh: tasks of an earlier run are
-	// withdrawn; their results, if they come, are taken once.
-	written := map[int]bool{}
-	var todo []int
 	for g := range cfg.Games {
 		if cfg.Skip == nil || !cfg.Skip(g) {
-			todo = append(todo, g)
+			j.pending[g] = true
 		}
 	}
-	stream, err := c.JS.Stream(ctx, TaskStream)
-	if err != nil {
+	co := &coordinator{c: c, id: j.id, job: j, ackWait: job.AckWait, maxDeliver: job.MaxDeliver, out: j.out, requeue: true}
+	if err := co.start(ctx, &j.setup); err != nil {
 		return err
 	}
-	if err := stream.Purge(ctx, jetstream.WithPurgeSubject(taskSubjects(id))); err != nil {
-		return fmt.Errorf("withdrawing earlier tasks: %w", err)
+	return co.run(ctx)
+}
+
+func (j *datagenJob) kind() string { return "self-play run" }
+
+// tasks batches the games still missing; tasks of an earlier run are
+// withdrawn, their results, if they come, are taken once.
+func (j *datagenJob) tasks() []Task {
+	todo := j.sorted(j.pending)
+	j.batches = nil
+	var ts []Task
+	for i := 0; i < len(todo); i += j.batch {
+		games := todo[i:min(i+j.batch, len(todo))]
+		ts = append(ts, Task{Version: Version, Match: j.id, Pair: len(j.batches), Games: games, Datagen: &j.setup})
+		j.batches = append(j.batches, games)
 	}
-	batch := job.Batch
-	if batch <= 0 {
-		batch = 4
+	return ts
+}
+
+// sorted returns the keys of a set, in order.
+func (j *datagenJob) sorted(set map[int]bool) []int {
+	var gs []int
+	for g := range set {
+		gs = append(gs, g)
 	}
-	run := strconv.FormatInt(time.Now().UnixNano(), 36)
-	for i, n := 0, 0; i < len(todo); i, n = i+batch, n+1 {
-		games := todo[i:min(i+batch, len(todo))]
-		t := Task{Version: Version, Match: id, Pair: n, Games: games, Datagen: &setup}
-		b, err := json.Marshal(&t)
+	sort.Ints(gs)
+	return gs
+}
+
+// open returns this run's tasks that have a game neither written nor
+// failed.
+func (j *datagenJob) open() []Task {
+	var ts []Task
+	for n, games := range j.batches {
+		for _, g := range games {
+			if _, failed := j.failed[g]; j.pending[g] && !failed {
+				ts = append(ts, Task{Version: Version, Match: j.id, Pair: n, Games: games})
+				break
+			}
+		}
+	}
+	return ts
+}
+
+// take writes the games of a result that are still missing. A game the
+// result names without holding it, or holds in a form that does not
+// read, is failed; a failed game that comes later is written. A failure
+// of an earlier run's task is passed over: its games are queued again.
+func (j *datagenJob) take(r *Result, from origin) error {
+	if from == restored {
+		return nil // the output says what is written: Skip
+	}
+	if len(r.Records) > 0 {
+		fmt.Fprintf(j.out, "refusing a result from worker %s: match records in a self-play run\n", r.Worker)
+		return nil
+	}
+	if err := checkGameSet(r.Games, j.cfg.Games); err != nil {
+		fmt.Fprintf(j.out, "refusing a result from worker %s: %v\n", r.Worker, err)
+		return nil
+	}
+	if r.Failed != "" {
+		for _, g := range r.Games {
+			if from == live {
+				j.fail(g, r.Worker, r.Failed)
+			}
+		}
+		return nil
+	}
+	named := map[int]bool{}
+	for _, g := range r.Games {
+		named[g] = true
+	}
+	for i := range r.Data {
+		gd := &r.Data[i]
+		if !named[gd.Game] {
+			fmt.Fprintf(j.out, "refusing game %d from worker %s: its task did not ask for it\n", gd.Game, r.Worker)
+			continue
+		}
+		delete(named, gd.Game)
+		if !j.pending[gd.Game] {
+			continue // written already
+		}
+		d, err := gameData(j.cfg.Variant, gd)
 		if err != nil {
-			return err
-		}
-		if err := c.publish(ctx, taskSubject(id, n), b, "task."+id+"."+batchID(games)+"."+run); err != nil {
-			return fmt.Errorf("publishing a task: %w", err)
-		}
-	}
-	pending := map[int]bool{}
-	for _, g := range todo {
-		pending[g] = true
-	}
-	exhausted, unwatch, err := watchExhausted(c)
-	if err != nil {
-		return err
-	}
-	defer unwatch()
-	var failed []string
-	failedGames := 0
-	for len(pending) > failedGames {
-		if err := ctx.Err(); err != nil {
-			fmt.Fprintf(out, "run %s stays on the broker: the same command continues it\n", id)
-			return err
-		}
-		select {
-		case seq := <-exhausted:
-			giveUp(ctx, c, id, seq, defaultMaxDeliver, out)
-		default:
-		}
-		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
-		if errors.Is(err, nats.ErrTimeout) || errors.Is(err, jetstream.ErrNoMessages) {
+			j.fail(gd.Game, r.Worker, err.Error())
 			continue
 		}
-		if err != nil {
-			if ctx.Err() == nil {
-				fmt.Fprintf(out, "waiting for results: %v\n", err)
-				time.Sleep(time.Second)
-			}
-			continue
-		}
-		var r Result
-		if err := json.Unmarshal(msg.Data(), &r); err != nil || r.Version != Version || r.Match != id {
-			_ = msg.Ack()
-			continue
-		}
-		if r.Failed != "" {
-			fmt.Fprintf(out, "games %v failed on worker %s: %s\n", r.Games, r.Worker, r.Failed)
-			failed = append(failed, r.Failed)
-			for _, g := range r.Games {
-				if pending[g] {
-					failedGames++
-				}
+		if j.cfg.Each != nil {
+			if err := j.cfg.Each(d); err != nil {
+				return err
 			}
 		}
-		for _, gd := range r.Data {
-			if !pending[gd.Game] || written[gd.Game] {
-				continue
-			}
-			d, err := gameData(cfg.Variant, &gd)
-			if err != nil {
-				fmt.Fprintf(out, "game %d from worker %s: %v\n", gd.Game, r.Worker, err)
-				continue
-			}
-			if cfg.Each != nil {
-				if err := cfg.Each(d); err != nil {
-					return err
-				}
-			}
-			written[gd.Game] = true
-			delete(pending, gd.Game)
-		}
-		if err := msg.DoubleAck(ctx); err != nil && ctx.Err() == nil {
-			fmt.Fprintf(out, "acknowledging a result: %v\n", err)
-		}
+		delete(j.pending, gd.Game)
+		delete(j.failed, gd.Game)
 	}
-	_ = stream.Purge(ctx, jetstream.WithPurgeSubject(taskSubjects(id)))
-	if len(failed) > 0 {
-		return fmt.Errorf("%d games were not played: %s", len(pending), failed[0])
+	for _, g := range j.sorted(named) {
+		if from == live {
+			j.fail(g, r.Worker, "the result lacks the game")
+		}
 	}
 	return nil
+}
+
+// fail counts game g as failed, unless it is written.
+func (j *datagenJob) fail(g int, worker, reason string) {
+	if !j.pending[g] {
+		return
+	}
+	if _, seen := j.failed[g]; !seen {
+		fmt.Fprintf(j.out, "game %d failed on worker %s: %s\n", g, worker, reason)
+	}
+	j.failed[g] = reason
+}
+
+// over reports whether every game still missing has failed.
+func (j *datagenJob) over() bool { return len(j.pending) == len(j.failed) }
+
+func (j *datagenJob) line(workers, running int) string { return "" }
+func (j *datagenJob) resumed() string                  { return "" }
+
+// end names the games not played.
+func (j *datagenJob) end() error {
+	if len(j.pending) == 0 {
+		return nil
+	}
+	g := j.sorted(j.pending)[0]
+	return fmt.Errorf("%d games were not played (game %d: %s)", len(j.pending), g, j.failed[g])
 }
 
 // gameData turns a result's game into the local form.
 func gameData(v *board.Variant, gd *DatagenGame) (bench.GameData, error) {
 	d := bench.GameData{Game: gd.Game, Plies: gd.Plies, Nodes: gd.Nodes, Status: board.Status{Result: gd.Result}}
+	if gd.Result > board.Draw || gd.Plies < 0 {
+		return d, fmt.Errorf("result %d after %d plies", gd.Result, gd.Plies)
+	}
 	for _, r := range gd.Records {
 		p, err := v.ParsePosition(r.Pos)
 		if err != nil {
@@ -278,23 +295,24 @@ func gameData(v *board.Variant, gd *DatagenGame) (bench.GameData, error) {
 	return d, nil
 }
 
-// playDatagen plays a datagen task's games; failure says why they cannot
-// be played here. When ctx ends it returns neither.
-func playDatagen(ctx context.Context, t *Task, build Build) (games []DatagenGame, failure string) {
+// playDatagen plays a datagen task's games. When ctx ends it returns
+// ctx's error.
+func playDatagen(ctx context.Context, t *Task, build Build) ([]DatagenGame, error) {
 	if why := build.refuses(t.Datagen); why != "" {
-		return nil, why
+		return nil, errors.New(why)
 	}
 	cfg, err := t.Datagen.config()
 	if err != nil {
-		return nil, fmt.Sprintf("the task's settings: %v", err)
+		return nil, fmt.Errorf("the task's settings: %w", err)
+	}
+	if err := checkGameSet(t.Games, cfg.Games); err != nil {
+		return nil, err
 	}
 	want := map[int]bool{}
 	for _, g := range t.Games {
-		if g < 0 || g >= cfg.Games {
-			return nil, fmt.Sprintf("game %d of a run of %d", g, cfg.Games)
-		}
 		want[g] = true
 	}
+	var games []DatagenGame
 	cfg.Skip = func(g int) bool { return !want[g] }
 	cfg.Each = func(d bench.GameData) error {
 		gd := DatagenGame{Game: d.Game, Plies: d.Plies, Nodes: d.Nodes, Result: d.Status.Result, Records: []DatagenRecord{}}
@@ -306,9 +324,16 @@ func playDatagen(ctx context.Context, t *Task, build Build) (games []DatagenGame
 	}
 	if err := bench.Datagen(ctx, cfg); err != nil {
 		if ctx.Err() != nil {
-			return nil, ""
+			return nil, ctx.Err()
 		}
-		return nil, err.Error()
+		return nil, err
 	}
-	return games, ""
+	return games, nil
+}
+
+// batchID names a list of games in message ids.
+func batchID(games []int) string {
+	b, _ := json.Marshal(games)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:8])
 }

@@ -131,7 +131,7 @@ type cache struct {
 // errCorrupt marks an engine object that cannot be used: missing, or with
 // content that does not have the hash it is stored under. Other fetch
 // errors (a timeout) may pass, and the task is tried again.
-var errCorrupt = errors.New("refused")
+var errCorrupt = errors.New("corrupt or missing engine object")
 
 // transferTimeout bounds the upload or download of one engine program.
 const transferTimeout = 10 * time.Minute

@@ -15,16 +15,15 @@ import (
 
 // Version is the version of the task and result messages; a worker refuses
 // a task of another version and says so.
-const Version = 1
+const Version = 2
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (
-	TaskStream     = "SOWER_TASKS"   // work queue of pair tasks, subjects sower.task.<match>.<pair>
-	ResultStream   = "SOWER_RESULTS" // finished and failed pairs, subjects sower.result.<match>
-	WorkerConsumer = "sower-workers" // the durable pull consumer every worker shares
-	MatchBucket    = "sower_matches" // key <match>: the settings; <match>.status: the state
-	WorkerBucket   = "sower_workers" // key <worker name>: a heartbeat that expires
-	EngineBucket   = "sower_engines" // object store: engine programs named by SHA-256
+	TaskStream   = "SOWER_TASKS"   // work queue of tasks, subjects sower.task.<run>.<task>; a consumer sower-run-<run> per run
+	ResultStream = "SOWER_RESULTS" // finished and failed tasks, subjects sower.result.<run>
+	MatchBucket  = "sower_matches" // key <run>: the settings; <run>.status: the state
+	WorkerBucket = "sower_workers" // key <worker name>: a heartbeat that expires
+	EngineBucket = "sower_engines" // object store: engine programs named by SHA-256
 )
 
 func taskSubject(id string, pair int) string { return fmt.Sprintf("sower.task.%s.%d", id, pair) }
@@ -71,7 +70,9 @@ type Settings struct {
 }
 
 // Task is one pair to play: games 2·Pair+1 and 2·Pair+2 (only the first
-// when the games are odd and this is the last pair).
+// when the games are odd and this is the last pair); or, in a self-play
+// run, the games listed in Games, Pair being the task's number. Tasks
+// come from the network: decodeTask checks them.
 type Task struct {
 	Version int    `json:"v"`
 	Match   string `json:"match"`
@@ -85,7 +86,8 @@ type Task struct {
 }
 
 // Result is what a worker publishes for a task: the pair's records (or a
-// self-play task's games), or why it could not be played.
+// self-play task's games), or why it could not be played. Results come
+// from the network: decodeResult and the coordinator's job check them.
 type Result struct {
 	Version int                 `json:"v"`
 	Match   string              `json:"match"`
@@ -121,7 +123,7 @@ func NewSetup(cfg *match.Config, hashes [2]string) Setup {
 	return s
 }
 
-// Variant returns the setup's game with its rules.
+// variant returns the setup's game with its rules.
 func (s *Setup) variant() (*board.Variant, error) {
 	var r board.Rules
 	var err error

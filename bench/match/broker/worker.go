@@ -6,11 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench/match"
@@ -46,16 +44,6 @@ func (w *Worker) Serve(ctx context.Context, c *Client) error {
 	if err := c.ensure(ctx); err != nil {
 		return err
 	}
-	cons, err := c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
-	if errors.Is(err, jetstream.ErrConsumerNotFound) {
-		cons, err = c.JS.CreateConsumer(ctx, TaskStream, workerConsumerConfig(DefaultAckWait, defaultMaxDeliver))
-		if errors.Is(err, jetstream.ErrConsumerExists) {
-			cons, err = c.JS.Consumer(ctx, TaskStream, WorkerConsumer)
-		}
-	}
-	if err != nil {
-		return fmt.Errorf("the workers' consumer: %w", err)
-	}
 	kv, err := c.JS.KeyValue(ctx, WorkerBucket)
 	if err != nil {
 		return err
@@ -66,9 +54,10 @@ func (w *Worker) Serve(ctx context.Context, c *Client) error {
 	var log syncWriter
 	log.w = w.Log
 	cch := &cache{dir: w.CacheDir, js: c.JS}
+	rs := &runs{js: c.JS}
 	var slots, sending sync.WaitGroup
 	for i := range max(w.Concurrency, 1) {
-		s := &slot{w: w, c: c, cache: cch, cons: cons, n: i + 1, sending: &sending}
+		s := &slot{w: w, c: c, cache: cch, runs: rs, n: i + 1, sending: &sending}
 		if w.Log != nil {
 			s.log = &log
 		}
@@ -117,16 +106,15 @@ type slot struct {
 	w     *Worker
 	c     *Client
 	cache *cache
-	cons  jetstream.Consumer
+	runs  *runs
 	n     int
 	log   io.Writer
+	turn  int // the slot's place in the rotation over the runs
 
 	match string // the match table is for
 	table *match.Table
 
-	sending    *sync.WaitGroup // results on their way
-	ackWaitVal time.Duration   // the consumer's AckWait, asked at ackWaitAt
-	ackWaitAt  time.Time
+	sending *sync.WaitGroup // results on their way
 }
 
 func (s *slot) serve(ctx context.Context) {
@@ -134,21 +122,22 @@ func (s *slot) serve(ctx context.Context) {
 	var last string // the last error written, and when
 	var lastAt time.Time
 	for ctx.Err() == nil {
-		msg, err := s.cons.Next(jetstream.FetchMaxWait(time.Second))
-		if err != nil {
-			if !errors.Is(err, nats.ErrTimeout) && !errors.Is(err, jetstream.ErrNoMessages) && ctx.Err() == nil {
-				// While the broker is away the same error comes every
-				// second: it is written once a minute.
-				if err.Error() != last || time.Since(lastAt) >= repeatNoteEvery {
-					fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
-					last, lastAt = err.Error(), time.Now()
-				}
-				time.Sleep(time.Second)
+		msg, cons, err := s.runs.next(ctx, &s.turn)
+		if err != nil && ctx.Err() == nil {
+			// While the broker is away the same error comes every
+			// second: it is written once a minute.
+			if err.Error() != last || time.Since(lastAt) >= repeatNoteEvery {
+				fmt.Fprintf(s.w.Progress, "waiting for tasks: %v\n", err)
+				last, lastAt = err.Error(), time.Now()
 			}
+			sleep(ctx, time.Second)
 			continue
 		}
 		last = ""
-		s.handle(ctx, msg)
+		if msg != nil {
+			run, ackWait := runOf(cons)
+			s.handle(ctx, msg, run, ackWait)
+		}
 	}
 }
 
@@ -159,17 +148,17 @@ func (s *slot) drop() {
 	}
 }
 
-// handle plays one task and answers it: the records then an
+// handle plays one task of run and answers it: the records then an
 // acknowledgement; a failure report then a termination; or, when ctx
-// ends, a negative acknowledgement.
-func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
-	var t Task
-	if err := json.Unmarshal(msg.Data(), &t); err != nil {
-		s.fail(ctx, msg, &t, fmt.Sprintf("the task does not parse: %v", err))
-		return
+// ends or the failure may pass, a negative acknowledgement.
+func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWait time.Duration) {
+	t, err := decodeTask(msg.Data())
+	if err == nil && t.Match != run {
+		err = refuse("a task of %s in the queue of %s", t.Match, run)
+		t.Match = run
 	}
-	if t.Version != Version {
-		s.fail(ctx, msg, &t, fmt.Sprintf("task version %d; this worker speaks version %d", t.Version, Version))
+	if err != nil {
+		s.fail(ctx, msg, t, err.Error())
 		return
 	}
 	fmt.Fprintf(s.w.Progress, "%s started (slot %d)\n", t.what(), s.n)
@@ -177,7 +166,6 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	_ = s.c.NC.Publish(progressSubject(t.Match), note)
 
 	// Keep the task ours while it is played.
-	ackWait := s.ackWait(ctx)
 	pctx, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -192,42 +180,35 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 			}
 		}
 	})
-	var recs []*match.GameRecord
-	var data []DatagenGame
-	var failure string
+	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games}
 	if t.Datagen != nil {
-		data, failure = playDatagen(pctx, &t, s.w.Build)
+		r.Data, err = playDatagen(pctx, t, s.w.Build)
 	} else {
-		recs, failure = s.play(pctx, &t)
+		r.Records, err = s.play(pctx, t)
 	}
 	stop()
 	wg.Wait()
-	if ctx.Err() != nil {
+	var retry *retryError
+	switch {
+	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		_ = msg.Nak()
 		fmt.Fprintf(s.w.Progress, "%s returned to the queue\n", t.what())
 		return
-	}
-	if reason, ok := strings.CutPrefix(failure, retryPrefix); ok {
-		fmt.Fprintf(s.w.Progress, "%s returned to the queue: %s\n", t.what(), reason)
+	case errors.As(err, &retry):
+		fmt.Fprintf(s.w.Progress, "%s returned to the queue: %v\n", t.what(), err)
 		_ = msg.NakWithDelay(retryDelay)
 		return
-	}
-	if failure != "" {
-		s.fail(ctx, msg, &t, failure)
+	case err != nil:
+		s.fail(ctx, msg, t, err.Error())
 		return
-	}
-	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Records: recs, Games: t.Games, Data: data}
-	msgID := fmt.Sprintf("result.%s.%d", t.Match, t.Pair)
-	if t.Datagen != nil {
-		msgID = "result." + t.Match + "." + batchID(t.Games)
 	}
 	b, err := json.Marshal(&r)
 	if err == nil && int64(len(b)) > s.c.NC.MaxPayload() {
-		s.fail(ctx, msg, &t, fmt.Sprintf("the records take %d bytes, over the broker's message limit of %d bytes (max_payload)", len(b), s.c.NC.MaxPayload()))
+		s.fail(ctx, msg, t, fmt.Sprintf("the records take %d bytes, over the broker's message limit of %d bytes (max_payload)", len(b), s.c.NC.MaxPayload()))
 		return
 	}
 	if err != nil {
-		s.fail(ctx, msg, &t, fmt.Sprintf("encoding the records: %v", err))
+		s.fail(ctx, msg, t, fmt.Sprintf("encoding the records: %v", err))
 		return
 	}
 	// The slot goes on to its next task while the records travel: the
@@ -236,7 +217,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg) {
 	s.sending.Go(func() {
 		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 		defer cancel()
-		s.deliver(dctx, msg, &t, b, msgID)
+		s.deliver(dctx, msg, t, b, t.resultID("result"))
 	})
 }
 
@@ -253,33 +234,9 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
 }
 
-// ackWaitRefresh is how often a slot asks the broker for the consumer's
-// acknowledgement deadline, which a coordinator may change.
-const ackWaitRefresh = 10 * time.Second
-
-// ackWait returns the consumer's acknowledgement deadline.
-func (s *slot) ackWait(ctx context.Context) time.Duration {
-	if time.Since(s.ackWaitAt) > ackWaitRefresh {
-		if info, err := s.cons.Info(ctx); err == nil && info.Config.AckWait > 0 {
-			s.ackWaitVal, s.ackWaitAt = info.Config.AckWait, time.Now()
-		}
-	}
-	if s.ackWaitVal <= 0 {
-		return DefaultAckWait
-	}
-	return s.ackWaitVal
-}
-
-// retryPrefix starts a failure that may pass (a fetch that timed out): the
-// task goes back to the queue, to be tried again after retryDelay.
-const (
-	retryPrefix = "retry: "
-	retryDelay  = 5 * time.Second
-)
-
-// play plays the task's pair; failure says why it cannot be played here.
-// When ctx ends it returns neither.
-func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, failure string) {
+// play plays the task's pair. When ctx ends it returns ctx's error; a
+// failure that may pass (a fetch that timed out) is a *retryError.
+func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
 	if s.match != t.Match {
 		s.drop()
 		var programs [2]string
@@ -290,47 +247,45 @@ func (s *slot) play(ctx context.Context, t *Task) (recs []*match.GameRecord, fai
 			p, err := s.cache.path(ctx, e.SHA256)
 			if err != nil {
 				if ctx.Err() != nil {
-					return nil, ""
+					return nil, ctx.Err()
 				}
+				err = fmt.Errorf("engine%d (%s): %w", i+1, e.Name, err)
 				if !errors.Is(err, errCorrupt) {
-					return nil, retryPrefix + fmt.Sprintf("engine%d (%s): %v", i+1, e.Name, err)
+					err = retryable(err)
 				}
-				return nil, fmt.Sprintf("engine%d (%s): %v", i+1, e.Name, err)
+				return nil, err
 			}
 			programs[i] = p
 		}
 		cfg, err := t.Setup.config(programs)
 		if err != nil {
-			return nil, fmt.Sprintf("the task's settings: %v", err)
+			return nil, fmt.Errorf("the task's settings: %w", err)
 		}
 		cfg.Log = s.log
 		if err := cfg.Check(ctx); err != nil {
 			if ctx.Err() != nil {
-				return nil, ""
+				return nil, ctx.Err()
 			}
-			return nil, fmt.Sprintf("the engines do not run here: %v", err)
+			return nil, fmt.Errorf("the engines do not run here: %w", err)
 		}
 		if s.table, err = match.NewTable(cfg); err != nil {
-			return nil, fmt.Sprintf("the task's settings: %v", err)
+			return nil, fmt.Errorf("the task's settings: %w", err)
 		}
 		s.match = t.Match
 	}
 	v, err := t.Setup.variant()
 	if err != nil {
-		return nil, err.Error()
+		return nil, err
 	}
 	open, err := v.ParsePosition(t.Opening)
 	if err != nil {
-		return nil, fmt.Sprintf("the opening %q: %v", t.Opening, err)
+		return nil, fmt.Errorf("the opening %q: %w", t.Opening, err)
 	}
-	recs, err = s.table.PlayPair(ctx, t.Pair, open)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ""
-		}
-		return nil, err.Error()
+	recs, err := s.table.PlayPair(ctx, t.Pair, open)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
-	return recs, ""
+	return recs, err
 }
 
 // fail publishes why the task cannot be played and terminates it, so that
@@ -339,17 +294,24 @@ func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason stri
 	fmt.Fprintf(s.w.Progress, "%s failed: %s\n", t.what(), reason)
 	if t.Match != "" && CheckID(t.Match) == nil {
 		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason}
-		msgID := fmt.Sprintf("failed.%s.%d", t.Match, t.Pair)
-		if t.Datagen != nil {
-			msgID = "failed." + t.Match + "." + batchID(t.Games)
-		}
-		// Sent until the broker has it: a task terminated without its
-		// failure report would leave the coordinator waiting for it.
 		if b, err := json.Marshal(&r); err == nil {
-			_ = s.c.publish(ctx, resultSubject(t.Match), b, msgID)
+			// Sent until the broker has it: a task terminated without its
+			// failure report would leave the coordinator waiting for it.
+			_ = s.c.publish(ctx, resultSubject(t.Match), b, t.resultID("failed"))
 		}
 	}
 	_ = msg.TermWithReason(reason)
+}
+
+// resultID is the message id of the task's result (kind "result") or
+// failure report ("failed"): a task played twice is stored once within
+// the broker's duplicate window. A self-play task is named by its games,
+// since its number is that of one publication.
+func (t *Task) resultID(kind string) string {
+	if t.Datagen != nil {
+		return kind + "." + t.Match + "." + batchID(t.Games)
+	}
+	return fmt.Sprintf("%s.%s.%d", kind, t.Match, t.Pair)
 }
 
 // what names the task in progress lines.

@@ -1,0 +1,55 @@
+package broker
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/json"
+	"io"
+
+	"github.com/sower-engine/sower/bench/match"
+)
+
+// Written reads game records as match writes them (one JSON object a
+// line, the form of --out) and returns the function Match.Written wants:
+// it reports whether the records hold rec, the same game with the same
+// content. The game number decides where to look; the content keeps a
+// game of another match written to the same file from hiding this one's.
+// A line that does not read (the torn end of a file) is passed over.
+func Written(r io.Reader) (func(rec *match.GameRecord) bool, error) {
+	seen := map[int][][sha256.Size]byte{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, maxMessage)
+	for sc.Scan() {
+		var rec match.GameRecord
+		if json.Unmarshal(sc.Bytes(), &rec) != nil {
+			continue
+		}
+		if h, ok := recordHash(&rec); ok {
+			seen[rec.Game] = append(seen[rec.Game], h)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	return func(rec *match.GameRecord) bool {
+		h, ok := recordHash(rec)
+		if !ok {
+			return false
+		}
+		for _, s := range seen[rec.Game] {
+			if s == h {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
+// recordHash returns the SHA-256 of a record's JSON.
+func recordHash(rec *match.GameRecord) ([sha256.Size]byte, bool) {
+	b, err := json.Marshal(rec)
+	if err != nil {
+		return [sha256.Size]byte{}, false
+	}
+	return sha256.Sum256(b), true
+}
