@@ -1,0 +1,115 @@
+package nnue
+
+import (
+	"fmt"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// The architecture. A file records these numbers and Read refuses a
+// network of another architecture.
+const (
+	// Arch numbers the architecture (the layer sizes, the inputs and the
+	// quantisation below); it changes whenever any of them does.
+	Arch = 1
+	// Hidden is the width of a perspective's accumulator.
+	Hidden = 64
+	// L1 is the width of the dense hidden layer.
+	L1 = 16
+	// Buckets is the number of seed-count buckets of a non-empty hole.
+	Buckets = 12
+	// QA is the scale of the accumulator and of the hidden layer's
+	// output: a float activation of 1 is QA.
+	QA = 255
+	// QB is the scale of the dense layers' weights: a float weight of 1 is
+	// QB. Sums are in QA·QB.
+	QB = 64
+	// OutScale is the score of an output of 1 (float): the network's
+	// output is in seeds, the score in hundredths of a seed.
+	OutScale = 100
+)
+
+// Input counts.
+const (
+	// katroSlots is the number of Katro hole slots: each board's two
+	// circuits, 6x6 (18 holes each), 6x3 (9), 4x6 (12), 4x4 (8).
+	katroSlots = 2 * (18 + 9 + 12 + 8)
+	// KatroInputs is the number of inputs of a Katro network.
+	KatroInputs = katroSlots * Buckets
+	// captureInputs is the number of capture inputs of one side in
+	// Hoyito III: 0 to 48 seeds, in fours.
+	captureInputs = 13
+	// HoyitoInputs is the number of inputs of a Hoyito III network: 12
+	// holes, then each side's captures (the perspective's first).
+	HoyitoInputs = 12*Buckets + 2*captureInputs
+)
+
+// Inputs returns the number of inputs of family f's networks.
+func Inputs(f board.Family) int {
+	if f == board.Hoyito {
+		return HoyitoInputs
+	}
+	return KatroInputs
+}
+
+// Net is a quantised network of one family. Its weights are read only by
+// evaluation: a Net is safe for concurrent use once built.
+type Net struct {
+	Family board.Family
+	// Description says how the network was made (the training command).
+	Description string
+	// FT holds the feature transformer's weights, Hidden per input:
+	// input i's row is FT[i*Hidden : (i+1)*Hidden].
+	FT     []int16
+	FTBias [Hidden]int16
+	// Dense holds the hidden layer's weights, neuron j's from the side
+	// to move's accumulator (0 to Hidden-1) then the opponent's.
+	Dense     [L1][2 * Hidden]int16
+	DenseBias [L1]int32
+	Out       [L1]int16
+	OutBias   int32
+}
+
+// New returns a network of family f with every weight zero.
+func New(f board.Family, description string) *Net {
+	return &Net{Family: f, Description: description, FT: make([]int16, Inputs(f)*Hidden)}
+}
+
+// check reports whether n is complete for its family.
+func (n *Net) check() error {
+	if n.Family != board.Katro && n.Family != board.Hoyito {
+		return fmt.Errorf("nnue: unknown family %d", n.Family)
+	}
+	if want := Inputs(n.Family) * Hidden; len(n.FT) != want {
+		return fmt.Errorf("nnue: %s network has %d feature weights, want %d", n.Family, len(n.FT), want)
+	}
+	return nil
+}
+
+// row returns input i's feature-transformer row.
+func (n *Net) row(i int) *[Hidden]int16 {
+	return (*[Hidden]int16)(n.FT[i*Hidden : (i+1)*Hidden])
+}
+
+// propagate scores the accumulators: us is the side to move's, them the
+// opponent's. It returns hundredths of a seed.
+func (n *Net) propagate(us, them *[Hidden]int16) int {
+	var in [2 * Hidden]int32
+	for i, x := range us {
+		in[i] = int32(min(max(x, 0), QA))
+	}
+	for i, x := range them {
+		in[Hidden+i] = int32(min(max(x, 0), QA))
+	}
+	out := int64(n.OutBias)
+	for j := range n.Dense {
+		w := &n.Dense[j]
+		s := n.DenseBias[j]
+		for i := range in {
+			s += in[i] * int32(w[i])
+		}
+		h := min(max(s/QB, 0), QA)
+		out += int64(h) * int64(n.Out[j])
+	}
+	return int(out * OutScale / (QA * QB))
+}
