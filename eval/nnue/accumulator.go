@@ -74,6 +74,45 @@ func (m *Model) Update(a *Accumulator, p *board.Position) int {
 func (m *Model) UpdateWith(a *Accumulator, p *board.Position, pol Policy) int {
 	var s snapshot
 	m.read(p, &s)
+	return m.apply(a, &s, pol)
+}
+
+// UpdateFrom brings a to position p starting from a or from base,
+// whichever was computed from a position closer to p (fewer holes whose
+// bucket differs): a search keeps an accumulator per ply and follows a
+// move from the parent's, or from a sibling's at the same ply. It returns
+// what Update does.
+func (m *Model) UpdateFrom(a, base *Accumulator, p *board.Position) int {
+	var s snapshot
+	m.read(p, &s)
+	if base.valid && (!a.valid || m.distance(&base.snap, &s) < m.distance(&a.snap, &s)) {
+		*a = *base
+	}
+	return m.apply(a, &s, Auto)
+}
+
+// distance counts the holes and capture counts that differ between two
+// snapshots.
+func (m *Model) distance(x, y *snapshot) int {
+	d := 0
+	for r := 0; r < m.regions; r++ {
+		for k := 0; k < m.lanes; k++ {
+			if x.bucket[r][k] != y.bucket[r][k] {
+				d++
+			}
+		}
+	}
+	for side := range x.capt {
+		if x.capt[side] != y.capt[side] {
+			d++
+		}
+	}
+	return d
+}
+
+// apply brings a to snapshot s under policy pol (see UpdateWith).
+func (m *Model) apply(a *Accumulator, sp *snapshot, pol Policy) int {
+	s := *sp
 	if !a.valid {
 		a.snap = s
 		m.refresh(a)

@@ -37,9 +37,25 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 			manyChanged, captures := 0, 0
 			for range games {
 				var acc [3]Accumulator // by policy
+				var from Accumulator
+				var earlier []Accumulator
 				for ply, p := range randomGame(m.v, rng, 400) {
 					var fresh Accumulator
 					m.Refresh(&fresh, &p)
+					// UpdateFrom starts from its own accumulator (emptied
+					// every seventh ply) or from an earlier position's.
+					var base Accumulator
+					if len(earlier) > 0 {
+						base = earlier[rng.IntN(len(earlier))]
+					}
+					if ply%7 == 0 {
+						from.Invalidate()
+					}
+					m.UpdateFrom(&from, &base, &p)
+					if !from.Equal(&fresh) {
+						t.Fatalf("ply %d %s: UpdateFrom's accumulator differs from a refresh", ply, p.String())
+					}
+					earlier = append(earlier, fresh)
 					for pol := range acc {
 						n := m.UpdateWith(&acc[pol], &p, Policy(pol))
 						if n > 6 {
