@@ -23,7 +23,7 @@ const (
 	QA = 255
 	// QB is the scale of the dense layers' weights: a float weight of 1 is
 	// QB. Sums are in QA·QB.
-	QB = 64
+	QB = 256
 	// OutScale is the score of an output of 1 (float): the network's
 	// output is in seeds, the score in hundredths of a seed.
 	OutScale = 100
@@ -108,8 +108,17 @@ func (n *Net) propagate(us, them *[Hidden]int16) int {
 		for i := range in {
 			s += in[i] * int32(w[i])
 		}
-		h := min(max(s/QB, 0), QA)
+		h := min(max((s+QB/2)/QB, 0), QA) // rounded: s ≥ −QB/2 when it counts
 		out += int64(h) * int64(n.Out[j])
 	}
-	return int(out * OutScale / (QA * QB))
+	return int(roundDiv(out*OutScale, QA*QB))
+}
+
+// roundDiv returns x/d rounded to the nearest integer, halves away from
+// zero (d > 0).
+func roundDiv(x, d int64) int64 {
+	if x < 0 {
+		return -((-x + d/2) / d)
+	}
+	return (x + d/2) / d
 }
