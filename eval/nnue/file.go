@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/sower-engine/sower/board"
@@ -93,13 +94,31 @@ func (n *Net) WriteTo(w io.Writer) (int64, error) {
 	return int64(k), err
 }
 
-// WriteFile writes n's file to the named file.
+// WriteFile writes n's file to the named file, whole or not at all:
+// through a new file beside it, renamed over it once complete.
 func (n *Net) WriteFile(name string) error {
 	b, err := n.AppendBinary(nil)
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(name, b, 0o644)
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // ErrNotNetwork is returned for a file that is not a Sower network.

@@ -58,7 +58,7 @@ type Result struct {
 	Loss         float64 // the best validation loss
 	Epochs       int     // epochs completed
 	Train, Valid int     // positions in each set
-	Stoppedly    bool    // patience ran out
+	StoppedEarly bool    // patience ran out
 	Interrupted  bool    // the context was cancelled: the checkpoint holds the last complete epoch
 	Scale        float64 // the score scale used
 }
@@ -244,7 +244,7 @@ func Train(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 		resumed = false
 	}
 	res.Net = NewFloat(d.family, st.Best)
-	res.StartLoss, res.Loss, res.Epochs, res.Stoppedly = st.StartLoss, st.BestLoss, st.Epoch, st.Stopped
+	res.StartLoss, res.Loss, res.Epochs, res.StoppedEarly = st.StartLoss, st.BestLoss, st.Epoch, st.Stopped
 	return res, nil
 }
 
