@@ -187,7 +187,7 @@ func (m *Model) apply(a *Accumulator, sp *snapshot, pol Policy) int {
 // Evaluate returns the score of the position a was computed from, for its
 // side to move stm, in hundredths of a seed.
 func (m *Model) Evaluate(a *Accumulator, stm board.Side) int {
-	return m.net.propagate(&a.v[stm], &a.v[stm.Other()])
+	return m.propagate(&a.v[stm], &a.v[stm.Other()])
 }
 
 // EvaluatePosition scores p from scratch (a refresh into a temporary

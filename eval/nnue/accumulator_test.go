@@ -73,6 +73,10 @@ func TestIncrementalEqualsRefresh(t *testing.T) {
 					if got, want := m.Evaluate(&acc[Incremental], p.Side()), m.EvaluatePosition(&p); got != want {
 						t.Fatalf("ply %d: incremental score %d, refresh %d", ply, got, want)
 					}
+					us, them := &fresh.v[p.Side()], &fresh.v[p.Side().Other()]
+					if got, want := m.propagate(us, them), m.net.propagate(us, them); got != want {
+						t.Fatalf("ply %d: the model's layers score %d, the network's by definition %d", ply, got, want)
+					}
 					if p.Captured(board.South)+p.Captured(board.North) > 0 {
 						captures++
 					}

@@ -39,16 +39,31 @@ func BenchmarkUpdate(b *testing.B) {
 	}
 }
 
-// BenchmarkEvaluate measures the layers after the accumulator.
+// BenchmarkEvaluate measures the layers after the accumulator: the
+// model's (transposed weights, zero inputs skipped) and the definition's.
 func BenchmarkEvaluate(b *testing.B) {
 	m := model(b, board.NameKatro, 1)
 	p := m.v.Start()
 	var a Accumulator
 	m.Refresh(&a, &p)
-	b.ReportAllocs()
-	s := 0
-	for b.Loop() {
-		s += m.Evaluate(&a, board.South)
+	us, them := &a.v[board.South], &a.v[board.North]
+	zero := 0
+	for _, x := range append(us[:], them[:]...) {
+		if x <= 0 {
+			zero++
+		}
 	}
-	_ = s
+	for _, c := range []struct {
+		name string
+		f    func(us, them *[Hidden]int16) int
+	}{{"model", m.propagate}, {"definition", m.net.propagate}} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			s := 0
+			for b.Loop() {
+				s += c.f(us, them)
+			}
+			b.ReportMetric(float64(zero), "zero-inputs")
+		})
+	}
 }

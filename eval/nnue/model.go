@@ -20,6 +20,9 @@ type Model struct {
 	// slot[p][r][k] is the input of one seed in lane k of region r from
 	// perspective p; bucket b (1 to Buckets) adds b-1.
 	slot [2][2][maxLanes]int16
+	// dense is the network's dense weights transposed: input i's weight
+	// to every neuron, so that an input clipped to zero is skipped whole.
+	dense [2 * Hidden][L1]int16
 }
 
 // katroBase returns the first hole slot of a Katro board.
@@ -46,6 +49,11 @@ func NewModel(n *Net, v *board.Variant) (Model, error) {
 		return Model{}, fmt.Errorf("nnue: a %s network cannot evaluate %s", n.Family, v.Name())
 	}
 	m := Model{net: n, v: v, lanes: v.CircuitLen()}
+	for j := range n.Dense {
+		for i, w := range n.Dense[j] {
+			m.dense[i][j] = w
+		}
+	}
 	if n.Family == board.Katro {
 		base, err := katroBase(v)
 		if err != nil {
@@ -155,4 +163,30 @@ func (m *Model) Features(p *board.Position, persp board.Side, dst []int) []int {
 		}
 	}
 	return dst
+}
+
+// propagate is Net.propagate with the transposed weights: the clipped
+// accumulators' non-zero values each add their weights to every neuron's
+// sum. Integer sums do not depend on their order, so the result is the
+// same.
+func (m *Model) propagate(us, them *[Hidden]int16) int {
+	n := m.net
+	sum := n.DenseBias
+	for p, acc := range [2]*[Hidden]int16{us, them} {
+		for i, x := range acc {
+			if x <= 0 {
+				continue
+			}
+			v := int32(min(x, QA))
+			w := &m.dense[p*Hidden+i]
+			for j := range sum {
+				sum[j] += v * int32(w[j])
+			}
+		}
+	}
+	out := int64(n.OutBias)
+	for j, s := range sum {
+		out += int64(activate(s)) * int64(n.Out[j])
+	}
+	return int(roundDiv(out*OutScale, QA*QB))
 }

@@ -91,8 +91,10 @@ func (n *Net) row(i int) *[Hidden]int16 {
 	return (*[Hidden]int16)(n.FT[i*Hidden : (i+1)*Hidden])
 }
 
-// propagate scores the accumulators: us is the side to move's, them the
-// opponent's. It returns hundredths of a seed.
+// propagate scores the accumulators by the definition: us is the side to
+// move's, them the opponent's. It returns hundredths of a seed. Model
+// evaluates the same way with its transposed copy of the dense weights
+// (Model.propagate); tests check that the two agree.
 func (n *Net) propagate(us, them *[Hidden]int16) int {
 	var in [2 * Hidden]int32
 	for i, x := range us {
@@ -108,11 +110,14 @@ func (n *Net) propagate(us, them *[Hidden]int16) int {
 		for i := range in {
 			s += in[i] * int32(w[i])
 		}
-		h := min(max((s+QB/2)/QB, 0), QA) // rounded: s ≥ −QB/2 when it counts
-		out += int64(h) * int64(n.Out[j])
+		out += int64(activate(s)) * int64(n.Out[j])
 	}
 	return int(roundDiv(out*OutScale, QA*QB))
 }
+
+// activate returns a dense neuron's clipped output from its sum: the sum
+// divided by QB, rounded (halves up), within [0, QA].
+func activate(s int32) int32 { return min(max((s+QB/2)/QB, 0), QA) }
 
 // roundDiv returns x/d rounded to the nearest integer, halves away from
 // zero (d > 0).
