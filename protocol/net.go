@@ -1,7 +1,6 @@
 package protocol
 
 import (
-	"errors"
 	"fmt"
 
 	"github.com/sower-engine/sower/board"
@@ -56,24 +55,11 @@ func (s *server) applyNets() error {
 
 // setEvalType chooses the linear evaluation or the network's. With net,
 // a game without a network (none built in, and EvalFile's is of the other
-// family) plays with the linear evaluation, and an info line says so.
+// family) plays with the linear evaluation, and an info line says so: the
+// options may come in any order, EvalFile after EvalType too.
 func (s *server) setEvalType(value string) error {
-	on := value == evalNet
-	if on && s.nets.net == nil {
-		n, err := s.network(board.Katro)
-		if err != nil {
-			return fmt.Errorf("EvalType: %v", err)
-		}
-		h, err := nnue.Builtin(board.Hoyito)
-		if err != nil {
-			return fmt.Errorf("EvalType: %v", err)
-		}
-		if n == nil && h == nil {
-			return errors.New("EvalType: no network is built into this program; set EvalFile to a network file first")
-		}
-	}
 	s.stopJob()
-	s.nets.on = on
+	s.nets.on = value == evalNet
 	s.reportNets()
 	return s.applyNets()
 }

@@ -96,11 +96,12 @@ func TestEvalFileRefuses(t *testing.T) {
 			t.Errorf("%s: errors %v, want one with %q", tc.file, got, tc.want)
 		}
 	}
-	// Without a network file, net needs a built-in network.
+	// Without any network, net plays the linear evaluation and says so.
 	k, _ := nnue.Builtin(board.Katro)
 	h, _ := nnue.Builtin(board.Hoyito)
-	got := errorLines(run(t, "setoption name EvalType value net\n"))
-	if k == nil && h == nil && (len(got) != 1 || !strings.Contains(got[0], "EvalType: no network")) {
-		t.Errorf("EvalType net without any network: errors %v", got)
+	got := run(t, "setoption name EvalType value net\n")
+	if len(errorLines(got)) > 0 || (k == nil && !contains(got, "info string katro: no network, the linear evaluation plays")) ||
+		(h == nil && !contains(got, "info string hoyito3: no network, the linear evaluation plays")) {
+		t.Errorf("EvalType net without a network file:\n%s", strings.Join(got, "\n"))
 	}
 }
