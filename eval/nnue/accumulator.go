@@ -203,21 +203,3 @@ func (m *Model) EvaluatePosition(p *board.Position) int {
 func (a *Accumulator) Equal(b *Accumulator) bool {
 	return a.valid == b.valid && a.v == b.v && a.snap == b.snap
 }
-
-func addRow(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += w[i]
-	}
-}
-
-func subRow(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] -= w[i]
-	}
-}
-
-func subAddRow(acc, old, nw *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += nw[i] - old[i]
-	}
-}

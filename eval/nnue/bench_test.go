@@ -40,7 +40,8 @@ func BenchmarkUpdate(b *testing.B) {
 }
 
 // BenchmarkEvaluate measures the layers after the accumulator: the
-// model's (transposed weights, zero inputs skipped) and the definition's.
+// model's (with GOEXPERIMENT=simd, vectors), the plain loop's (transposed
+// weights, zero inputs skipped) and the definition's.
 func BenchmarkEvaluate(b *testing.B) {
 	m := model(b, board.NameKatro, 1)
 	p := m.v.Start()
@@ -56,7 +57,7 @@ func BenchmarkEvaluate(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		f    func(us, them *[Hidden]int16) int
-	}{{"model", m.propagate}, {"definition", m.net.propagate}} {
+	}{{"model", m.propagate}, {"plain", m.propagatePlain}, {"definition", m.net.propagate}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			s := 0

@@ -164,29 +164,3 @@ func (m *Model) Features(p *board.Position, persp board.Side, dst []int) []int {
 	}
 	return dst
 }
-
-// propagate is Net.propagate with the transposed weights: the clipped
-// accumulators' non-zero values each add their weights to every neuron's
-// sum. Integer sums do not depend on their order, so the result is the
-// same.
-func (m *Model) propagate(us, them *[Hidden]int16) int {
-	n := m.net
-	sum := n.DenseBias
-	for p, acc := range [2]*[Hidden]int16{us, them} {
-		for i, x := range acc {
-			if x <= 0 {
-				continue
-			}
-			v := int32(min(x, QA))
-			w := &m.dense[p*Hidden+i]
-			for j := range sum {
-				sum[j] += v * int32(w[j])
-			}
-		}
-	}
-	out := int64(n.OutBias)
-	for j, s := range sum {
-		out += int64(activate(s)) * int64(n.Out[j])
-	}
-	return int(roundDiv(out*OutScale, QA*QB))
-}
