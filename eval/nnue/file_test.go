@@ -101,6 +101,10 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
+// TestBuiltin reads the built-in networks, and checks that Hoyito III's,
+// if there is one, knows who is winning: a side 20 seeds ahead in
+// captures with an even board is scored well above zero, the other side
+// well below.
 func TestBuiltin(t *testing.T) {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := Builtin(f)
@@ -109,6 +113,30 @@ func TestBuiltin(t *testing.T) {
 		}
 		if n != nil && n.Family != f {
 			t.Errorf("the built-in %s network is for %s", f, n.Family)
+		}
+		if n == nil || f != board.Hoyito {
+			continue
+		}
+		v := variant(t, board.NameHoyito3)
+		m, err := NewModel(n, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			fen  string
+			sign int
+		}{
+			{"1,1,1,1,1,1/1,1,1,1,1,1 S 28 8 0", 1},
+			{"1,1,1,1,1,1/1,1,1,1,1,1 N 28 8 0", -1},
+			{"1,1,1,1,1,1/1,1,1,1,1,1 N 8 28 0", 1},
+		} {
+			p, err := v.ParsePosition(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.EvaluatePosition(&p); got*tc.sign < 500 {
+				t.Errorf("%s: the built-in network scores %d", tc.fen, got)
+			}
 		}
 	}
 }
