@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -192,6 +193,21 @@ func TestNewModelRefuses(t *testing.T) {
 	bad.FT = bad.FT[:10]
 	if _, err := NewModel(bad, variant(t, board.NameKatro)); err == nil {
 		t.Error("a network with missing weights bound")
+	}
+	// 2·Hidden weights of 32767 times QA sum to 1,069,514,880: with a
+	// bias of 1,077,968,767 a neuron's sum reaches 2^31 − 1 exactly, one
+	// more overflows.
+	big := randomNet(board.Katro, 1)
+	for i := range big.Dense[3] {
+		big.Dense[3][i] = 32767
+	}
+	big.DenseBias[3] = 1077968768
+	if _, err := NewModel(big, variant(t, board.NameKatro)); err == nil || !strings.Contains(err.Error(), "neuron 3") {
+		t.Errorf("a network whose dense sums could overflow: %v", err)
+	}
+	big.DenseBias[3]--
+	if _, err := NewModel(big, variant(t, board.NameKatro)); err != nil {
+		t.Errorf("the largest safe weights: %v", err)
 	}
 }
 

@@ -20,9 +20,12 @@ type Model struct {
 	// slot[p][r][k] is the input of one seed in lane k of region r from
 	// perspective p; bucket b (1 to Buckets) adds b-1.
 	slot [2][2][maxLanes]int16
-	// dense is the network's dense weights transposed: input i's weight
-	// to every neuron, so that an input clipped to zero is skipped whole.
-	dense [2 * Hidden][L1]int16
+	// dense is the network's dense weights transposed, input i's weight
+	// to every neuron (so that an input clipped to zero is skipped whole),
+	// two neurons to an int64: neuron 2k's weight plus neuron 2k+1's
+	// times 2^32 (see propagatePlain).
+	dense [2 * Hidden][L1 / 2]int64
+	bias  [L1 / 2]int64 // the dense biases, packed alike
 }
 
 // katroBase returns the first hole slot of a Katro board.
@@ -51,8 +54,9 @@ func NewModel(n *Net, v *board.Variant) (Model, error) {
 	m := Model{net: n, v: v, lanes: v.CircuitLen()}
 	for j := range n.Dense {
 		for i, w := range n.Dense[j] {
-			m.dense[i][j] = w
+			m.dense[i][j/2] += int64(w) << (32 * (j % 2))
 		}
+		m.bias[j/2] += int64(n.DenseBias[j]) << (32 * (j % 2))
 	}
 	if n.Family == board.Katro {
 		base, err := katroBase(v)

@@ -2,6 +2,7 @@ package nnue
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -82,6 +83,21 @@ func (n *Net) check() error {
 	}
 	if want := Inputs(n.Family) * Hidden; len(n.FT) != want {
 		return fmt.Errorf("nnue: %s network has %d feature weights, want %d", n.Family, len(n.FT), want)
+	}
+	// A dense neuron's sum must stay within an int32 whatever the
+	// clipped accumulators are (0 to QA), so that every way of summing
+	// it gives the same number.
+	for j := range n.Dense {
+		s := int64(n.DenseBias[j])
+		if s < 0 {
+			s = -s
+		}
+		for _, w := range n.Dense[j] {
+			s += QA * max(int64(w), -int64(w))
+		}
+		if s > math.MaxInt32 {
+			return fmt.Errorf("nnue: dense neuron %d's weights are too large: its sum could overflow", j)
+		}
 	}
 	return nil
 }

@@ -25,24 +25,31 @@ func subAddRowPlain(acc, old, nw *[Hidden]int16) {
 
 // propagatePlain is Net.propagate with the transposed weights: the
 // clipped accumulators' non-zero values each add their weights to every
-// neuron's sum. Integer sums do not depend on their order, so the result
-// is the same.
+// neuron's sum, two neurons to an int64 (x·(a + b·2^32) = x·a + x·b·2^32).
+// Net.check bounds every neuron's sum within an int32, so each half is
+// read back exactly: the low half as a signed 32-bit number, the high
+// half as the rest shifted down. Integer sums do not depend on their
+// order, so the result is the definition's.
 func (m *Model) propagatePlain(us, them *[Hidden]int16) int {
-	n := m.net
-	sum := n.DenseBias
-	for p, acc := range [2]*[Hidden]int16{us, them} {
-		for i, x := range acc {
+	acc := m.bias
+	for p, a := range [2]*[Hidden]int16{us, them} {
+		for i, x := range a {
 			if x <= 0 {
 				continue
 			}
-			v := int32(min(x, QA))
+			v := int64(min(x, QA))
 			w := &m.dense[p*Hidden+i]
-			for j := range sum {
-				sum[j] += v * int32(w[j])
+			for k := range acc {
+				acc[k] += v * w[k]
 			}
 		}
 	}
-	return n.output(&sum)
+	var sum [L1]int32
+	for k, x := range acc {
+		lo := int64(int32(uint32(x)))
+		sum[2*k], sum[2*k+1] = int32(lo), int32((x-lo)>>32)
+	}
+	return m.net.output(&sum)
 }
 
 // output returns the score of the dense layer's sums.
