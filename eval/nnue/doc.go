@@ -24,6 +24,9 @@
 //     neuron. The output, scaled by 100/(QA·QB), is the score.
 //
 // Model binds a network to a board. It allocates nothing per evaluation.
+// The loops are plain Go; a build with GOEXPERIMENT=simd on amd64 runs
+// them on AVX2 vectors (simd/archsimd) when the processor has AVX2, with
+// the same numbers.
 // Networks are read and written in a versioned, checksummed format (Read,
 // Net.WriteTo) documented in docs/nnue.md; Builtin returns the network
 // built into the program for a family, if there is one. Package

@@ -56,19 +56,20 @@ func Inputs(f board.Family) int {
 // Net is a quantised network of one family. Its weights are read only by
 // evaluation: a Net is safe for concurrent use once built.
 type Net struct {
-	Family board.Family
+	Family board.Family // the family whose positions it evaluates
 	// Description says how the network was made (the training command).
 	Description string
 	// FT holds the feature transformer's weights, Hidden per input:
-	// input i's row is FT[i*Hidden : (i+1)*Hidden].
+	// input i's row is FT[i*Hidden : (i+1)*Hidden]. Units of 1/QA.
 	FT     []int16
-	FTBias [Hidden]int16
+	FTBias [Hidden]int16 // the accumulator's bias, units of 1/QA
 	// Dense holds the hidden layer's weights, neuron j's from the side
-	// to move's accumulator (0 to Hidden-1) then the opponent's.
+	// to move's accumulator (0 to Hidden-1) then the opponent's. Units
+	// of 1/QB.
 	Dense     [L1][2 * Hidden]int16
-	DenseBias [L1]int32
-	Out       [L1]int16
-	OutBias   int32
+	DenseBias [L1]int32 // units of 1/(QA·QB)
+	Out       [L1]int16 // the output's weights, units of 1/QB
+	OutBias   int32     // units of 1/(QA·QB)
 }
 
 // New returns a network of family f with every weight zero.
