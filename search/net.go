@@ -20,8 +20,9 @@ type netEval struct {
 }
 
 // SetNet makes the engine evaluate family f's positions with network n,
-// or with the linear evaluation (package eval) when n is nil. Like
-// SetThreads, it is called between searches.
+// or with the linear evaluation (package eval) when n is nil. The boards
+// n was not trained for (nnue.Net.Evaluates) keep the linear evaluation.
+// Like SetThreads, it is called between searches.
 func (e *Engine) SetNet(f board.Family, n *nnue.Net) error {
 	if f != board.Katro && f != board.Hoyito {
 		return fmt.Errorf("search: unknown family %d", f)
@@ -47,7 +48,7 @@ func (e *Engine) Net(f board.Family) *nnue.Net {
 // board's positions.
 func (s *searcher) useNet(n *nnue.Net) error {
 	s.net.on = false
-	if n == nil {
+	if n == nil || !n.Evaluates(s.root.Variant()) {
 		return nil
 	}
 	m, err := nnue.NewModel(n, s.root.Variant())

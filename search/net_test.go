@@ -120,6 +120,23 @@ func TestNetSearchDeterministic(t *testing.T) {
 	}
 }
 
+// TestNetOtherBoard searches a board the network was not trained for:
+// the linear evaluation's search, node for node.
+func TestNetOtherBoard(t *testing.T) {
+	n := testNet(board.Katro, 1)
+	n.Boards = 1 // 6x6 only
+	e := newSteadyEngine(t)
+	if err := e.SetNet(board.Katro, n); err != nil {
+		t.Fatal(err)
+	}
+	p := startPosition(t, board.NameKatro4x4)
+	got := runSearch(t, e, p, nil, Limits{Depth: 6})
+	want := runSearch(t, newSteadyEngine(t), p, nil, Limits{Depth: 6})
+	if got.Info.Nodes != want.Info.Nodes || got.Move != want.Move {
+		t.Errorf("katro-4x4 with a 6x6 network: %d nodes %v, linear %d nodes %v", got.Info.Nodes, got.Move, want.Info.Nodes, want.Move)
+	}
+}
+
 func TestSetNet(t *testing.T) {
 	e := newEngine(t)
 	if err := e.SetNet(board.Katro, testNet(board.Hoyito, 1)); err == nil {

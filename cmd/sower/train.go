@@ -119,6 +119,7 @@ func (c *cli) train(args []string) error {
 	fmt.Fprintf(c.stdout, "scale %.1f  training %d positions, validation %d\n", res.Scale, res.Train, res.Valid)
 	fmt.Fprintf(c.stdout, "validation loss: start %.6f, trained %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
 	net := res.Net.Quantise("sower train " + strings.Join(args, " "))
+	net.Boards = d.Boards()
 	if err := net.WriteFile(out); err != nil {
 		return err
 	}

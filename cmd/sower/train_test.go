@@ -32,7 +32,7 @@ func TestTrainWritesNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Family != board.Hoyito || !strings.HasPrefix(n.Description, "sower train --data ") {
+	if n.Family != board.Hoyito || n.Boards != 1 || !strings.HasPrefix(n.Description, "sower train --data ") {
 		t.Errorf("network of %s, description %q", n.Family, n.Description)
 	}
 	// Other settings do not resume the checkpoint.

@@ -57,7 +57,7 @@ func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	b = le.AppendUint32(b, uint32(Inputs(n.Family)))
 	b = le.AppendUint16(b, Hidden)
 	b = le.AppendUint16(b, L1)
-	b = append(b, Buckets, 0)
+	b = append(b, Buckets, n.Boards)
 	b = le.AppendUint16(b, QA)
 	b = le.AppendUint16(b, QB)
 	b = le.AppendUint16(b, OutScale)
@@ -187,7 +187,7 @@ func Decode(b []byte) (*Net, error) {
 	}
 	got := [...]int{int(b[11]), int(le.Uint32(b[12:])), int(le.Uint16(b[16:])), int(le.Uint16(b[18:])), int(b[20]), int(le.Uint16(b[22:])), int(le.Uint16(b[24:])), int(le.Uint16(b[26:]))}
 	want := [...]int{Arch, Inputs(f), Hidden, L1, Buckets, QA, QB, OutScale}
-	if got != want || b[21] != 0 {
+	if got != want {
 		return nil, fmt.Errorf("nnue: the network's architecture (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d) is not this program's (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d)",
 			got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7])
 	}
@@ -200,6 +200,9 @@ func Decode(b []byte) (*Net, error) {
 		return nil, errors.New("nnue: the description is not UTF-8 of at most 4096 bytes")
 	}
 	n.Description = string(b[headerSize : headerSize+d])
+	if n.Boards = b[21]; n.Boards&^allBoards(f) != 0 {
+		return nil, fmt.Errorf("nnue: board bits %#x: a %s network has boards %#x", n.Boards, f, allBoards(f))
+	}
 	rd := reader{b: body[headerSize+d:]}
 	for i := range n.FT {
 		n.FT[i] = rd.i16()

@@ -31,11 +31,12 @@ func TestRoundTrip(t *testing.T) {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n := randomNet(f, 3)
 		n.Description = "sower train --data x.dat — a test"
+		n.Boards = 1
 		got, err := Read(bytes.NewReader(encode(t, n)), f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got.Description != n.Description || got.Family != f || !equalNets(got, n) {
+		if got.Description != n.Description || got.Family != f || got.Boards != 1 || !equalNets(got, n) {
 			t.Errorf("%s: the network read back differs", f)
 		}
 	}
@@ -79,6 +80,7 @@ func TestReadRefuses(t *testing.T) {
 		{"unknown family", edit(func(b []byte) []byte { b[10] = 7; return reseal(b) }), "unknown family"},
 		{"other architecture", edit(func(b []byte) []byte { b[11] = 2; return reseal(b) }), "architecture"},
 		{"other width", edit(func(b []byte) []byte { b[16] = 32; return reseal(b) }), "architecture"},
+		{"other board", edit(func(b []byte) []byte { b[21] = 2; return reseal(b) }), "board bits 0x2"},
 		{"long description", edit(func(b []byte) []byte { b[28] = 1; return reseal(b) }), "bytes"},
 		{"bad description", edit(func(b []byte) []byte {
 			b = append(b[:headerSize:headerSize], append([]byte{0xff}, b[headerSize:]...)...)
@@ -105,6 +107,31 @@ func TestReadRefuses(t *testing.T) {
 // if there is one, knows who is winning: a side 20 seeds ahead in
 // captures with an even board is scored well above zero, the other side
 // well below.
+func TestEvaluates(t *testing.T) {
+	k := randomNet(board.Katro, 1)
+	for _, tc := range []struct {
+		boards uint8
+		name   string
+		want   bool
+	}{
+		{0, board.NameKatro4x4, true},
+		{1, board.NameKatro, true},
+		{1, board.NameKatro4x4, false},
+		{9, board.NameKatro4x4, true},
+		{9, board.NameKatro6x3, false},
+		{0, board.NameHoyito3, false},
+	} {
+		k.Boards = tc.boards
+		if got := k.Evaluates(variant(t, tc.name)); got != tc.want {
+			t.Errorf("a Katro network of boards %#x evaluates %s: %v", tc.boards, tc.name, got)
+		}
+	}
+	k.Boards = 16
+	if _, err := k.AppendBinary(nil); err == nil {
+		t.Error("a Katro network of board bits 0x10 written")
+	}
+}
+
 func TestBuiltin(t *testing.T) {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := Builtin(f)

@@ -59,6 +59,9 @@ type Net struct {
 	Family board.Family // the family whose positions it evaluates
 	// Description says how the network was made (the training command).
 	Description string
+	// Boards has a bit (BoardBit) for each board whose data trained the
+	// network, or is 0 when it evaluates every board of its family.
+	Boards uint8
 	// FT holds the feature transformer's weights, Hidden per input:
 	// input i's row is FT[i*Hidden : (i+1)*Hidden]. Units of 1/QA.
 	FT     []int16
@@ -82,6 +85,9 @@ func (n *Net) check() error {
 	if n.Family != board.Katro && n.Family != board.Hoyito {
 		return fmt.Errorf("nnue: unknown family %d", n.Family)
 	}
+	if n.Boards&^allBoards(n.Family) != 0 {
+		return fmt.Errorf("nnue: board bits %#x: a %s network has boards %#x", n.Boards, n.Family, allBoards(n.Family))
+	}
 	if want := Inputs(n.Family) * Hidden; len(n.FT) != want {
 		return fmt.Errorf("nnue: %s network has %d feature weights, want %d", n.Family, len(n.FT), want)
 	}
@@ -101,6 +107,43 @@ func (n *Net) check() error {
 		}
 	}
 	return nil
+}
+
+// BoardBit returns board v's bit in Net.Boards: for Katro, 1 for 6x6, 2
+// for 6x3, 4 for 4x6 and 8 for 4x4; 1 for Hoyito III.
+func BoardBit(v *board.Variant) (uint8, error) {
+	if v.Family() == board.Hoyito {
+		return 1, nil
+	}
+	base, err := katroBase(v)
+	if err != nil {
+		return 0, err
+	}
+	switch base {
+	case 0:
+		return 1, nil
+	case 36:
+		return 2, nil
+	case 54:
+		return 4, nil
+	}
+	return 8, nil
+}
+
+// allBoards returns the bits of every board of family f.
+func allBoards(f board.Family) uint8 {
+	if f == board.Hoyito {
+		return 1
+	}
+	return 15
+}
+
+// Evaluates reports whether n was trained for board v (see Boards): a
+// Katro network trained on one board's data has random weights for the
+// others' inputs.
+func (n *Net) Evaluates(v *board.Variant) bool {
+	bit, err := BoardBit(v)
+	return err == nil && v.Family() == n.Family && (n.Boards == 0 || n.Boards&bit != 0)
 }
 
 // row returns input i's feature-transformer row.

@@ -20,6 +20,7 @@ type Dataset struct {
 	// models binds a zero network to each board met, for its inputs.
 	models map[string]*nnue.Model
 	zero   *nnue.Net
+	boards uint8 // the boards met, a bit each (nnue.BoardBit)
 }
 
 // sample is one position: its inputs inputs[off : off+nUs+nThem].
@@ -39,6 +40,10 @@ func NewDataset(f board.Family) *Dataset {
 
 // Family returns the dataset's family.
 func (d *Dataset) Family() board.Family { return d.family }
+
+// Boards returns the bits (nnue.BoardBit) of the boards whose positions
+// d holds: the network trained on d evaluates those (nnue.Net.Boards).
+func (d *Dataset) Boards() uint8 { return d.boards }
 
 // Len returns the number of positions.
 func (d *Dataset) Len() int { return len(d.samples) }
@@ -60,6 +65,11 @@ func (d *Dataset) Add(p *board.Position, score int, result float64, game uint64)
 		}
 		m = &mm
 		d.models[v.Name()] = m
+		bit, err := nnue.BoardBit(v)
+		if err != nil {
+			return err
+		}
+		d.boards |= bit
 	}
 	off := len(d.inputs)
 	var buf [64]int
