@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -41,6 +42,10 @@ type Settings struct {
 	Depth   int // search every position to this depth instead of its own, if above 0
 	Threads int // search threads (0 or 1: one; the node count then varies from run to run)
 	MultiPV int // lines to find (0 or 1: one)
+	// Nets are networks to evaluate with, each for its family's
+	// positions (search.Engine.SetNet); the others use the linear
+	// evaluation. The signature is the linear evaluation's.
+	Nets []*nnue.Net
 }
 
 // Run searches every bench position to its depth with a fresh table, one
@@ -54,6 +59,11 @@ func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, err
 	}
 	if err := eng.SetThreads(max(set.Threads, 1)); err != nil {
 		return sum, err
+	}
+	for _, n := range set.Nets {
+		if err := eng.SetNet(n.Family, n); err != nil {
+			return sum, err
+		}
 	}
 	depth := set.Depth
 	for _, c := range Positions() {

@@ -117,6 +117,8 @@ func TestIdentify(t *testing.T) {
 				"option name TablePath type string default <empty>",
 				"option name TableEstimate type check default true",
 				"option name Prover type check default true",
+				"option name EvalType type combo default linear var linear var net",
+				"option name EvalFile type string default <empty>",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {

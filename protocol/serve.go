@@ -119,6 +119,7 @@ type server struct {
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
 	noProver      bool       // Prover false
+	nets          netState   // EvalType and EvalFile (net.go)
 
 	job *job // the running or last search, perft or bench; nil if none
 }
@@ -211,6 +212,9 @@ func (s *server) engine() (*search.Engine, error) {
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
 		e.SetProver(!s.noProver)
+		if err := s.applyNets(); err != nil {
+			return nil, err
+		}
 	}
 	return s.eng, nil
 }

@@ -48,6 +48,9 @@ func testAllocsPerNode(t *testing.T, threads int) {
 	for _, game := range []string{board.NameKatro, board.NameKatro4x6, board.NameHoyito3} {
 		cases = append(cases, allocCase{game, newSteadyEngine(t), startPosition(t, game)})
 	}
+	for _, game := range []string{board.NameKatro, board.NameHoyito3} {
+		cases = append(cases, allocCase{game + " with a network", netEngine(t, game), startPosition(t, game)})
+	}
 	te, _, v := tablesEngine(t)
 	te.quietPeriod = time.Duration(math.MaxInt64)
 	tp, err := v.ParsePosition("0,2,1,0,3,1/2,0,1,3,1,2 S 20 12 0")

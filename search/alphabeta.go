@@ -311,6 +311,6 @@ func (s *searcher) leaf(pos *board.Position, ply int) Score {
 		return s.endScore(pos, pos.Ending(false, board.NoMoves), ply)
 	}
 	s.depthCut = true
-	e := Score(s.ev.Evaluate(pos))
+	e := Score(s.evaluate(pos, ply))
 	return max(min(e, DecisiveMin-1), -DecisiveMin+1)
 }

@@ -34,6 +34,10 @@
 //     table keys leave out the path (see solver.key). Katro wins score by
 //     distance; proven Hoyito III results score by their exact margin (see
 //     Score).
+//   - A network evaluation (Engine.SetNet, package eval/nnue) in place of
+//     the linear one, per family: an accumulator per ply in the searcher,
+//     brought to each evaluated position from the parent's or a sibling's
+//     (net.go).
 //   - Hoyito III endgame tables (Engine.SetTables, package tables): a node
 //     with few enough seeds takes the tables' exact value when the
 //     no-capture clock leaves time for its distance, or has its window cut

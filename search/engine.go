@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/search/dfpn"
 	"github.com/sower-engine/sower/tables"
 )
@@ -62,6 +63,7 @@ type Engine struct {
 	tt     *Table
 	s      *searcher      // reused between searches; allocated once
 	tables *tables.Tables // Hoyito III endgame tables, or nil (SetTables)
+	nets   [2]*nnue.Net   // each family's network, or nil for the linear evaluation (SetNet)
 	// noEstimate turns off the tables' estimate under threefold
 	// (SetTableEstimate).
 	noEstimate bool
@@ -130,6 +132,9 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
 	s.useTables(e.tablesFor(root.Variant()), !e.noEstimate)
+	if err := s.useNet(e.nets[root.Variant().Family()]); err != nil {
+		return Result{}, err
+	}
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
 	s.pr = e.startProver(ctx, s, lim)

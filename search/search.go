@@ -107,6 +107,8 @@ type searcher struct {
 	team        []*searcher
 	pr          *prover // the Katro prover beside this search, or nil
 
+	net netEval // the network evaluation, when the engine has one for this game (net.go)
+
 	tb     *tables.Tables // endgame tables for this game, or nil
 	tbHits uint64
 	watch  repeatWatch // second occurrences on the path, kept with tables

@@ -15,13 +15,19 @@ import (
 
 func (c *cli) bench(args []string) error {
 	var set bench.Settings
-	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N]")
+	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE]]")
 	fs.IntVarP(&set.Depth, "depth", "d", 0, "search every position to this depth instead of its default")
 	fs.IntVar(&set.Threads, "threads", 1, "search with N threads (the signature is defined with one)")
 	fs.IntVar(&set.MultiPV, "multipv", 1, "find the best N moves (the signature is defined with one)")
+	evalType, evalFile := addEvalFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	nets, err := loadNets(*evalType, *evalFile)
+	if err != nil {
+		return err
+	}
+	set.Nets = nets
 	switch {
 	case fs.Changed("depth") && (set.Depth < 1 || set.Depth >= search.MaxPly):
 		return usagef("--depth %d: want 1 to %d", set.Depth, search.MaxPly-1)
@@ -32,7 +38,7 @@ func (c *cli) bench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	err := runBench(ctx, c.stdout, set)
+	err = runBench(ctx, c.stdout, set)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("")
 	}

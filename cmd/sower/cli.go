@@ -87,6 +87,7 @@ func commands() []command {
 		{"verify", "check a Katro proof certificate with the rules alone", (*cli).verify},
 		{"datagen", "play self-play games and write their positions as training data", (*cli).datagen},
 		{"tune", "fit the learned evaluation's weights to training data", (*cli).tune},
+		{"train", "fit a network evaluation (NNUE) to training data", (*cli).train},
 	}
 }
 

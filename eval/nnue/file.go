@@ -1,0 +1,242 @@
+package nnue
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+	"unicode/utf8"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// The file format (docs/nnue.md has it byte by byte): a header naming the
+// format, the family and the architecture, a description, the weights
+// little-endian layer by layer, and a CRC-32C of everything before it.
+const (
+	// Magic opens every network file.
+	Magic = "SOWERNET"
+	// FormatVersion is the version of the file format Read reads.
+	FormatVersion = 1
+	// headerSize is the size of the fixed header, before the description.
+	headerSize = 30
+	// MaxDescription bounds the description's length in bytes.
+	MaxDescription = 4096
+	// MaxFileSize bounds a network file: the largest family's weights
+	// with the longest description.
+	MaxFileSize = headerSize + MaxDescription + KatroInputs*Hidden*2 + fixedWeights + 4
+	// fixedWeights is the size of the weights after the feature
+	// transformer's: its bias, the dense layer and the output.
+	fixedWeights = Hidden*2 + L1*2*Hidden*2 + L1*4 + L1*2 + 4
+)
+
+// castagnoli is the CRC-32C polynomial's table.
+func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
+
+// Size returns the size in bytes of n's file.
+func (n *Net) Size() int {
+	return headerSize + len(n.Description) + len(n.FT)*2 + fixedWeights + 4
+}
+
+// AppendBinary appends n's file to b.
+func (n *Net) AppendBinary(b []byte) ([]byte, error) {
+	if err := n.check(); err != nil {
+		return b, err
+	}
+	if len(n.Description) > MaxDescription || !utf8.ValidString(n.Description) {
+		return b, fmt.Errorf("nnue: the description must be UTF-8 of at most %d bytes", MaxDescription)
+	}
+	le := binary.LittleEndian
+	start := len(b)
+	b = append(b, Magic...)
+	b = le.AppendUint16(b, FormatVersion)
+	b = append(b, byte(n.Family), Arch)
+	b = le.AppendUint32(b, uint32(Inputs(n.Family)))
+	b = le.AppendUint16(b, Hidden)
+	b = le.AppendUint16(b, L1)
+	b = append(b, Buckets, n.Boards)
+	b = le.AppendUint16(b, QA)
+	b = le.AppendUint16(b, QB)
+	b = le.AppendUint16(b, OutScale)
+	b = le.AppendUint16(b, uint16(len(n.Description)))
+	b = append(b, n.Description...)
+	for _, w := range n.FT {
+		b = le.AppendUint16(b, uint16(w))
+	}
+	for _, w := range n.FTBias {
+		b = le.AppendUint16(b, uint16(w))
+	}
+	for j := range n.Dense {
+		for _, w := range n.Dense[j] {
+			b = le.AppendUint16(b, uint16(w))
+		}
+	}
+	for _, w := range n.DenseBias {
+		b = le.AppendUint32(b, uint32(w))
+	}
+	for _, w := range n.Out {
+		b = le.AppendUint16(b, uint16(w))
+	}
+	b = le.AppendUint32(b, uint32(n.OutBias))
+	return le.AppendUint32(b, crc32.Checksum(b[start:], castagnoli())), nil
+}
+
+// WriteTo writes n's file to w.
+func (n *Net) WriteTo(w io.Writer) (int64, error) {
+	b, err := n.AppendBinary(make([]byte, 0, n.Size()))
+	if err != nil {
+		return 0, err
+	}
+	k, err := w.Write(b)
+	return int64(k), err
+}
+
+// WriteFile writes n's file to the named file, whole or not at all:
+// through a new file beside it, renamed over it once complete.
+func (n *Net) WriteFile(name string) error {
+	b, err := n.AppendBinary(nil)
+	if err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(name), "."+filepath.Base(name)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), name)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
+}
+
+// ErrNotNetwork is returned for a file that is not a Sower network.
+var ErrNotNetwork = errors.New("nnue: not a Sower network file (its magic is not " + Magic + ")")
+
+// Read reads a network file of family want from r. It refuses a file
+// that is damaged (its checksum or size is wrong), of another format
+// version, of another family or of another architecture, each with an
+// error that says which.
+func Read(r io.Reader, want board.Family) (*Net, error) {
+	n, err := ReadAny(r)
+	if err != nil {
+		return nil, err
+	}
+	if n.Family != want {
+		return nil, fmt.Errorf("nnue: the network is for %s, not %s", n.Family, want)
+	}
+	return n, nil
+}
+
+// ReadFile reads the named network file, of any family.
+func ReadFile(name string) (*Net, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	n, err := ReadAny(f)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return n, nil
+}
+
+// ReadAny reads a network file of either family from r.
+func ReadAny(r io.Reader) (*Net, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	return Decode(b)
+}
+
+// Decode decodes a whole network file (see Read).
+func Decode(b []byte) (*Net, error) {
+	le := binary.LittleEndian
+	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
+		return nil, ErrNotNetwork
+	}
+	if len(b) < headerSize+4 {
+		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
+	}
+	if v := le.Uint16(b[8:]); v != FormatVersion {
+		return nil, fmt.Errorf("nnue: format version %d; this program reads version %d", v, FormatVersion)
+	}
+	if len(b) > MaxFileSize {
+		return nil, fmt.Errorf("nnue: the file is larger than a network (%d bytes at most)", MaxFileSize)
+	}
+	body := b[:len(b)-4]
+	if sum, want := crc32.Checksum(body, castagnoli()), le.Uint32(b[len(b)-4:]); sum != want {
+		return nil, fmt.Errorf("nnue: damaged file: checksum %08x, recorded %08x", sum, want)
+	}
+	f := board.Family(b[10])
+	if f != board.Katro && f != board.Hoyito {
+		return nil, fmt.Errorf("nnue: unknown family %d", b[10])
+	}
+	got := [...]int{int(b[11]), int(le.Uint32(b[12:])), int(le.Uint16(b[16:])), int(le.Uint16(b[18:])), int(b[20]), int(le.Uint16(b[22:])), int(le.Uint16(b[24:])), int(le.Uint16(b[26:]))}
+	want := [...]int{Arch, Inputs(f), Hidden, L1, Buckets, QA, QB, OutScale}
+	if got != want {
+		return nil, fmt.Errorf("nnue: the network's architecture (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d) is not this program's (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d)",
+			got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7])
+	}
+	d := int(le.Uint16(b[28:]))
+	n := New(f, "")
+	if want := headerSize + d + len(n.FT)*2 + fixedWeights; len(body) != want {
+		return nil, fmt.Errorf("nnue: the file has %d bytes, a %s network with this description %d", len(b), f, want+4)
+	}
+	if d > MaxDescription || !utf8.Valid(b[headerSize:headerSize+d]) {
+		return nil, errors.New("nnue: the description is not UTF-8 of at most 4096 bytes")
+	}
+	n.Description = string(b[headerSize : headerSize+d])
+	if n.Boards = b[21]; n.Boards&^allBoards(f) != 0 {
+		return nil, fmt.Errorf("nnue: board bits %#x: a %s network has boards %#x", n.Boards, f, allBoards(f))
+	}
+	rd := reader{b: body[headerSize+d:]}
+	for i := range n.FT {
+		n.FT[i] = rd.i16()
+	}
+	for i := range n.FTBias {
+		n.FTBias[i] = rd.i16()
+	}
+	for j := range n.Dense {
+		for i := range n.Dense[j] {
+			n.Dense[j][i] = rd.i16()
+		}
+	}
+	for j := range n.DenseBias {
+		n.DenseBias[j] = rd.i32()
+	}
+	for j := range n.Out {
+		n.Out[j] = rd.i16()
+	}
+	n.OutBias = rd.i32()
+	return n, nil
+}
+
+// reader decodes little-endian integers from a slice whose length was
+// checked.
+type reader struct{ b []byte }
+
+func (r *reader) i16() int16 {
+	v := int16(binary.LittleEndian.Uint16(r.b))
+	r.b = r.b[2:]
+	return v
+}
+
+func (r *reader) i32() int32 {
+	v := int32(binary.LittleEndian.Uint32(r.b))
+	r.b = r.b[4:]
+	return v
+}

@@ -1,0 +1,194 @@
+package nnue
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"hash/crc32"
+	"strings"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+)
+
+func encode(t testing.TB, n *Net) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	k, err := n.WriteTo(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int(k) != n.Size() || buf.Len() != n.Size() {
+		t.Fatalf("wrote %d bytes, Size says %d", k, n.Size())
+	}
+	return buf.Bytes()
+}
+
+func TestRoundTrip(t *testing.T) {
+	if got, want := New(board.Katro, "").Size(), 148742; got != want {
+		t.Errorf("a Katro file has %d bytes, docs/nnue.md says %d", got, want)
+	}
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n := randomNet(f, 3)
+		n.Description = "sower train --data x.dat — a test"
+		n.Boards = 1
+		got, err := Read(bytes.NewReader(encode(t, n)), f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Description != n.Description || got.Family != f || got.Boards != 1 || !equalNets(got, n) {
+			t.Errorf("%s: the network read back differs", f)
+		}
+	}
+}
+
+func equalNets(a, b *Net) bool {
+	if len(a.FT) != len(b.FT) {
+		return false
+	}
+	for i := range a.FT {
+		if a.FT[i] != b.FT[i] {
+			return false
+		}
+	}
+	return a.FTBias == b.FTBias && a.Dense == b.Dense && a.DenseBias == b.DenseBias && a.Out == b.Out && a.OutBias == b.OutBias
+}
+
+// reseal recomputes a file's checksum after an edit, so that the edit
+// itself is what Read sees.
+func reseal(b []byte) []byte {
+	binary.LittleEndian.PutUint32(b[len(b)-4:], crc32.Checksum(b[:len(b)-4], castagnoli()))
+	return b
+}
+
+func TestReadRefuses(t *testing.T) {
+	good := encode(t, randomNet(board.Hoyito, 4))
+	edit := func(f func(b []byte) []byte) []byte { return f(bytes.Clone(good)) }
+	for _, tc := range []struct {
+		name string
+		file []byte
+		want string
+	}{
+		{"empty", nil, "not a Sower network"},
+		{"other magic", edit(func(b []byte) []byte { b[0] = 'X'; return b }), "not a Sower network"},
+		{"cut short", good[:20], "cut short"},
+		{"truncated", good[:len(good)-10], "checksum"},
+		{"damaged weight", edit(func(b []byte) []byte { b[100] ^= 1; return b }), "damaged"},
+		{"damaged checksum", edit(func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b }), "damaged"},
+		{"trailing byte", reseal(append(bytes.Clone(good[:len(good)-4]), 0, 0, 0, 0, 0)), "bytes"},
+		{"version 2", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), "format version 2"},
+		{"unknown family", edit(func(b []byte) []byte { b[10] = 7; return reseal(b) }), "unknown family"},
+		{"other architecture", edit(func(b []byte) []byte { b[11] = 2; return reseal(b) }), "architecture"},
+		{"other width", edit(func(b []byte) []byte { b[16] = 32; return reseal(b) }), "architecture"},
+		{"other board", edit(func(b []byte) []byte { b[21] = 2; return reseal(b) }), "board bits 0x2"},
+		{"long description", edit(func(b []byte) []byte { b[28] = 1; return reseal(b) }), "bytes"},
+		{"bad description", edit(func(b []byte) []byte {
+			b = append(b[:headerSize:headerSize], append([]byte{0xff}, b[headerSize:]...)...)
+			b[28]++
+			return reseal(b)
+		}), "UTF-8"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Read(bytes.NewReader(tc.file), board.Hoyito)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("error %v, want one saying %q", err, tc.want)
+			}
+		})
+	}
+	if _, err := Read(bytes.NewReader(good), board.Katro); err == nil || !strings.Contains(err.Error(), "for hoyito") {
+		t.Errorf("a Hoyito III network read as Katro's: error %v", err)
+	}
+	if _, err := Decode([]byte("XX")); !errors.Is(err, ErrNotNetwork) {
+		t.Errorf("a short foreign file: %v", err)
+	}
+}
+
+// TestBuiltin reads the built-in networks, and checks that Hoyito III's,
+// if there is one, knows who is winning: a side 20 seeds ahead in
+// captures with an even board is scored well above zero, the other side
+// well below.
+func TestEvaluates(t *testing.T) {
+	k := randomNet(board.Katro, 1)
+	for _, tc := range []struct {
+		boards uint8
+		name   string
+		want   bool
+	}{
+		{0, board.NameKatro4x4, true},
+		{1, board.NameKatro, true},
+		{1, board.NameKatro4x4, false},
+		{9, board.NameKatro4x4, true},
+		{9, board.NameKatro6x3, false},
+		{0, board.NameHoyito3, false},
+	} {
+		k.Boards = tc.boards
+		if got := k.Evaluates(variant(t, tc.name)); got != tc.want {
+			t.Errorf("a Katro network of boards %#x evaluates %s: %v", tc.boards, tc.name, got)
+		}
+	}
+	k.Boards = 16
+	if _, err := k.AppendBinary(nil); err == nil {
+		t.Error("a Katro network of board bits 0x10 written")
+	}
+}
+
+func TestBuiltin(t *testing.T) {
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := Builtin(f)
+		if err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if n != nil && n.Family != f {
+			t.Errorf("the built-in %s network is for %s", f, n.Family)
+		}
+		if n == nil || f != board.Hoyito {
+			continue
+		}
+		v := variant(t, board.NameHoyito3)
+		m, err := NewModel(n, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, tc := range []struct {
+			fen  string
+			sign int
+		}{
+			{"1,1,1,1,1,1/1,1,1,1,1,1 S 28 8 0", 1},
+			{"1,1,1,1,1,1/1,1,1,1,1,1 N 28 8 0", -1},
+			{"1,1,1,1,1,1/1,1,1,1,1,1 N 8 28 0", 1},
+		} {
+			p, err := v.ParsePosition(tc.fen)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := m.EvaluatePosition(&p); got*tc.sign < 500 {
+				t.Errorf("%s: the built-in network scores %d", tc.fen, got)
+			}
+		}
+	}
+}
+
+// FuzzDecode checks that no input makes Decode panic, and that whatever it
+// accepts is written back byte for byte. With seal, the input's last four
+// bytes are replaced by its checksum first, so that mutations reach the
+// checks after the checksum's.
+func FuzzDecode(f *testing.F) {
+	f.Add(encode(f, randomNet(board.Hoyito, 5)), true)
+	f.Add([]byte(Magic), false)
+	f.Fuzz(func(t *testing.T, b []byte, seal bool) {
+		if seal && len(b) >= 4 {
+			b = reseal(b)
+		}
+		n, err := Decode(b)
+		if err != nil {
+			return
+		}
+		out, err := n.AppendBinary(nil)
+		if err != nil {
+			t.Fatalf("a network read could not be written: %v", err)
+		}
+		if !bytes.Equal(out, b) {
+			t.Fatal("the network read is written back differently")
+		}
+	})
+}

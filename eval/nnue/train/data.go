@@ -1,0 +1,124 @@
+package train
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/eval/tune"
+)
+
+// Dataset holds the positions of one family as the network's inputs, with
+// their labels.
+type Dataset struct {
+	family  board.Family
+	inputs  []uint16 // every sample's inputs: the side to move's, then the opponent's
+	samples []sample
+	// models binds a zero network to each board met, for its inputs.
+	models map[string]*nnue.Model
+	zero   *nnue.Net
+	boards uint8 // the boards met, a bit each (nnue.BoardBit)
+}
+
+// sample is one position: its inputs inputs[off : off+nUs+nThem].
+type sample struct {
+	off    uint32
+	nUs    uint8
+	nThem  uint8
+	score  int16   // the search's score, hundredths of a seed
+	result float32 // for the side to move: 1, 0.5 or 0
+	group  uint64  // the game, for the validation split
+}
+
+// NewDataset returns an empty dataset of family f.
+func NewDataset(f board.Family) *Dataset {
+	return &Dataset{family: f, models: map[string]*nnue.Model{}, zero: nnue.New(f, "")}
+}
+
+// Family returns the dataset's family.
+func (d *Dataset) Family() board.Family { return d.family }
+
+// Boards returns the bits (nnue.BoardBit) of the boards whose positions
+// d holds: the network trained on d evaluates those (nnue.Net.Boards).
+func (d *Dataset) Boards() uint8 { return d.boards }
+
+// Len returns the number of positions.
+func (d *Dataset) Len() int { return len(d.samples) }
+
+// Add adds position p with the search's score (hundredths of a seed, for
+// the side to move), the game's result for the side to move (1, 0.5 or 0)
+// and its game's number, which keeps a game's positions on one side of
+// the validation split.
+func (d *Dataset) Add(p *board.Position, score int, result float64, game uint64) error {
+	v := p.Variant()
+	if v.Family() != d.family {
+		return fmt.Errorf("train: a %s position in a %s dataset", v.Family(), d.family)
+	}
+	m, ok := d.models[v.Name()]
+	if !ok {
+		mm, err := nnue.NewModel(d.zero, v)
+		if err != nil {
+			return err
+		}
+		m = &mm
+		d.models[v.Name()] = m
+		bit, err := nnue.BoardBit(v)
+		if err != nil {
+			return err
+		}
+		d.boards |= bit
+	}
+	off := len(d.inputs)
+	var buf [64]int
+	us := m.Features(p, p.Side(), buf[:0])
+	nUs := len(us)
+	all := m.Features(p, p.Side().Other(), us)
+	for _, i := range all {
+		d.inputs = append(d.inputs, uint16(i))
+	}
+	d.samples = append(d.samples, sample{
+		off: uint32(off), nUs: uint8(nUs), nThem: uint8(len(all) - nUs),
+		score: int16(max(min(score, 32767), -32767)), result: float32(result), group: game,
+	})
+	return nil
+}
+
+// inputsOf returns sample s's inputs from each perspective.
+func (d *Dataset) inputsOf(s *sample) (us, them []uint16) {
+	a := d.inputs[s.off : s.off+uint32(s.nUs)+uint32(s.nThem)]
+	return a[:s.nUs], a[s.nUs:]
+}
+
+// ReadFile adds every record of a data file written by sower datagen; file
+// numbers the file among those read, so that games of different files
+// stay apart.
+func (d *Dataset) ReadFile(name string, file int) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r, err := tune.NewReader(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	if r.Variant().Family() != d.family {
+		return fmt.Errorf("%s: %s data, not %s", name, r.Variant().Name(), d.family)
+	}
+	var rec tune.Record
+	for {
+		err := r.Read(&rec)
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil // a record cut short by an interrupted datagen is dropped
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		if err := d.Add(&rec.Pos, int(rec.Score), rec.Target(), uint64(file)<<32|uint64(rec.Game)); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+	}
+}

@@ -1,0 +1,105 @@
+package protocol
+
+import (
+	"fmt"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
+)
+
+// Values of the EvalType option.
+const (
+	evalLinear = "linear"
+	evalNet    = "net"
+)
+
+// netState is the evaluation the options chose: EvalType net or linear,
+// and the network EvalFile read (nil: the built-in networks).
+type netState struct {
+	on   bool
+	file string
+	net  *nnue.Net // EvalFile's network, for its family
+}
+
+// network returns the network family f plays with, or nil for the
+// linear evaluation: EvalFile's when it is of f's family, else the
+// built-in one if there is one.
+func (s *server) network(f board.Family) (*nnue.Net, error) {
+	if !s.nets.on {
+		return nil, nil
+	}
+	if s.nets.net != nil && s.nets.net.Family == f {
+		return s.nets.net, nil
+	}
+	return nnue.Builtin(f)
+}
+
+// applyNets gives the engine, if made, the networks the options chose,
+// and empties its table, whose scores came from another evaluation.
+func (s *server) applyNets() error {
+	if s.eng == nil {
+		return nil
+	}
+	s.eng.ClearHash()
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := s.network(f)
+		if err != nil {
+			return err
+		}
+		if err := s.eng.SetNet(f, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// setEvalType chooses the linear evaluation or the network's. With net,
+// a game without a network (none built in, and EvalFile's is of the other
+// family) plays with the linear evaluation, and an info line says so: the
+// options may come in any order, EvalFile after EvalType too.
+func (s *server) setEvalType(value string) error {
+	s.stopJob()
+	s.nets.on = value == evalNet
+	s.reportNets()
+	return s.applyNets()
+}
+
+// setEvalFile reads a network file (of either family) for EvalType net;
+// <empty> or no value goes back to the built-in networks.
+func (s *server) setEvalFile(value string) error {
+	if value == emptyString {
+		value = ""
+	}
+	var n *nnue.Net
+	if value != "" {
+		var err error
+		if n, err = nnue.ReadFile(value); err != nil {
+			return fmt.Errorf("EvalFile: %v", err)
+		}
+	}
+	s.stopJob()
+	s.nets.file, s.nets.net = value, n
+	s.reportNets()
+	return s.applyNets()
+}
+
+// reportNets says, with EvalType net, which evaluation each family plays
+// with.
+func (s *server) reportNets() {
+	if !s.nets.on {
+		return
+	}
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := s.network(f)
+		switch {
+		case err != nil:
+			s.out.info(fmt.Sprintf("%s: %v", f, err))
+		case n == nil:
+			s.out.info(fmt.Sprintf("%s: no network, the linear evaluation plays", f))
+		case n == s.nets.net:
+			s.out.info(fmt.Sprintf("%s: network %s", f, s.nets.file))
+		default:
+			s.out.info(fmt.Sprintf("%s: the built-in network", f))
+		}
+	}
+}

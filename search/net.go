@@ -1,0 +1,86 @@
+package search
+
+import (
+	"fmt"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
+)
+
+// netEval is a search's network evaluation: the network bound to the
+// root's board and an accumulator per ply. The accumulator of ply k is
+// brought to each position the search evaluates there from itself (a
+// sibling's, most often) or from ply k−1's (the parent's, in the
+// quiescence search), whichever is closer; it lives in the searcher, so a
+// node allocates nothing.
+type netEval struct {
+	on   bool
+	m    nnue.Model
+	accs [MaxPly + 1]nnue.Accumulator
+}
+
+// SetNet makes the engine evaluate family f's positions with network n,
+// or with the linear evaluation (package eval) when n is nil. The boards
+// n was not trained for (nnue.Net.Evaluates) keep the linear evaluation.
+// Like SetThreads, it is called between searches.
+func (e *Engine) SetNet(f board.Family, n *nnue.Net) error {
+	if f != board.Katro && f != board.Hoyito {
+		return fmt.Errorf("search: unknown family %d", f)
+	}
+	if n != nil && n.Family != f {
+		return fmt.Errorf("search: a %s network cannot evaluate %s", n.Family, f)
+	}
+	e.nets[f] = n
+	return nil
+}
+
+// Net returns the network the engine evaluates family f with, or nil for
+// the linear evaluation.
+func (e *Engine) Net(f board.Family) *nnue.Net {
+	if f != board.Katro && f != board.Hoyito {
+		return nil
+	}
+	return e.nets[f]
+}
+
+// useNet sets the network of a search (nil for the linear evaluation),
+// after reset. The accumulators are emptied: they may hold another
+// board's positions.
+func (s *searcher) useNet(n *nnue.Net) error {
+	s.net.on = false
+	if n == nil || !n.Evaluates(s.root.Variant()) {
+		return nil
+	}
+	m, err := nnue.NewModel(n, s.root.Variant())
+	if err != nil {
+		return err
+	}
+	s.net.m, s.net.on = m, true
+	for i := range s.net.accs {
+		s.net.accs[i].Invalidate()
+	}
+	return nil
+}
+
+// network returns the search's network, or nil.
+func (n *netEval) network() *nnue.Net {
+	if !n.on {
+		return nil
+	}
+	return n.m.Net()
+}
+
+// evaluate returns the static evaluation of pos, at ply, for its side to
+// move: the network's or the linear evaluation's.
+func (s *searcher) evaluate(pos *board.Position, ply int) int {
+	if !s.net.on {
+		return s.ev.Evaluate(pos)
+	}
+	a := &s.net.accs[ply]
+	if ply > 0 {
+		s.net.m.UpdateFrom(a, &s.net.accs[ply-1], pos)
+	} else {
+		s.net.m.Update(a, pos)
+	}
+	return s.net.m.Evaluate(a, pos.Side())
+}
