@@ -68,8 +68,8 @@ func (s *Solver) provenAt(c *board.Position, attacker board.Side) (int, bool) {
 	if c.SeedsOf(c.Side()) == 0 {
 		return 0, c.Side() != attacker
 	}
-	e := s.tt.find(c.Key() ^ salts[attacker])
-	if e == nil || e.pn != 0 || (s.limit > 0 && int32(c.Clock()) > e.clock) {
+	e, ok := s.tt.find(c.Key() ^ salts[attacker])
+	if !ok || e.pn != 0 || (s.limit > 0 && int32(c.Clock()) > e.clock) {
 		return 0, false
 	}
 	return int(e.dist), true
