@@ -23,6 +23,14 @@ func TestSolveDfpn(t *testing.T) {
 			t.Errorf("verify %s: status %d, %s", proof, st, stdout)
 		}
 	}
+	// Two threads on one table: the proof holds as well.
+	proof2 := filepath.Join(dir, "k44-2.txt")
+	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--threads", "2", "--proof", proof2); st != exitOK || !strings.Contains(stdout, "2 threads") {
+		t.Fatalf("solve --threads 2: status %d, %s", st, stdout)
+	}
+	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof2); st != exitOK {
+		t.Errorf("verify the proof of two threads: status %d, %s", st, stdout)
+	}
 	// A lost position: the side to move loses, and the certificate proves
 	// the other side's win.
 	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
@@ -43,6 +51,8 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--method", "dfpn", "--depth", "3"}, "--depth: only for --method ab"},
 		{[]string{"solve", "--method", "ab", "--proof", plain}, "--proof: certificates are written by --method dfpn"},
 		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
+		{[]string{"solve", "--threads", "0"}, "--threads 0: want 1 to 256"},
+		{[]string{"solve", "--method", "ab", "--threads", "2"}, "--threads: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)
 		if st != exitUsage || !strings.Contains(stderr, c.want) {
