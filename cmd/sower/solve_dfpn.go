@@ -20,6 +20,11 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if err != nil {
 		return err
 	}
+	if o.resume != "" {
+		if err := c.resumeTable(s, o.resume, p.Variant()); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	threads := ""
@@ -32,8 +37,16 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), 100*pr.Fill, pr.Time.Round(time.Second))
 	})
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
+	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(c.stdout, "interrupted: not solved, %s\n", effort)
+		if o.save != "" {
+			return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", res.Nodes, o.save, o.save)
+		}
 		return interruptedf("after %d nodes: nothing proven", res.Nodes)
 	}
 	if err != nil {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -53,6 +54,44 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
 		{[]string{"solve", "--threads", "0"}, "--threads 0: want 1 to 256"},
 		{[]string{"solve", "--method", "ab", "--threads", "2"}, "--threads: only for --method dfpn"},
+	} {
+		_, stderr, st := runCLI(c.args...)
+		if st != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, stderr, c.want)
+		}
+	}
+}
+
+// TestSolveSaveResume saves the solver's table, resumes from it, and
+// refuses a damaged or foreign table with a usage error.
+func TestSolveSaveResume(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "k44.dfpn")
+	stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--save", table)
+	if st != exitOK || !strings.Contains(stdout, "table saved to "+table) {
+		t.Fatalf("solve --save: status %d, %s", st, stdout)
+	}
+	stdout, _, st = runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--resume", table)
+	if st != exitOK || !strings.Contains(stdout, "resumed from "+table) || !strings.Contains(stdout, "solved: a win for the side to move (South wins") {
+		t.Fatalf("solve --resume: status %d, %s", st, stdout)
+	}
+	b, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, "damaged.dfpn")
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(damaged, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "katro-4x4", "--resume", damaged}, "--resume " + damaged + ": dfpn: load: damaged"},
+		{[]string{"solve", "--game", "katro-6x3", "--resume", table}, "not a table of this game: a table of katro-4x4, want katro-6x3"},
+		{[]string{"solve", "--game", "katro-4x4", "--resume", filepath.Join(dir, "none")}, "--resume: open"},
+		{[]string{"solve", "--game", "katro-4x4", "--method", "ab", "--save", table}, "--save and --resume: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)
 		if st != exitUsage || !strings.Contains(stderr, c.want) {

@@ -28,6 +28,8 @@ type solveFlags struct {
 	depth   int
 	proof   string
 	threads int
+	save    string
+	resume  string
 	fs      *pflag.FlagSet
 }
 
@@ -40,6 +42,8 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.depth, "depth", 0, "--method ab: give up after this depth (0: until solved or interrupted)")
 	fs.StringVar(&o.proof, "proof", "", "--method dfpn: write the proof's certificate to FILE (gzip when it ends in .gz); see sower verify")
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
+	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
+	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
 }
 
 // check fills the defaults and checks the options against the game.
@@ -85,6 +89,14 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 	}
 	if o.method == methodAB && o.fs.Changed("threads") {
 		return usagef("--threads: only for --method dfpn")
+	}
+	if o.method == methodAB && (o.save != "" || o.resume != "") {
+		return usagef("--save and --resume: only for --method dfpn")
+	}
+	if o.save != "" {
+		if err := checkOutput("--save", o.save); err != nil {
+			return err
+		}
 	}
 	if o.method == methodAB && o.proof != "" {
 		return usagef("--proof: certificates are written by --method dfpn (Katro)")

@@ -192,6 +192,9 @@ const MaxThreads = 256
 // search stops after about n nodes (0: no limit).
 func (s *Solver) SetMaxNodes(n uint64) { s.maxNodes = n }
 
+// Fill returns the share of the table in use.
+func (s *Solver) Fill() float64 { return s.tt.fill() }
+
 // Clear empties the table, as for a new game.
 func (s *Solver) Clear() { s.tt.clear() }
 
@@ -284,9 +287,7 @@ func (s *Solver) setup(ctx context.Context, root board.Position, attacker board.
 		if s.v != nil {
 			s.tt.clear()
 		}
-		s.v = v
-		s.limit = v.Rules().NoCaptureLimit
-		s.total = v.Total()
+		s.setVariant(v)
 	}
 	s.attacker, s.salt = attacker, salts[attacker]
 	s.rootAttack = root.Side() == attacker
@@ -298,6 +299,13 @@ func (s *Solver) setup(ctx context.Context, root board.Position, attacker board.
 	s.count.Store(0)
 	s.halt.Store(false)
 	s.done = false
+}
+
+// setVariant sets the variant whose positions the table holds.
+func (s *Solver) setVariant(v *board.Variant) {
+	s.v = v
+	s.limit = v.Rules().NoCaptureLimit
+	s.total = v.Total()
 }
 
 // finish records a helper's final result of the root and ends the search.

@@ -154,6 +154,14 @@ func (t *table) store(key uint64, r result, work uint64) {
 	e.work = uint32(min(uint64(e.work)+work, 1<<32-1))
 }
 
+// put writes a loaded entry where the replacement policy puts it.
+func (t *table) put(l entry) {
+	i, m := t.lock(l.key)
+	defer m.Unlock()
+	e := t.slot(i, l.key)
+	*e = l
+}
+
 // enter marks key's node as searched by one more thread; a node not in the
 // table enters it with the numbers r it is searched with.
 func (t *table) enter(key uint64, r result) {

@@ -22,13 +22,16 @@ type worker struct {
 	root    result
 }
 
-// newWorker returns a worker of s.
+// newWorker returns a worker of s (its frames come with its first search).
 func newWorker(s *Solver, helper bool) worker {
-	return worker{Solver: s, helper: helper, frames: make([]frame, MaxDepth)}
+	return worker{Solver: s, helper: helper}
 }
 
 // setup readies the worker for a search with the game's history.
 func (w *worker) setup(history []uint64) {
+	if w.frames == nil {
+		w.frames = make([]frame, MaxDepth) // on the first search
+	}
 	w.stop = false
 	w.nodes, w.flushed = 0, 0
 	w.base = len(history)
