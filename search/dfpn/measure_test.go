@@ -76,6 +76,7 @@ func measureConfigs(t *testing.T, names []string, cfgs []Config, limit time.Dura
 		solved int
 		nodes  uint64
 		time   time.Duration
+		cpu    time.Duration // processor time, all threads, solved or not
 	}
 	sums := make([]tally, len(cfgs))
 	for _, lp := range set {
@@ -83,15 +84,17 @@ func measureConfigs(t *testing.T, names []string, cfgs []Config, limit time.Dura
 		for i, s := range solvers {
 			s.Clear()
 			ctx, cancel := context.WithTimeout(context.Background(), limit)
+			cpu := cpuTime()
 			res, err := s.Solve(ctx, lp.game.Position(), lp.history, nil)
 			cancel()
+			sums[i].cpu += cpuTime() - cpu
 			line += "\t" + names[i] + " "
 			if err != nil || res.Outcome == Unknown {
 				line += "unsolved"
 				sums[i].time += limit
 				continue
 			}
-			line += res.Outcome.String() + " " + itoa(res.Nodes) + " " + res.Time.Round(time.Millisecond).String()
+			line += res.Outcome.String() + " " + itoa(res.Nodes) + " " + res.Time.Round(time.Millisecond).String() + " cpu " + (cpuTime() - cpu).Round(time.Millisecond).String()
 			sums[i].solved++
 			sums[i].nodes += res.Nodes
 			sums[i].time += res.Time
@@ -99,7 +102,7 @@ func measureConfigs(t *testing.T, names []string, cfgs []Config, limit time.Dura
 		t.Log(line)
 	}
 	for i := range cfgs {
-		t.Logf("%s: %d of %d solved, %d nodes and %s on the solved ones (unsolved counted at the limit in the time)", names[i], sums[i].solved, len(set), sums[i].nodes, sums[i].time.Round(time.Millisecond))
+		t.Logf("%s: %d of %d solved, %d nodes and %s on the solved ones (unsolved counted at the limit in the time), processor time %s in all", names[i], sums[i].solved, len(set), sums[i].nodes, sums[i].time.Round(time.Millisecond), sums[i].cpu.Round(time.Millisecond))
 	}
 }
 
