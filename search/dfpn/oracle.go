@@ -39,7 +39,7 @@ func (s *Solver) provenChild(p *board.Position, winner bool) (board.Move, int, b
 	if !winner {
 		attacker = attacker.Other()
 	}
-	if p.Variant() != s.v {
+	if !sameRules(p.Variant(), s.v) {
 		return board.NoMove, 0, false
 	}
 	var l board.MoveList

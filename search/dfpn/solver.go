@@ -283,7 +283,7 @@ func (s *Solver) startHelpers(root board.Position, history []uint64) {
 
 // setup readies the solver for one search.
 func (s *Solver) setup(ctx context.Context, root board.Position, attacker board.Side, report func(Progress)) {
-	if v := root.Variant(); v != s.v {
+	if v := root.Variant(); !sameRules(v, s.v) {
 		if s.v != nil {
 			s.tt.clear()
 		}
@@ -299,6 +299,13 @@ func (s *Solver) setup(ctx context.Context, root board.Position, attacker board.
 	s.count.Store(0)
 	s.halt.Store(false)
 	s.done = false
+}
+
+// sameRules reports whether variants a and b (b possibly nil) are the same
+// board under the same rule options: their positions have the same keys
+// and values, so one table serves both.
+func sameRules(a, b *board.Variant) bool {
+	return a == b || (b != nil && a.Name() == b.Name() && a.Rules() == b.Rules())
 }
 
 // setVariant sets the variant whose positions the table holds.
