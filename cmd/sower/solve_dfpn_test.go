@@ -89,7 +89,7 @@ func TestSolveSaveResume(t *testing.T) {
 		want string
 	}{
 		{[]string{"solve", "--game", "katro-4x4", "--resume", damaged}, "--resume " + damaged + ": dfpn: load: damaged"},
-		{[]string{"solve", "--game", "katro-6x3", "--resume", table}, "not a table of this game: a table of katro-4x4, want katro-6x3"},
+		{[]string{"solve", "--game", "katro-6x3", "--resume", table}, "not a saved table of this board: a table of katro-4x4, want katro-6x3"},
 		{[]string{"solve", "--game", "katro-4x4", "--resume", filepath.Join(dir, "none")}, "--resume: open"},
 		{[]string{"solve", "--game", "katro-4x4", "--method", "ab", "--save", table}, "--save and --resume: only for --method dfpn"},
 	} {

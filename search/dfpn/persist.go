@@ -27,7 +27,7 @@ const (
 // other rule options or another format; ErrDamaged for a file that is not
 // a whole saved table.
 var (
-	ErrForeign = errors.New("not a table of this game")
+	ErrForeign = errors.New("not a saved table of this board")
 	ErrDamaged = errors.New("damaged")
 )
 
@@ -145,11 +145,8 @@ func (s *Solver) load(r io.Reader, v *board.Variant) error {
 	h := xxhash.New()
 	tr := io.TeeReader(r, h)
 	var fixed [len(fileMagic) + 5]byte
-	if _, err := io.ReadFull(tr, fixed[:]); err != nil {
-		return fmt.Errorf("%w: not a saved table", ErrForeign)
-	}
-	if string(fixed[:len(fileMagic)]) != fileMagic {
-		return fmt.Errorf("%w: not a saved table", ErrForeign)
+	if _, err := io.ReadFull(tr, fixed[:]); err != nil || string(fixed[:len(fileMagic)]) != fileMagic {
+		return fmt.Errorf("%w: it does not start with %s", ErrForeign, fileMagic)
 	}
 	version := binary.LittleEndian.Uint16(fixed[len(fileMagic):])
 	size := binary.LittleEndian.Uint16(fixed[len(fileMagic)+2:])
