@@ -16,20 +16,37 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
-	s, err := dfpn.New(dfpn.Config{HashMiB: o.hash, Every: 5 * time.Second})
+	s, err := dfpn.New(dfpn.Config{HashMiB: o.hash, Every: 5 * time.Second, Threads: o.threads})
 	if err != nil {
 		return err
 	}
+	if o.resume != "" {
+		if err := c.resumeTable(s, o.resume, p.Variant()); err != nil {
+			return err
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB\n", p.String(), p.Side(), o.hash)
+	threads := ""
+	if o.threads > 1 {
+		threads = fmt.Sprintf(", %d threads", o.threads)
+	}
+	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB%s\n", p.String(), p.Side(), o.hash, threads)
 	res, err := s.Solve(ctx, p, game.History(), func(pr dfpn.Progress) {
 		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s, table %.1f%% full, %s\n",
 			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), 100*pr.Fill, pr.Time.Round(time.Second))
 	})
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
+	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintf(c.stdout, "interrupted: not solved, %s\n", effort)
+		if o.save != "" {
+			return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", res.Nodes, o.save, o.save)
+		}
 		return interruptedf("after %d nodes: nothing proven", res.Nodes)
 	}
 	if err != nil {

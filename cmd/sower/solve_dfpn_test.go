@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -23,6 +24,14 @@ func TestSolveDfpn(t *testing.T) {
 			t.Errorf("verify %s: status %d, %s", proof, st, stdout)
 		}
 	}
+	// Two threads on one table: the proof holds as well.
+	proof2 := filepath.Join(dir, "k44-2.txt")
+	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--threads", "2", "--proof", proof2); st != exitOK || !strings.Contains(stdout, "2 threads") {
+		t.Fatalf("solve --threads 2: status %d, %s", st, stdout)
+	}
+	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof2); st != exitOK {
+		t.Errorf("verify the proof of two threads: status %d, %s", st, stdout)
+	}
 	// A lost position: the side to move loses, and the certificate proves
 	// the other side's win.
 	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
@@ -43,10 +52,64 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--method", "dfpn", "--depth", "3"}, "--depth: only for --method ab"},
 		{[]string{"solve", "--method", "ab", "--proof", plain}, "--proof: certificates are written by --method dfpn"},
 		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
+		{[]string{"solve", "--threads", "0"}, "--threads 0: want 1 to 256"},
+		{[]string{"solve", "--method", "ab", "--threads", "2"}, "--threads: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)
 		if st != exitUsage || !strings.Contains(stderr, c.want) {
 			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, stderr, c.want)
 		}
+	}
+}
+
+// TestSolveSaveResume saves the solver's table, resumes from it, and
+// refuses a damaged or foreign table with a usage error.
+func TestSolveSaveResume(t *testing.T) {
+	dir := t.TempDir()
+	table := filepath.Join(dir, "k44.dfpn")
+	stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--save", table)
+	if st != exitOK || !strings.Contains(stdout, "table saved to "+table) {
+		t.Fatalf("solve --save: status %d, %s", st, stdout)
+	}
+	stdout, _, st = runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--resume", table)
+	if st != exitOK || !strings.Contains(stdout, "resumed from "+table) || !strings.Contains(stdout, "solved: a win for the side to move (South wins") {
+		t.Fatalf("solve --resume: status %d, %s", st, stdout)
+	}
+	b, err := os.ReadFile(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	damaged := filepath.Join(dir, "damaged.dfpn")
+	b[len(b)/2] ^= 1
+	if err := os.WriteFile(damaged, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"solve", "--game", "katro-4x4", "--resume", damaged}, "--resume " + damaged + ": dfpn: load: damaged"},
+		{[]string{"solve", "--game", "katro-6x3", "--resume", table}, "not a saved table of this board: a table of katro-4x4, want katro-6x3"},
+		{[]string{"solve", "--game", "katro-4x4", "--resume", filepath.Join(dir, "none")}, "--resume: open"},
+		{[]string{"solve", "--game", "katro-4x4", "--method", "ab", "--save", table}, "--save and --resume: only for --method dfpn"},
+	} {
+		_, stderr, st := runCLI(c.args...)
+		if st != exitUsage || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: status %d, stderr %q; want 2 and %q", c.args, st, stderr, c.want)
+		}
+	}
+}
+
+// TestKatro46LineCertificate checks the stored certificate of the
+// katro-4x6 self-play line's position after 22 plies (docs/dfpn.md): North
+// wins, by the rules alone.
+func TestKatro46LineCertificate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads a 190,875-position certificate")
+	}
+	moves := "e1 c4 d1 f4 a1 f4 c1 c4 e1 b4 b1 a4 b1 c4 c1 e4 f1 f4 f1 d4 a1 a4"
+	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/dfpn/katro-4x6-ply22.txt.gz")
+	if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from 1,10,1,0,2,7/0,3,3,2,1,2/0,0,0,1,0,1/0,5,3,0,4,2 S 0") {
+		t.Errorf("verify: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 }

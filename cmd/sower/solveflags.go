@@ -5,6 +5,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/dfpn"
 )
 
 // The solver's methods.
@@ -21,12 +22,15 @@ const (
 
 // solveFlags are solve's options besides the position.
 type solveFlags struct {
-	method string
-	tables string
-	hash   int
-	depth  int
-	proof  string
-	fs     *pflag.FlagSet
+	method  string
+	tables  string
+	hash    int
+	depth   int
+	proof   string
+	threads int
+	save    string
+	resume  string
+	fs      *pflag.FlagSet
 }
 
 // add adds the flags.
@@ -37,6 +41,9 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (default 64 for ab, 1024 for dfpn)")
 	fs.IntVar(&o.depth, "depth", 0, "--method ab: give up after this depth (0: until solved or interrupted)")
 	fs.StringVar(&o.proof, "proof", "", "--method dfpn: write the proof's certificate to FILE (gzip when it ends in .gz); see sower verify")
+	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
+	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
+	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
 }
 
 // check fills the defaults and checks the options against the game.
@@ -76,6 +83,20 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 	}
 	if o.method == methodDfpn && o.fs.Changed("depth") {
 		return usagef("--depth: only for --method ab (proof-number search has no depth)")
+	}
+	if o.method == methodDfpn && (o.threads < 1 || o.threads > dfpn.MaxThreads) {
+		return usagef("--threads %d: want 1 to %d", o.threads, dfpn.MaxThreads)
+	}
+	if o.method == methodAB && o.fs.Changed("threads") {
+		return usagef("--threads: only for --method dfpn")
+	}
+	if o.method == methodAB && (o.save != "" || o.resume != "") {
+		return usagef("--save and --resume: only for --method dfpn")
+	}
+	if o.save != "" {
+		if err := checkOutput("--save", o.save); err != nil {
+			return err
+		}
 	}
 	if o.method == methodAB && o.proof != "" {
 		return usagef("--proof: certificates are written by --method dfpn (Katro)")

@@ -2,6 +2,7 @@ package dfpn
 
 import (
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -34,15 +35,31 @@ func lateSample(v *board.Variant, rng *rand.Rand, back int) (board.Position, boo
 // df-pn proves is a win within its stated plies, and every win the
 // recursion finds within its horizon is one df-pn proves.
 func TestAgreesWithBoundedRecursion(t *testing.T) {
-	const horizon, checked = 7, 11
-	count := 1000
+	count, budget := 1000, uint64(200_000)
 	switch {
-	case testing.Short() && raceEnabled:
-		count = 20
+	case raceEnabled:
+		// The race detector slows the solver some tenfold: a sample
+		// that shows the threads' races, not the solver's agreement.
+		count, budget = 8, 50_000
 	case testing.Short():
 		count = 150
 	}
-	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000})
+	for _, threads := range []int{1, 2} {
+		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+			n := count
+			if threads > 1 {
+				n = max(count/3, 8) // the first of the same positions
+			}
+			agreeWithBounded(t, threads, n, budget)
+		})
+	}
+}
+
+// agreeWithBounded is TestAgreesWithBoundedRecursion with a solver of
+// threads on count positions of each board, budget nodes each.
+func agreeWithBounded(t *testing.T, threads, count int, budget uint64) {
+	const horizon, checked = 7, 11
+	s, err := New(Config{HashMiB: 64, MaxNodes: budget, Threads: threads})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,6 +26,9 @@ func hardPosition(t testing.TB) board.Position {
 // TestNoAllocationPerNode checks that a search of many nodes allocates
 // nothing per node: the whole Solve allocates a few times at most.
 func TestNoAllocationPerNode(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates on its own")
+	}
 	p := hardPosition(t)
 	s, err := New(Config{HashMiB: 16})
 	if err != nil {

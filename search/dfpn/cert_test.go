@@ -3,6 +3,7 @@ package dfpn
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -40,12 +41,26 @@ func proofOf(t *testing.T, s *Solver, p board.Position) (Result, []byte) {
 func TestCertificatesVerify(t *testing.T) {
 	count := 60
 	switch {
-	case testing.Short() && raceEnabled:
+	case raceEnabled:
 		count = 4
 	case testing.Short():
 		count = 15
 	}
-	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000})
+	for _, threads := range []int{1, 2} {
+		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+			n := count
+			if threads > 1 {
+				n = max(count/3, 4)
+			}
+			certificatesVerify(t, threads, n)
+		})
+	}
+}
+
+// certificatesVerify is TestCertificatesVerify with a solver of threads on
+// count roots of each board.
+func certificatesVerify(t *testing.T, threads, count int) {
+	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000, Threads: threads})
 	if err != nil {
 		t.Fatal(err)
 	}

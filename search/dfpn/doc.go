@@ -38,9 +38,27 @@
 // With these rules every proof the solver reports is a proof under the rule
 // book, and sower verify checks it independently from a certificate.
 //
+// # Threads
+//
+// With Config.Threads above 1 every thread runs df-pn from the root on the
+// one table (after Kaneko 2010): each bucket is guarded by one of a few
+// thousand striped locks, held only to copy an entry out or write one; a
+// thread marks the nodes on its line busy, and the others count a busy
+// child's number as larger (a virtual proof number), so that they spread
+// over the tree. Each thread stores only what its own search proved, so the
+// rules above hold unchanged.
+//
+// # Saving the table
+//
+// Save writes the table (final entries and unfinished ones with work below
+// them) in a versioned, checksummed format (docs/dfpn.md), and Load reads it
+// back into a table of any size, refusing files of another board, rule
+// options or format (ErrForeign) and damaged ones (ErrDamaged), so that a
+// long proof can run in pieces.
+//
 // # Cost
 //
-// Nodes are positions copied on a fixed stack of frames (one per ply), so a
-// node allocates nothing; the table is one slice of 32-byte entries in
-// buckets of four.
+// Nodes are positions copied on a fixed stack of frames (one per ply, per
+// thread), so a node allocates nothing; the table is one slice of 32-byte
+// entries in buckets of four.
 package dfpn

@@ -18,7 +18,8 @@ type child struct {
 	key     uint64
 	move    board.Move
 	capture bool
-	done    bool // a final result that cannot change during this node's search
+	done    bool   // a final result that cannot change during this node's search
+	busy    uint16 // other threads searching the child (several threads only)
 	result
 }
 
@@ -34,38 +35,45 @@ const noRep int32 = 1 << 30
 // mid searches the node pos at ply (attacker to move or not) until its
 // proof number reaches thpn or its disproof number thdn, stores what it
 // found and returns it.
-func (s *Solver) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32) result {
-	s.nodes++
-	if s.nodes&(1<<8-1) == 0 {
-		s.poll()
+func (w *worker) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32) result {
+	w.nodes++
+	if w.nodes&(1<<8-1) == 0 {
+		w.poll()
 	}
-	if ply >= len(s.frames) {
+	if ply >= len(w.frames) {
 		// Too deep to follow: a failure for the attacker that no other
 		// path may reuse.
 		return result{pn: inf, dn: 0, rep: -1}
 	}
-	f := &s.frames[ply]
-	attack := pos.Side() == s.attacker
-	if !s.expand(pos, f, ply) {
-		return s.terminal(key, attack)
+	f := &w.frames[ply]
+	attack := pos.Side() == w.attacker
+	if !w.expand(pos, f, ply) {
+		return w.terminal(key, attack)
 	}
-	if s.limit > 0 && pos.Clock() >= s.limit {
+	if w.limit > 0 && pos.Clock() >= w.limit {
 		r := result{pn: inf, dn: 0, clock: int32(pos.Clock()), rep: noRep}
-		s.store(key, r, 1)
+		w.tt.store(key, r, 1)
 		return r
 	}
-	s.path[s.base+ply] = key
-	s.onPath.add(key)
-	defer s.onPath.remove(key)
-	work := s.nodes
+	w.path[w.base+ply] = key
+	w.onPath.add(key)
+	defer w.onPath.remove(key)
+	work := w.nodes
 	var r result
-	s.look(f, ply)
+	w.look(f, ply)
+	if w.parallel {
+		w.tt.enter(key, w.combine(f, attack, pos.Clock(), ply))
+		defer w.tt.leave(key)
+	}
 	for {
-		r = s.combine(f, attack, pos.Clock(), ply)
-		if r.pn >= thpn || r.dn >= thdn || s.stop {
+		if w.parallel {
+			w.refresh(f)
+		}
+		r = w.combine(f, attack, pos.Clock(), ply)
+		if r.pn >= thpn || r.dn >= thdn || w.stop {
 			break
 		}
-		best, second := s.pick(f, attack)
+		best, second := w.pick(f, attack, thpn, thdn)
 		c := &f.kids[best]
 		var cpn, cdn uint32
 		if attack {
@@ -73,47 +81,25 @@ func (s *Solver) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 			// may use up to the second best's (widened by 1+ε); its
 			// disproof number adds to the node's.
 			cpn = min(thpn, grow(second))
-			cdn = satsub(thdn, r.dn, c.dn)
+			cdn = sumThreshold(f, thdn, r.dn, c.dn, w.weakDN, false)
 		} else {
 			cdn = min(thdn, grow(second))
-			cpn = satsub(thpn, r.pn, c.pn)
+			cpn = sumThreshold(f, thpn, r.pn, c.pn, w.weakPN, true)
 		}
-		cr := s.mid(&c.pos, c.key, ply+1, cpn, cdn)
+		cr := w.mid(&c.pos, c.key, ply+1, cpn, cdn)
 		c.result = cr
 		c.done = cr.pn == 0 || cr.dn == 0
-		f = &s.frames[ply]
+		f = &w.frames[ply]
 	}
-	if !s.stop || r.pn == 0 || r.dn == 0 {
-		s.store(key, r, s.nodes-work)
+	if !w.stop || r.pn == 0 || r.dn == 0 {
+		w.tt.store(key, r, w.nodes-work)
 	}
 	return r
 }
 
-// grow is the threshold 1+ε gives a child from its best sibling's number:
-// max(n+1, n·(1+1/4)).
-func grow(n uint32) uint32 {
-	if n >= maxPN {
-		return maxPN
-	}
-	return min(maxPN, max(n+1, n+n/4))
-}
-
-// satsub returns th - sum + own, clamped to [1, maxPN]: a child's
-// threshold for the number that sums.
-func satsub(th, sum, own uint32) uint32 {
-	v := int64(th) - int64(sum) + int64(own)
-	if v > int64(maxPN) {
-		return maxPN
-	}
-	if v < 1 {
-		return 1
-	}
-	return uint32(v)
-}
-
 // expand lists the node's legal moves in f, reporting false when there is
 // none (the side to move has lost).
-func (s *Solver) expand(pos *board.Position, f *frame, ply int) bool {
+func (w *worker) expand(pos *board.Position, f *frame, ply int) bool {
 	var l board.MoveList
 	pos.GenerateMoves(&l)
 	f.n = 0
@@ -124,7 +110,7 @@ func (s *Solver) expand(pos *board.Position, f *frame, ply int) bool {
 			continue
 		}
 		c.move = m
-		c.key = c.pos.Key() ^ s.salt
+		c.key = c.pos.Key() ^ w.salt
 		c.capture = c.pos.Clock() == 0
 		c.done = false
 		f.n++
@@ -134,12 +120,12 @@ func (s *Solver) expand(pos *board.Position, f *frame, ply int) bool {
 
 // terminal stores and returns the result of a node whose side to move has
 // no legal move: a win for the other side whatever the clock.
-func (s *Solver) terminal(key uint64, attack bool) result {
+func (w *worker) terminal(key uint64, attack bool) result {
 	r := result{pn: 0, dn: inf, clock: clockAny, rep: noRep}
 	if attack {
 		r = result{pn: inf, dn: 0, clock: 0, rep: noRep}
 	}
-	s.store(key, r, 1)
+	w.tt.store(key, r, 1)
 	return r
 }
 
@@ -147,34 +133,56 @@ func (s *Solver) terminal(key uint64, attack bool) result {
 // when the game or the line decides them, from the table when it knows
 // them, else first estimates. From then on the node keeps its children's
 // numbers as their searches return them.
-func (s *Solver) look(f *frame, ply int) {
+func (w *worker) look(f *frame, ply int) {
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]
 		if c.pos.SeedsOf(c.pos.Side()) == 0 {
-			c.result = s.lostBy(c.pos.Side())
+			c.result = w.lostBy(c.pos.Side())
 			c.done = true
 			continue
 		}
-		if at, ok := s.repeated(c.key, ply); ok {
+		if at, ok := w.repeated(c.key, ply); ok {
 			c.result = result{pn: inf, dn: 0, clock: 0, rep: at}
 			c.done = true
 			continue
 		}
-		if e := s.tt.find(c.key); e != nil {
-			if r, ok := s.usable(e, c.pos.Clock()); ok {
-				c.result = r
-				c.done = r.pn == 0 || r.dn == 0
-				continue
-			}
+		if w.fromTable(c) {
+			continue
 		}
-		c.result = s.initial(&c.pos)
+		c.result = w.initial(&c.pos)
 	}
+}
+
+// refresh reads the unfinished children's numbers from the table again,
+// with several threads: another thread may have moved them since.
+func (w *worker) refresh(f *frame) {
+	for i := 0; i < f.n; i++ {
+		if c := &f.kids[i]; !c.done {
+			w.fromTable(c)
+		}
+	}
+}
+
+// fromTable gives child c the table's result when the table has one it may
+// use, reporting whether it had.
+func (w *worker) fromTable(c *child) bool {
+	c.busy = 0
+	e, ok := w.tt.find(c.key)
+	if !ok {
+		return false
+	}
+	r, ok := w.usable(&e, c.pos.Clock())
+	if ok {
+		c.result, c.busy = r, e.busy
+		c.done = r.pn == 0 || r.dn == 0
+	}
+	return ok
 }
 
 // lostBy is the result of a position whose side to move, loser, has no
 // seeds.
-func (s *Solver) lostBy(loser board.Side) result {
-	if loser == s.attacker {
+func (w *worker) lostBy(loser board.Side) result {
+	if loser == w.attacker {
 		return result{pn: inf, dn: 0, clock: 0, rep: noRep}
 	}
 	return result{pn: 0, dn: inf, clock: clockAny, rep: noRep}
@@ -182,59 +190,28 @@ func (s *Solver) lostBy(loser board.Side) result {
 
 // usable returns an entry's result if it may be used at this clock (and
 // path: a path-dependent disproof is not).
-func (s *Solver) usable(e *entry, clock int) (result, bool) {
+func (w *worker) usable(e *entry, clock int) (result, bool) {
 	r := result{pn: e.pn, dn: e.dn, clock: e.clock, dist: e.dist, move: e.move, rep: noRep}
 	switch {
 	case e.pn == 0:
-		return r, s.limit == 0 || int32(clock) <= e.clock
+		return r, w.limit == 0 || int32(clock) <= e.clock
 	case e.dn == 0:
-		return r, e.flags&flagRepeat == 0 && (s.limit == 0 || int32(clock) >= e.clock)
+		return r, e.flags&flagRepeat == 0 && (w.limit == 0 || int32(clock) >= e.clock)
 	}
 	return r, true
 }
 
-// initial scores a child never searched: one move to prove where its side
-// to move needs one, as many as its moves where every move must be
-// answered.
-func (s *Solver) initial(p *board.Position) result {
-	switch s.init {
-	case InitUniform:
-		return result{pn: 1, dn: 1}
-	case InitSeeds, InitSeedsMobility:
-		a, d := p.SeedsOf(s.attacker), p.SeedsOf(s.attacker.Other())
-		pn, dn := seedNumbers(a, d, s.total)
-		if s.init == InitSeedsMobility {
-			var l board.MoveList
-			p.GenerateMoves(&l)
-			n := uint32(max(l.N, 1))
-			if p.Side() == s.attacker {
-				dn = min(maxPN, dn*n)
-			} else {
-				pn = min(maxPN, pn*n)
-			}
-		}
-		return result{pn: pn, dn: dn}
-	}
-	var l board.MoveList
-	p.GenerateMoves(&l)
-	n := uint32(max(l.N, 1))
-	if p.Side() == s.attacker {
-		return result{pn: 1, dn: n}
-	}
-	return result{pn: n, dn: 1}
-}
-
-// combine computes the node's numbers from its children's.
-func (s *Solver) combine(f *frame, attack bool, clock, ply int) result {
+// combine computes the node's numbers from its children'w.
+func (w *worker) combine(f *frame, attack bool, clock, ply int) result {
 	if attack {
-		return s.orNode(f, clock, ply)
+		return w.orNode(f, clock, ply)
 	}
-	return s.andNode(f, clock, ply)
+	return w.andNode(f, clock, ply)
 }
 
 // orNode combines the children of a node where the attacker moves: proven
 // by one proven child, disproven when every child is.
-func (s *Solver) orNode(f *frame, clock, ply int) result {
+func (w *worker) orNode(f *frame, clock, ply int) result {
 	r := result{pn: inf, dn: 0, rep: noRep, clock: clockNone}
 	var best *child
 	for i := 0; i < f.n; i++ {
@@ -246,14 +223,17 @@ func (s *Solver) orNode(f *frame, clock, ply int) result {
 		}
 		if c.pn == inf {
 			r.rep = min(r.rep, c.rep)
-			r.clock = max(r.clock, s.disproofNeeds(c))
+			r.clock = max(r.clock, w.disproofNeeds(c))
 		}
 	}
 	if best != nil {
-		return s.proven(best.dist+1, best.move, s.proofAllows(best))
+		return w.proven(best.dist+1, best.move, w.proofAllows(best))
 	}
 	if r.pn == inf {
-		return s.disproven(r, clock, ply)
+		return w.disproven(r, clock, ply)
+	}
+	if w.weakDN {
+		r.dn, _ = weakSum(f, false)
 	}
 	r.clock, r.rep = 0, noRep
 	return r
@@ -261,7 +241,7 @@ func (s *Solver) orNode(f *frame, clock, ply int) result {
 
 // andNode combines the children of a node where the defender moves: proven
 // when every child is, disproven by one disproven child.
-func (s *Solver) andNode(f *frame, clock, ply int) result {
+func (w *worker) andNode(f *frame, clock, ply int) result {
 	r := result{pn: 0, dn: inf, clock: clockAny}
 	var refute *child
 	var dist uint16
@@ -273,15 +253,18 @@ func (s *Solver) andNode(f *frame, clock, ply int) result {
 			refute = c
 		}
 		if c.pn == 0 {
-			r.clock = min(r.clock, s.proofAllows(c))
+			r.clock = min(r.clock, w.proofAllows(c))
 			dist = max(dist, c.dist+1)
 		}
 	}
 	if refute != nil {
-		return s.disproven(result{pn: inf, dn: 0, rep: refute.rep, clock: s.disproofNeeds(refute)}, clock, ply)
+		return w.disproven(result{pn: inf, dn: 0, rep: refute.rep, clock: w.disproofNeeds(refute)}, clock, ply)
 	}
 	if r.pn == 0 {
-		return s.proven(dist, board.NoMove, r.clock)
+		return w.proven(dist, board.NoMove, r.clock)
+	}
+	if w.weakPN {
+		r.pn, _ = weakSum(f, true)
 	}
 	r.clock = 0
 	return r
@@ -298,8 +281,8 @@ func better(a, b *child) bool {
 
 // proofAllows is the largest clock of the parent at which child c's proof
 // holds.
-func (s *Solver) proofAllows(c *child) int32 {
-	if s.limit == 0 || c.capture || c.clock >= clockAny {
+func (w *worker) proofAllows(c *child) int32 {
+	if w.limit == 0 || c.capture || c.clock >= clockAny {
 		return clockAny
 	}
 	return c.clock - 1
@@ -307,8 +290,8 @@ func (s *Solver) proofAllows(c *child) int32 {
 
 // disproofNeeds is the smallest clock of the parent at which child c's
 // disproof holds.
-func (s *Solver) disproofNeeds(c *child) int32 {
-	if s.limit == 0 || c.capture {
+func (w *worker) disproofNeeds(c *child) int32 {
+	if w.limit == 0 || c.capture {
 		return 0
 	}
 	return max(0, c.clock-1)
@@ -316,80 +299,20 @@ func (s *Solver) disproofNeeds(c *child) int32 {
 
 // proven returns a proof result; clock bounds the parent's clock (the node
 // itself is a draw at the limit).
-func (s *Solver) proven(dist uint16, m board.Move, clock int32) result {
-	if s.limit > 0 {
-		clock = min(clock, int32(s.limit-1))
+func (w *worker) proven(dist uint16, m board.Move, clock int32) result {
+	if w.limit > 0 {
+		clock = min(clock, int32(w.limit-1))
 	}
 	return result{pn: 0, dn: inf, dist: dist, move: m, clock: clock, rep: noRep}
 }
 
 // disproven finishes a disproof of the node at ply: its repetition mark
 // counts only when the repeated position lies above it.
-func (s *Solver) disproven(r result, clock, ply int) result {
+func (w *worker) disproven(r result, clock, ply int) result {
 	r.pn, r.dn = inf, 0
 	if r.rep >= int32(ply) {
 		r.rep = noRep
 	}
 	r.clock = max(0, min(r.clock, int32(clock)))
 	return r
-}
-
-// pick returns the child to search (the smallest number the node's proof
-// number follows: disproof numbers where the attacker moves) and the
-// second smallest such number.
-func (s *Solver) pick(f *frame, attack bool) (int, uint32) {
-	best, n1, n2 := -1, inf+1, inf+1
-	for i := 0; i < f.n; i++ {
-		c := &f.kids[i]
-		n := c.dn
-		if attack {
-			n = c.pn
-		}
-		if c.done {
-			continue
-		}
-		switch {
-		case n < n1:
-			best, n1, n2 = i, n, n1
-		case n < n2:
-			n2 = n
-		}
-	}
-	return best, min(n2, maxPN)
-}
-
-// satadd adds proof numbers, saturating below inf unless one is inf.
-func satadd(a, b uint32) uint32 {
-	if a >= inf || b >= inf {
-		return inf
-	}
-	return min(a+b, maxPN)
-}
-
-// store writes a node's result to the table.
-func (s *Solver) store(key uint64, r result, work uint64) {
-	e := s.tt.slot(key)
-	if e.key != key || e.flags&flagPresent == 0 {
-		*e = entry{key: key, flags: flagPresent}
-	}
-	e.pn, e.dn, e.clock, e.dist, e.move = r.pn, r.dn, r.clock, r.dist, r.move
-	e.flags = flagPresent
-	if r.dn == 0 && r.rep != noRep {
-		e.flags |= flagRepeat
-	}
-	e.work = uint32(min(uint64(e.work)+work, 1<<32-1))
-}
-
-// seedNumbers estimates proof and disproof numbers from the attacker's a
-// and the defender's d seeds of total: the proof is harder the fewer seeds
-// the attacker has, by a factor of two for every eighth of the seeds.
-func seedNumbers(a, d, total int) (pn, dn uint32) {
-	x := 16 * (d - a) / max(total, 1) // -16 … 16
-	switch {
-	case x > 0:
-		return 1 << uint(min(x, 16)/2), 1
-	case x < 0:
-		return 1, 1 << uint(min(-x, 16)/2)
-	}
-	return 1, 1
 }

@@ -39,7 +39,7 @@ func (s *Solver) provenChild(p *board.Position, winner bool) (board.Move, int, b
 	if !winner {
 		attacker = attacker.Other()
 	}
-	if p.Variant() != s.v {
+	if !sameRules(p.Variant(), s.v) {
 		return board.NoMove, 0, false
 	}
 	var l board.MoveList
@@ -68,8 +68,8 @@ func (s *Solver) provenAt(c *board.Position, attacker board.Side) (int, bool) {
 	if c.SeedsOf(c.Side()) == 0 {
 		return 0, c.Side() != attacker
 	}
-	e := s.tt.find(c.Key() ^ salts[attacker])
-	if e == nil || e.pn != 0 || (s.limit > 0 && int32(c.Clock()) > e.clock) {
+	e, ok := s.tt.find(c.Key() ^ salts[attacker])
+	if !ok || e.pn != 0 || (s.limit > 0 && int32(c.Clock()) > e.clock) {
 		return 0, false
 	}
 	return int(e.dist), true

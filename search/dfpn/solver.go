@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -49,6 +51,12 @@ type Config struct {
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
 	MaxNodes uint64
+	// Numbers chooses how a node whose result needs every child's sums
+	// its children's numbers.
+	Numbers Numbers
+	// Threads is the number of threads that search the one table together
+	// (default 1).
+	Threads int
 }
 
 // Init is a way to estimate the proof and disproof numbers of a position
@@ -67,6 +75,25 @@ const (
 	InitSeeds
 	// InitSeedsMobility: InitSeeds times the moves, as InitMobility.
 	InitSeedsMobility
+)
+
+// Numbers is a way to combine the numbers of a node's children where every
+// child must be proven (or disproven).
+type Numbers uint8
+
+// The ways. On a graph (positions that several lines reach) the sum counts
+// a shared position once for each line, and overestimates.
+const (
+	// NumbersSum: the sum of the children's numbers (df-pn's own).
+	NumbersSum Numbers = iota
+	// NumbersWeakProof: weak proof numbers (Ueda, Hashimoto, Hashimoto
+	// and Iida 2008) where the defender moves: the largest unsolved
+	// child's proof number plus one for each other unsolved child;
+	// disproof numbers summed.
+	NumbersWeakProof
+	// NumbersWeak: weak numbers both ways: also where the attacker moves,
+	// the largest disproof number plus one for each other unsolved child.
+	NumbersWeak
 )
 
 // Progress is a report on a running proof.
@@ -100,31 +127,41 @@ type Result struct {
 	Time  time.Duration
 }
 
-// Solver is a df-pn prover with its table. It is not safe for concurrent
-// use.
+// Solver is a df-pn prover with its table. Its methods are not safe for
+// concurrent use; with Config.Threads above 1 each search runs that many
+// threads on the one table.
 type Solver struct {
 	tt       *table
 	every    time.Duration
 	maxNodes uint64
 	init     Init
-	total    int // seeds on the board
-	v        *board.Variant
-	limit    int
-	attacker board.Side
-	salt     uint64
-	frames   []frame
-	path     []uint64
-	base     int
-	onPath   pathFilter
-	nodes    uint64
-	start    time.Time
-	last     time.Time
-	ctx      context.Context
-	stop     bool
-	report   func(Progress)
-	root     result
-	// rootAttack: the attacker moves at the root.
-	rootAttack bool
+	weakPN   bool // weak proof numbers where the defender moves
+	weakDN   bool // weak disproof numbers where the attacker moves
+
+	// The search under way: set before its threads start, then only read.
+	v          *board.Variant
+	limit      int
+	total      int // seeds on the board
+	attacker   board.Side
+	salt       uint64
+	rootAttack bool // the attacker moves at the root
+	parallel   bool // helpers search beside the main thread
+	ctx        context.Context
+	report     func(Progress)
+	start      time.Time
+	last       time.Time
+
+	searched uint64        // nodes of the last search, all threads
+	count    atomic.Uint64 // nodes the threads have counted so far
+	halt     atomic.Bool   // the search is over: every thread returns
+
+	helping sync.WaitGroup // the helpers' goroutines
+	mu      sync.Mutex     // guards found and done
+	found   result         // the root's result, when a helper found it first
+	done    bool
+
+	main    worker
+	helpers []worker
 }
 
 // New returns a Solver with a table of cfg.HashMiB MiB.
@@ -132,16 +169,31 @@ func New(cfg Config) (*Solver, error) {
 	if cfg.HashMiB < 1 {
 		return nil, fmt.Errorf("dfpn: hash size %d MiB: want at least 1", cfg.HashMiB)
 	}
+	if cfg.Threads < 0 || cfg.Threads > MaxThreads {
+		return nil, fmt.Errorf("dfpn: %d threads: want 1 to %d", cfg.Threads, MaxThreads)
+	}
 	every := cfg.Every
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	return &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init, frames: make([]frame, MaxDepth)}, nil
+	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
+		weakPN: cfg.Numbers == NumbersWeakProof || cfg.Numbers == NumbersWeak, weakDN: cfg.Numbers == NumbersWeak}
+	s.main = newWorker(s, false)
+	for range max(cfg.Threads, 1) - 1 {
+		s.helpers = append(s.helpers, newWorker(s, true))
+	}
+	return s, nil
 }
+
+// MaxThreads is the most threads a Solver runs.
+const MaxThreads = 256
 
 // SetMaxNodes sets Config.MaxNodes for the next searches: each proof
 // search stops after about n nodes (0: no limit).
 func (s *Solver) SetMaxNodes(n uint64) { s.maxNodes = n }
+
+// Fill returns the share of the table in use.
+func (s *Solver) Fill() float64 { return s.tt.fill() }
 
 // Clear empties the table, as for a new game.
 func (s *Solver) Clear() { s.tt.clear() }
@@ -166,7 +218,7 @@ func (s *Solver) Solve(ctx context.Context, root board.Position, history []uint6
 	var res Result
 	for _, attacker := range [2]board.Side{root.Side(), root.Side().Other()} {
 		r, err := s.Prove(ctx, root, history, attacker, report)
-		res.Nodes += s.nodes
+		res.Nodes += s.searched
 		res.Time = time.Since(start)
 		if err != nil {
 			return res, err
@@ -198,53 +250,79 @@ func (s *Solver) Prove(ctx context.Context, root board.Position, history []uint6
 	if root.Variant() == nil || root.Variant().Family() != board.Katro {
 		return result{}, ErrNotKatro
 	}
-	s.setup(ctx, root, history, attacker, report)
-	key := root.Key() ^ s.salt
-	var r result
-	for !s.stop {
-		if st := root.Status(history); st.Over() {
-			r = s.endResult(st)
-			break
-		}
-		r = s.mid(&root, key, 0, maxPN, maxPN)
-		s.root = r
-		if r.pn == 0 || r.dn == 0 {
-			break
-		}
+	s.setup(ctx, root, attacker, report)
+	s.main.setup(history)
+	if st := root.Status(history); st.Over() {
+		s.progress()
+		return s.endResult(st), ctx.Err()
 	}
+	if s.parallel {
+		s.startHelpers(root, history)
+	}
+	r := s.main.run(root)
+	s.halt.Store(true)
+	s.helping.Wait()
+	s.mu.Lock()
+	if r.pn != 0 && r.dn != 0 && s.done {
+		r = s.found
+	}
+	s.mu.Unlock()
+	s.searched = s.count.Load()
 	s.progress()
 	return r, ctx.Err()
 }
 
+// startHelpers starts the helpers' search of root.
+func (s *Solver) startHelpers(root board.Position, history []uint64) {
+	for i := range s.helpers {
+		h := &s.helpers[i]
+		h.setup(history)
+		s.helping.Go(func() { h.run(root) })
+	}
+}
+
 // setup readies the solver for one search.
-func (s *Solver) setup(ctx context.Context, root board.Position, history []uint64, attacker board.Side, report func(Progress)) {
-	if v := root.Variant(); v != s.v {
+func (s *Solver) setup(ctx context.Context, root board.Position, attacker board.Side, report func(Progress)) {
+	if v := root.Variant(); !sameRules(v, s.v) {
 		if s.v != nil {
 			s.tt.clear()
 		}
-		s.v = v
-		s.limit = v.Rules().NoCaptureLimit
-		s.total = v.Total()
+		s.setVariant(v)
 	}
 	s.attacker, s.salt = attacker, salts[attacker]
 	s.rootAttack = root.Side() == attacker
-	s.ctx, s.report, s.stop = ctx, report, false
-	s.nodes, s.start = 0, time.Now()
+	s.parallel = len(s.helpers) > 0
+	s.ctx, s.report = ctx, report
+	s.start = time.Now()
 	s.last = s.start
-	s.base = len(history)
-	if cap(s.path) < s.base+MaxDepth {
-		s.path = make([]uint64, s.base+MaxDepth)
+	s.searched = 0
+	s.count.Store(0)
+	s.halt.Store(false)
+	s.done = false
+}
+
+// sameRules reports whether variants a and b (b possibly nil) are the same
+// board under the same rule options: their positions have the same keys
+// and values, so one table serves both.
+func sameRules(a, b *board.Variant) bool {
+	return a == b || (b != nil && a.Name() == b.Name() && a.Rules() == b.Rules())
+}
+
+// setVariant sets the variant whose positions the table holds.
+func (s *Solver) setVariant(v *board.Variant) {
+	s.v = v
+	s.limit = v.Rules().NoCaptureLimit
+	s.total = v.Total()
+}
+
+// finish records a helper's final result of the root and ends the search.
+func (s *Solver) finish(r result) {
+	s.mu.Lock()
+	if !s.done {
+		s.found, s.done = r, true
 	}
-	s.path = s.path[:s.base+MaxDepth]
-	copy(s.path, history)
-	s.onPath = pathFilter{}
-	for _, k := range history {
-		s.onPath.add(k ^ s.salt)
-	}
-	for i := range s.base {
-		s.path[i] ^= s.salt
-	}
-	s.root = result{pn: 1, dn: 1}
+	s.mu.Unlock()
+	s.halt.Store(true)
 }
 
 // endResult is the result of a root whose game is already over.
@@ -255,48 +333,16 @@ func (s *Solver) endResult(st board.Status) result {
 	return result{pn: inf, dn: 0, rep: noRep}
 }
 
-// poll checks for cancellation and reports progress when it is due.
-func (s *Solver) poll() {
-	if s.ctx.Err() != nil || (s.maxNodes > 0 && s.nodes >= s.maxNodes) {
-		s.stop = true
-	}
-	if now := time.Now(); now.Sub(s.last) >= s.every {
-		s.last = now
-		s.progress()
-	}
-}
-
-// progress calls the report function.
+// progress calls the report function with the main thread's view of the
+// root.
 func (s *Solver) progress() {
 	if s.report == nil {
 		return
 	}
-	r := s.root
-	if f := &s.frames[0]; r.pn != 0 && r.dn != 0 && f.n > 0 {
-		r = s.combine(f, s.rootAttack, 0, 0)
+	w := &s.main
+	r := w.root
+	if f := &w.frames[0]; r.pn != 0 && r.dn != 0 && f.n > 0 {
+		r = w.combine(f, s.rootAttack, 0, 0)
 	}
-	s.report(Progress{Attacker: s.attacker, Nodes: s.nodes, Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()})
+	s.report(Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()})
 }
-
-// repeated reports whether key occurs on the line to the node at ply (its
-// ancestors and itself) or in the history, with the ply of the occurrence
-// (-1 for the history).
-func (s *Solver) repeated(key uint64, ply int) (int32, bool) {
-	if !s.onPath.has(key) {
-		return 0, false
-	}
-	for i := s.base + ply; i >= 0; i-- {
-		if s.path[i] == key {
-			return int32(i - s.base), true
-		}
-	}
-	return 0, false
-}
-
-// pathFilter counts the keys on the current line in 4096 cells, so that
-// most positions are known to be off the line without a scan.
-type pathFilter [4096]uint16
-
-func (f *pathFilter) add(k uint64)      { f[k>>52]++ }
-func (f *pathFilter) remove(k uint64)   { f[k>>52]-- }
-func (f *pathFilter) has(k uint64) bool { return f[k>>52] != 0 }

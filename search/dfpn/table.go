@@ -1,6 +1,11 @@
 package dfpn
 
-import "github.com/sower-engine/sower/board"
+import (
+	"sync"
+	"sync/atomic"
+
+	"github.com/sower-engine/sower/board"
+)
 
 // Proof and disproof numbers. inf marks a proven or disproven node; sums
 // saturate at maxPN so that an unproven node never looks final.
@@ -19,6 +24,11 @@ const (
 	flagPresent uint8 = 2
 )
 
+// stripes is the number of locks that guard the table's buckets (a power
+// of two): bucket b is guarded by lock b mod stripes, so threads block
+// each other only on the same stripe, and never hold two locks.
+const stripes = 1 << 12
+
 // entry is one transposition-table entry (32 bytes):
 //
 //	key   the position's key, salted by the attacker
@@ -31,6 +41,7 @@ const (
 //	dist  for a proven entry, the plies to the win along the proof
 //	move  for a proven entry where the attacker moves, the move that proves it
 //	flags flagPresent, flagRepeat
+//	busy  the threads searching below the entry now (several threads only)
 type entry struct {
 	key   uint64
 	pn    uint32
@@ -40,13 +51,16 @@ type entry struct {
 	dist  uint16
 	move  board.Move
 	flags uint8
+	busy  uint16
 }
 
-// table is a transposition table of buckets of bucketWays entries.
+// table is a transposition table of buckets of bucketWays entries, safe for
+// concurrent use: every access to a bucket holds its stripe's lock.
 type table struct {
-	e    []entry
-	mask uint64 // bucket index mask
-	used int    // entries in use
+	e     []entry
+	mask  uint64 // bucket index mask
+	used  atomic.Int64
+	locks [stripes]sync.Mutex
 }
 
 // newTable makes a table of at most mib MiB (a power of two of buckets).
@@ -59,14 +73,33 @@ func newTable(mib int) *table {
 	return &table{e: make([]entry, b*bucketWays), mask: b - 1}
 }
 
-// bucket returns the first index of key's bucket.
-func (t *table) bucket(key uint64) int {
-	return int((key^key>>29)&t.mask) * bucketWays
+// bucket returns key's bucket number.
+func (t *table) bucket(key uint64) uint64 {
+	return (key ^ key>>29) & t.mask
 }
 
-// find returns key's entry, or nil.
-func (t *table) find(key uint64) *entry {
-	i := t.bucket(key)
+// lock locks key's bucket and returns its first index and the lock to
+// release.
+func (t *table) lock(key uint64) (int, *sync.Mutex) {
+	b := t.bucket(key)
+	m := &t.locks[b&(stripes-1)]
+	m.Lock()
+	return int(b) * bucketWays, m
+}
+
+// find returns a copy of key's entry, or false.
+func (t *table) find(key uint64) (entry, bool) {
+	i, m := t.lock(key)
+	defer m.Unlock()
+	if e := t.at(i, key); e != nil {
+		return *e, true
+	}
+	return entry{}, false
+}
+
+// at returns key's entry in the bucket from i, or nil; the caller holds
+// the bucket's lock.
+func (t *table) at(i int, key uint64) *entry {
 	for j := i; j < i+bucketWays; j++ {
 		if e := &t.e[j]; e.flags&flagPresent != 0 && e.key == key {
 			return e
@@ -76,16 +109,18 @@ func (t *table) find(key uint64) *entry {
 }
 
 // slot returns the entry to write key into: its own, an empty one, or the
-// one the replacement policy gives up (final results are kept before
-// unfinished ones, then the costliest).
-func (t *table) slot(key uint64) *entry {
-	i := t.bucket(key)
+// one the replacement policy gives up (entries that threads are searching
+// are kept first, then final results before unfinished ones, then the
+// costliest). The caller holds the bucket's lock; a new entry is returned
+// blank with its key.
+func (t *table) slot(i int, key uint64) *entry {
 	var victim *entry
 	var vscore uint64
 	for j := i; j < i+bucketWays; j++ {
 		e := &t.e[j]
 		if e.flags&flagPresent == 0 {
-			t.used++
+			t.used.Add(1)
+			*e = entry{key: key, flags: flagPresent}
 			return e
 		}
 		if e.key == key {
@@ -95,20 +130,67 @@ func (t *table) slot(key uint64) *entry {
 		if e.pn == 0 || e.dn == 0 {
 			s |= 1 << 32
 		}
+		if e.busy > 0 {
+			s |= 1 << 33
+		}
 		if victim == nil || s < vscore {
 			victim, vscore = e, s
 		}
 	}
+	*victim = entry{key: key, flags: flagPresent}
 	return victim
 }
 
-// fill returns the share of the table in use.
-func (t *table) fill() float64 { return float64(t.used) / float64(len(t.e)) }
+// store writes a node's result and adds work to its entry's.
+func (t *table) store(key uint64, r result, work uint64) {
+	i, m := t.lock(key)
+	defer m.Unlock()
+	e := t.slot(i, key)
+	e.pn, e.dn, e.clock, e.dist, e.move = r.pn, r.dn, r.clock, r.dist, r.move
+	e.flags = flagPresent
+	if r.dn == 0 && r.rep != noRep {
+		e.flags |= flagRepeat
+	}
+	e.work = uint32(min(uint64(e.work)+work, 1<<32-1))
+}
 
-// clear empties the table.
+// put writes a loaded entry where the replacement policy puts it.
+func (t *table) put(l entry) {
+	i, m := t.lock(l.key)
+	defer m.Unlock()
+	e := t.slot(i, l.key)
+	*e = l
+}
+
+// enter marks key's node as searched by one more thread; a node not in the
+// table enters it with the numbers r it is searched with.
+func (t *table) enter(key uint64, r result) {
+	i, m := t.lock(key)
+	defer m.Unlock()
+	e := t.at(i, key)
+	if e == nil {
+		e = t.slot(i, key)
+		e.pn, e.dn = r.pn, r.dn
+	}
+	e.busy++
+}
+
+// leave undoes enter (unless the entry was replaced meanwhile).
+func (t *table) leave(key uint64) {
+	i, m := t.lock(key)
+	defer m.Unlock()
+	if e := t.at(i, key); e != nil && e.busy > 0 {
+		e.busy--
+	}
+}
+
+// fill returns the share of the table in use.
+func (t *table) fill() float64 { return float64(t.used.Load()) / float64(len(t.e)) }
+
+// clear empties the table; no search may run meanwhile.
 func (t *table) clear() {
 	clear(t.e)
-	t.used = 0
+	t.used.Store(0)
 }
 
 // Infinity is the proof or disproof number of a proven or disproven node

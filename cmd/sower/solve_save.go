@@ -1,0 +1,56 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// resumeTable loads the table that solve --save wrote to path into s, for
+// positions of v: a missing, damaged or foreign file is a usage error.
+func (c *cli) resumeTable(s *dfpn.Solver, path string, v *board.Variant) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return flagError("--resume", err)
+	}
+	defer f.Close()
+	if err := s.Load(f, v); err != nil {
+		return usagef("--resume %s: %v", path, err)
+	}
+	fmt.Fprintf(c.stdout, "resumed from %s: table %.1f%% full\n", path, 100*s.Fill())
+	return nil
+}
+
+// saveTable writes s's table to path (through a temporary file in the same
+// directory, renamed at the end, so that an old file is replaced only by
+// a whole new one).
+func (c *cli) saveTable(s *dfpn.Solver, path string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sower-save-*")
+	if err != nil {
+		return fmt.Errorf("--save %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriterSize(tmp, 1<<20)
+	n, err := s.Save(w)
+	if err == nil {
+		err = w.Flush()
+	}
+	if err == nil {
+		err = tmp.Chmod(0o644)
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("--save %s: %w", path, err)
+	}
+	fmt.Fprintf(c.stdout, "table saved to %s: %d entries\n", path, n)
+	return nil
+}

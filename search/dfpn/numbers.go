@@ -1,0 +1,163 @@
+package dfpn
+
+import "github.com/sower-engine/sower/board"
+
+// grow is the threshold 1+ε gives a child from its best sibling's number:
+// max(n+1, n·(1+1/4)).
+func grow(n uint32) uint32 {
+	if n >= maxPN {
+		return maxPN
+	}
+	return min(maxPN, max(n+1, n+n/4))
+}
+
+// satsub returns th - sum + own, clamped to [1, maxPN]: a child's
+// threshold for the number that sums.
+func satsub(th, sum, own uint32) uint32 {
+	v := int64(th) - int64(sum) + int64(own)
+	if v > int64(maxPN) {
+		return maxPN
+	}
+	if v < 1 {
+		return 1
+	}
+	return uint32(v)
+}
+
+// initial scores a child never searched: one move to prove where its side
+// to move needs one, as many as its moves where every move must be
+// answered.
+func (w *worker) initial(p *board.Position) result {
+	switch w.init {
+	case InitUniform:
+		return result{pn: 1, dn: 1}
+	case InitSeeds, InitSeedsMobility:
+		a, d := p.SeedsOf(w.attacker), p.SeedsOf(w.attacker.Other())
+		pn, dn := seedNumbers(a, d, w.total)
+		if w.init == InitSeedsMobility {
+			var l board.MoveList
+			p.GenerateMoves(&l)
+			n := uint32(max(l.N, 1))
+			if p.Side() == w.attacker {
+				dn = min(maxPN, dn*n)
+			} else {
+				pn = min(maxPN, pn*n)
+			}
+		}
+		return result{pn: pn, dn: dn}
+	}
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	n := uint32(max(l.N, 1))
+	if p.Side() == w.attacker {
+		return result{pn: 1, dn: n}
+	}
+	return result{pn: n, dn: 1}
+}
+
+// weakSum is the weak proof number (Ueda, Hashimoto, Hashimoto and Iida
+// 2008) of a node whose proof (proof true) or disproof needs every child's:
+// the largest of the unsolved children's numbers plus one for each other
+// unsolved child, instead of their sum, which counts a position that
+// several children reach once for each. It returns the unsolved children
+// too.
+func weakSum(f *frame, proof bool) (uint32, uint32) {
+	var most, k uint32
+	for i := 0; i < f.n; i++ {
+		c := &f.kids[i]
+		n := c.dn
+		if proof {
+			n = c.pn
+		}
+		if n != 0 {
+			most, k = max(most, n), k+1
+		}
+	}
+	if most >= inf {
+		return inf, k
+	}
+	return min(maxPN, most+max(k, 1)-1), k
+}
+
+// sumThreshold is a child's threshold for the number its parent sums (the
+// proof number where the defender moves, the disproof number where the
+// attacker does): what leaves the parent's threshold th for the child,
+// given the parent's number sum and the child's own. With weak numbers
+// (weak true) the parent's number reaches th when the child's reaches th
+// less one for each other unsolved child.
+func sumThreshold(f *frame, th, sum, own uint32, weak, proof bool) uint32 {
+	if weak {
+		_, k := weakSum(f, proof)
+		return satsub(th, max(k, 1)-1, 0)
+	}
+	return satsub(th, sum, own)
+}
+
+// pick returns the child to search (the smallest number the node's proof
+// number follows: proof numbers where the attacker moves, disproof numbers
+// where the defender does) and the second smallest such number. With
+// several threads a child that other threads are searching counts as
+// costlier (Kaneko's virtual proof numbers: its number times one more than
+// its threads), so that the threads spread over the tree; unless that
+// picks a child whose own number is already past the node's threshold
+// (thpn where the attacker moves, thdn where the defender does), which
+// would return at once: then the plain numbers choose.
+func (w *worker) pick(f *frame, attack bool, thpn, thdn uint32) (int, uint32) {
+	if !w.parallel {
+		return pickBy(f, attack, false)
+	}
+	best, second := pickBy(f, attack, true)
+	c := &f.kids[best]
+	if (attack && c.pn >= thpn) || (!attack && c.dn >= thdn) {
+		return pickBy(f, attack, false)
+	}
+	return best, second
+}
+
+// pickBy is pick by the children's numbers, or with virtual their virtual
+// numbers.
+func pickBy(f *frame, attack, virtual bool) (int, uint32) {
+	best, n1, n2 := -1, inf+1, inf+1
+	for i := 0; i < f.n; i++ {
+		c := &f.kids[i]
+		if c.done {
+			continue
+		}
+		n := c.dn
+		if attack {
+			n = c.pn
+		}
+		if virtual && c.busy > 0 {
+			n = min(maxPN, n+uint32(c.busy)*max(n, 1))
+		}
+		switch {
+		case n < n1:
+			best, n1, n2 = i, n, n1
+		case n < n2:
+			n2 = n
+		}
+	}
+	return best, min(n2, maxPN)
+}
+
+// satadd adds proof numbers, saturating below inf unless one is inf.
+func satadd(a, b uint32) uint32 {
+	if a >= inf || b >= inf {
+		return inf
+	}
+	return min(a+b, maxPN)
+}
+
+// seedNumbers estimates proof and disproof numbers from the attacker's a
+// and the defender's d seeds of total: the proof is harder the fewer seeds
+// the attacker has, by a factor of two for every eighth of the seeds.
+func seedNumbers(a, d, total int) (pn, dn uint32) {
+	x := 16 * (d - a) / max(total, 1) // -16 … 16
+	switch {
+	case x > 0:
+		return 1 << uint(min(x, 16)/2), 1
+	case x < 0:
+		return 1, 1 << uint(min(-x, 16)/2)
+	}
+	return 1, 1
+}
