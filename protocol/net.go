@@ -41,6 +41,14 @@ func (s *server) applyNets() error {
 		return nil
 	}
 	s.eng.ClearHash()
+	return s.setNets()
+}
+
+// setNets gives the engine the networks the options chose. A new engine
+// gets them without applyNets' clearing: its tables are empty, and
+// clearing them again would delay its first search by the time it takes
+// to write them (a tenth of a second for the prover's).
+func (s *server) setNets() error {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := s.network(f)
 		if err != nil {

@@ -212,7 +212,7 @@ func (s *server) engine() (*search.Engine, error) {
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
 		e.SetProver(!s.noProver)
-		if err := s.applyNets(); err != nil {
+		if err := s.setNets(); err != nil {
 			return nil, err
 		}
 	}
