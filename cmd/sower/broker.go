@@ -108,6 +108,14 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	defer cancel()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
 	bm := broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond}
+	if cfg.Engines[0].Builtin != "" || cfg.Engines[1].Builtin != "" {
+		// The workers' built-in players must be this program's.
+		build, err := broker.ThisBuild(protocol.Version)
+		if err != nil {
+			return match.Summary{}, err
+		}
+		bm.Build = build
+	}
 	if m.out != "" {
 		f, err := os.Open(m.out)
 		if err != nil {
@@ -215,7 +223,7 @@ func (c *cli) worker(args []string) error {
 	w.Progress = c.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s; self-play as %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir, w.Build)
+	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s; self-play and built-in players as %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir, w.Build)
 	ctx, cancel := cl.Context(ctx)
 	defer cancel()
 	if err := connectionLost(ctx, w.Serve(ctx, cl)); err != nil {

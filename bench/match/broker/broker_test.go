@@ -696,7 +696,7 @@ func TestTaskGivenUp(t *testing.T) {
 		cfg := builtinMatch(t, 2)
 		cfg.Progress = &r.progress
 		go func() {
-			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver})
+			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver, Build: testBuild})
 			r.done <- err
 		}()
 	}
@@ -804,11 +804,11 @@ func TestRecordsTooLarge(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var workerOut sowertest.SyncBuffer
-	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut}
+	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut, Build: testBuild}
 	wctx, stopWorker := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial()) }()
-	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small"})
+	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small", Build: testBuild})
 	stopWorker()
 	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "over the broker's message limit of 1500 bytes") {
 		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())

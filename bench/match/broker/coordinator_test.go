@@ -141,7 +141,7 @@ func TestExhaustedWhileDown(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := Match{Config: builtinMatch(t, 2), ID: "down", AckWait: 200 * time.Millisecond, MaxDeliver: 2}
+	m := Match{Config: builtinMatch(t, 2), ID: "down", AckWait: 200 * time.Millisecond, MaxDeliver: 2, Build: testBuild}
 	first, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { _, err := Run(first, c, m); done <- err }()
@@ -188,7 +188,7 @@ func TestSecondCoordinatorRefused(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := Match{Config: builtinMatch(t, 2), ID: "twice"}
+	m := Match{Config: builtinMatch(t, 2), ID: "twice", Build: testBuild}
 	// start runs a coordinator until the returned function stops it,
 	// which returns its error.
 	start := func() func() error {
@@ -281,9 +281,14 @@ func TestWorkerRefusesTask(t *testing.T) {
 	}
 	cfg := builtinMatch(t, 20)
 	setup := NewSetup(&cfg, [2]string{})
+	setup.Sower, setup.Build = testBuild.Version, testBuild.SHA256
 	encode := func(task Task) string { b, _ := json.Marshal(&task); return string(b) }
 	noHash := setup
 	noHash.Engines[0].Builtin = ""
+	noBuild := setup
+	noBuild.Sower, noBuild.Build = "", ""
+	otherBuild := setup
+	otherBuild.Build = strings.Repeat("1", 64)
 	tasks := map[string]string{
 		`{"v":1,"match":"odd","pair":0}`:                                                   "task version 1",
 		`{"v":2,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
@@ -291,6 +296,8 @@ func TestWorkerRefusesTask(t *testing.T) {
 		`{"v":2,"match":"odd","pair":2,"setup":{"games":2}}`:                               "pair 3 of a match of 2 games",
 		encode(Task{Version: Version, Match: "odd", Pair: 3, Setup: noHash}):               "engine1: \"\" is not a SHA-256",
 		encode(Task{Version: Version, Match: "odd", Pair: 4, Setup: setup, Opening: "no"}): "the opening \"no\"",
+		encode(Task{Version: Version, Match: "odd", Pair: 5, Setup: noBuild}):              "a built-in player in a task that names no build",
+		encode(Task{Version: Version, Match: "odd", Pair: 6, Setup: otherBuild}):           "this worker is sower test (build 000000000000); the run's games are played by sower test (build 111111111111)",
 	}
 	n := 0
 	for task := range tasks {
@@ -300,7 +307,7 @@ func TestWorkerRefusesTask(t *testing.T) {
 		n++
 	}
 	var progress sowertest.SyncBuffer
-	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress}
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress, Build: testBuild}
 	wctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
@@ -345,7 +352,7 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	w := &Worker{Name: "w", CacheDir: t.TempDir()}
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
 	wctx, stopWorker := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
@@ -354,7 +361,7 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 	rctx, interrupt := context.WithCancel(ctx)
 	cfg := builtinMatch(t, 4)
 	cfg.JSON = cancelWriter{interrupt}
-	if _, err := Run(rctx, c, Match{Config: cfg, ID: "ack"}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(rctx, c, Match{Config: cfg, ID: "ack", Build: testBuild}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run: %v", err)
 	}
 	cons, err := c.JS.Consumer(ctx, ResultStream, "sower-coordinator-ack")
@@ -370,3 +377,31 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 // testBuild stands for the program in tests that play self-play tasks in
 // process: the coordinator and the fake worker name the same build.
 var testBuild = Build{Version: "test", SHA256: strings.Repeat("0", 64)}
+
+// TestBuiltinOtherBuild plays a match of built-in players on a worker of
+// another build: the worker refuses its pair, naming both builds, and
+// the coordinator reports the pair failed instead of counting games its
+// own built-in players might have played otherwise.
+func TestBuiltinOtherBuild(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	other := Build{Version: testBuild.Version, SHA256: strings.Repeat("1", 64)}
+	var workerOut sowertest.SyncBuffer
+	w := &Worker{Name: "other", CacheDir: t.TempDir(), Progress: &workerOut, Build: other}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	defer func() { stopWorker(); <-served }()
+	sum, err := Run(ctx, dial(t, srv), Match{Config: builtinMatch(t, 2), ID: "builds", Build: testBuild})
+	want := "this worker is sower test (build 111111111111); the run's games are played by sower test (build 000000000000)"
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), want) {
+		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())
+	}
+	if n := sum.Score.Games(); n != 0 {
+		t.Errorf("%d games counted", n)
+	}
+	if _, err := Run(ctx, dial(t, srv), Match{Config: builtinMatch(t, 2), ID: "unknown"}); err == nil || !strings.Contains(err.Error(), "build is not known") {
+		t.Errorf("Run without a build: %v", err)
+	}
+}

@@ -32,6 +32,10 @@ type Match struct {
 	// ProgressEvery is how often a line shows the workers and pairs (0:
 	// ten seconds).
 	ProgressEvery time.Duration
+	// Build is the program the coordinator runs (ThisBuild). A match with
+	// a built-in player needs it: only workers of that build play its
+	// pairs, since another build's built-in players may play otherwise.
+	Build Build
 	// Written, if set, reports whether the records written already hold
 	// rec (see Written): a resumed match counts such a record without
 	// writing it again, so that a coordinator stopped between writing a
@@ -86,6 +90,12 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 		programs[i] = p
 	}
 	j.settings = Settings{Version: Version, Setup: NewSetup(cfg, hashes)}
+	if j.settings.Setup.builtin() {
+		if err := m.Build.check(); err != nil {
+			return match.Summary{}, fmt.Errorf("a match with a built-in player: %w", err)
+		}
+		j.settings.Setup.Sower, j.settings.Setup.Build = m.Build.Version, m.Build.SHA256
+	}
 	for i := range j.settings.Setup.Engines {
 		j.settings.Setup.Engines[i].Program = "" // where it lies here does not change the games
 	}

@@ -73,6 +73,9 @@ func decodeTask(b []byte) (*Task, error) {
 			return &t, refuse("engine%d: %q is not a SHA-256", i+1, e.SHA256)
 		}
 	}
+	if s.builtin() && (s.Sower == "" || !isSHA256(s.Build)) {
+		return &t, refuse("a built-in player in a task that names no build (a coordinator of an older version)")
+	}
 	return &t, nil
 }
 

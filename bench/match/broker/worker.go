@@ -26,8 +26,9 @@ type Worker struct {
 	// Progress gets a line per pair started, finished or failed.
 	Progress io.Writer
 	// Build is this program's build (ThisBuild): the worker plays a
-	// self-play task only when the task names the same build, and fails
-	// it, naming both, otherwise.
+	// self-play task, or a match's pair with a built-in player, only when
+	// the task names the same build, and fails it, naming both,
+	// otherwise.
 	Build Build
 }
 
@@ -237,6 +238,11 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 // play plays the task's pair. When ctx ends it returns ctx's error; a
 // failure that may pass (a fetch that timed out) is a *retryError.
 func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
+	if t.Setup.builtin() {
+		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}); why != "" {
+			return nil, errors.New(why)
+		}
+	}
 	if s.match != t.Match {
 		s.drop()
 		var programs [2]string
