@@ -55,6 +55,7 @@ type matchOnBroker struct {
 	ackWait int
 	client  *broker.Client // connected by check
 	out     string         // the --out file, whose records a resumed match does not write again
+	pgn     string         // the --pgn file, likewise
 }
 
 // addMatchBrokerFlags adds the flags of "sower match --broker"; log gets
@@ -116,15 +117,22 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 		}
 		bm.Build = build
 	}
-	if m.out != "" {
-		f, err := os.Open(m.out)
-		if err != nil {
-			return match.Summary{}, flagError("--out", err)
+	for _, o := range []struct {
+		flag, path string
+		read       func(io.Reader) (func(*match.GameRecord) bool, error)
+		held       *func(*match.GameRecord) bool
+	}{{"--out", m.out, broker.Written, &bm.Written}, {"--pgn", m.pgn, broker.WrittenPGN, &bm.PGNWritten}} {
+		if o.path == "" {
+			continue
 		}
-		bm.Written, err = broker.Written(f)
+		f, err := os.Open(o.path)
+		if err != nil {
+			return match.Summary{}, flagError(o.flag, err)
+		}
+		*o.held, err = o.read(f)
 		f.Close()
 		if err != nil {
-			return match.Summary{}, flagError("--out", err)
+			return match.Summary{}, flagError(o.flag, err)
 		}
 	}
 	sum, err := broker.Run(ctx, c, bm)

@@ -36,11 +36,15 @@ type Match struct {
 	// a built-in player needs it: only workers of that build play its
 	// pairs, since another build's built-in players may play otherwise.
 	Build Build
-	// Written, if set, reports whether the records written already hold
-	// rec (see Written): a resumed match counts such a record without
-	// writing it again, so that a coordinator stopped between writing a
-	// result and acknowledging it writes no game twice.
-	Written func(rec *match.GameRecord) bool
+	// Written, if set, reports whether the JSON records written already
+	// hold rec (see Written), and PGNWritten whether the PGN written
+	// already holds it (see WrittenPGN): a resumed match writes a record
+	// only to the outputs that lack it, and counts it without writing it
+	// when none does, so that a coordinator stopped between writing a
+	// result and acknowledging it, or between a record's JSON and its
+	// PGN, writes no game twice and loses none.
+	Written    func(rec *match.GameRecord) bool
+	PGNWritten func(rec *match.GameRecord) bool
 }
 
 // ErrSettings marks a match id taken by a match with other settings.
@@ -52,6 +56,7 @@ type matchJob struct {
 	settings Settings
 	pairs    int
 	tally    *match.Tally
+	outputs  []*output      // the tally's JSON and PGN, as they are set
 	done     map[int]bool   // pairs counted
 	failed   map[int]string // pairs given up, with the reason
 	out      io.Writer
@@ -105,8 +110,7 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if cfg.SPRT != nil {
 		j.settings.SPRT = cfg.SPRT.String()
 	}
-	var err error
-	if j.tally, err = match.NewTally(*cfg); err != nil {
+	if err := j.newTally(); err != nil {
 		return match.Summary{}, err
 	}
 	if m.ID == "" {
@@ -125,12 +129,58 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 			return match.Summary{}, fmt.Errorf("uploading engine%d (%s): %w", i+1, p, err)
 		}
 	}
-	err = co.run(ctx)
+	err := co.run(ctx)
 	sum := j.tally.Summary()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("coordinator stopped after %d games: %w", sum.Score.Games(), err)
 	}
 	return sum, err
+}
+
+// output is one of the match's outputs (its JSON or its PGN) as the
+// tally writes it: a record the output holds already is not written to
+// it again.
+type output struct {
+	w    io.Writer
+	held func(rec *match.GameRecord) bool // nil: the output holds nothing yet
+	skip bool                             // the record being written is held
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.skip {
+		return len(p), nil
+	}
+	return o.w.Write(p)
+}
+
+// newTally sets up the match's tally, writing to its outputs through
+// the job's output filters.
+func (j *matchJob) newTally() error {
+	cfg := j.m.Config
+	for _, o := range []struct {
+		w    *io.Writer
+		held func(rec *match.GameRecord) bool
+	}{{&cfg.JSON, j.m.Written}, {&cfg.PGN, j.m.PGNWritten}} {
+		if *o.w != nil {
+			out := &output{w: *o.w, held: o.held}
+			j.outputs = append(j.outputs, out)
+			*o.w = out
+		}
+	}
+	var err error
+	j.tally, err = match.NewTally(cfg)
+	return err
+}
+
+// held reports whether every output holds rec already, and sets up
+// those that do to pass it over. A match without outputs holds nothing.
+func (j *matchJob) held(rec *match.GameRecord) bool {
+	all := len(j.outputs) > 0
+	for _, o := range j.outputs {
+		o.skip = o.held != nil && o.held(rec)
+		all = all && o.skip
+	}
+	return all
 }
 
 func (j *matchJob) kind() string { return "match" }
@@ -164,7 +214,8 @@ func (j *matchJob) open() []Task {
 }
 
 // take counts one result; restored ones were written by an earlier run,
-// and so are those Written finds in the records. A pair counted already
+// and so are those every output holds (Written, PGNWritten); a record
+// some output lacks is written to that one only. A pair counted already
 // (played twice after a redelivery) is skipped.
 func (j *matchJob) take(r *Result, from origin) error {
 	written := from == restored
@@ -192,7 +243,7 @@ func (j *matchJob) take(r *Result, from origin) error {
 	delete(j.failed, r.Pair)
 	j.done[r.Pair] = true
 	for _, rec := range r.Records {
-		if written || (j.m.Written != nil && j.m.Written(rec)) {
+		if written || j.held(rec) {
 			j.tally.Restore(rec)
 		} else if err := j.tally.Add(rec); err != nil {
 			return err
