@@ -678,14 +678,7 @@ func TestWrongHashRefused(t *testing.T) {
 	if err := c.ensure(ctx); err != nil {
 		t.Fatal(err)
 	}
-	good := filepath.Join(dir, "engine")
-	if err := os.WriteFile(good, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	hash, err := hashFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good, hash := scriptEngine(t, dir)
 	if err := upload(ctx, c.JS, good, hash, io.Discard); err != nil {
 		t.Fatal(err)
 	}

@@ -92,22 +92,14 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 // fakeWorker plays the self-play tasks of run "late" in order until ctx
 // ends, reporting the first one failed before it delivers it.
 func fakeWorker(ctx context.Context, c *Client) error {
-	var cons jetstream.Consumer
-	for cons == nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		cons, _ = c.JS.Consumer(ctx, TaskStream, runConsumer("late"))
-		time.Sleep(20 * time.Millisecond)
-	}
+	cons := tasksOf(ctx, c, "late")
 	for first := true; ctx.Err() == nil; {
-		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+		msg, task, err := nextTask(cons)
 		if err != nil {
-			continue
+			return err
 		}
-		task, err := decodeTask(msg.Data())
-		if err != nil {
-			return fmt.Errorf("task: %w", err)
+		if msg == nil {
+			continue
 		}
 		if first {
 			first = false
@@ -130,6 +122,35 @@ func fakeWorker(ctx context.Context, c *Client) error {
 		_ = msg.DoubleAck(ctx)
 	}
 	return nil
+}
+
+// tasksOf waits for the task consumer of run and returns it (nil when
+// ctx ends first).
+func tasksOf(ctx context.Context, c *Client, run string) jetstream.Consumer {
+	for ctx.Err() == nil {
+		if cons, err := c.JS.Consumer(ctx, TaskStream, runConsumer(run)); err == nil {
+			return cons
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// nextTask waits a moment for a task of cons and decodes it; it returns
+// a nil message when none came.
+func nextTask(cons jetstream.Consumer) (jetstream.Msg, *Task, error) {
+	if cons == nil {
+		return nil, nil, nil
+	}
+	msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+	if err != nil {
+		return nil, nil, nil
+	}
+	task, err := decodeTask(msg.Data())
+	if err != nil {
+		return nil, nil, fmt.Errorf("task: %w", err)
+	}
+	return msg, task, nil
 }
 
 // TestExhaustedWhileDown hands a match's task out until its deliveries
@@ -268,13 +289,17 @@ func TestWorkerRefusesTask(t *testing.T) {
 	if err := c.ensure(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
-		Durable: runConsumer("odd"), FilterSubject: taskSubjects("odd"), AckPolicy: jetstream.AckExplicitPolicy,
-	}); err != nil {
-		t.Fatal(err)
+	// Run "gone" has a task of its own: the slot keeps the players of
+	// run "odd" from one of its tasks to the next.
+	for _, run := range []string{"odd", "gone"} {
+		if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
+			Durable: runConsumer(run), FilterSubject: taskSubjects(run), AckPolicy: jetstream.AckExplicitPolicy,
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	results, err := c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
-		Durable: "test", FilterSubject: resultSubject("odd"), AckPolicy: jetstream.AckNonePolicy,
+		Durable: "test", FilterSubject: resultSubject("*"), AckPolicy: jetstream.AckNonePolicy,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -289,6 +314,8 @@ func TestWorkerRefusesTask(t *testing.T) {
 	noBuild.Sower, noBuild.Build = "", ""
 	otherBuild := setup
 	otherBuild.Build = strings.Repeat("1", 64)
+	missing := setup
+	missing.Engines[0] = Engine{Name: "gone", SHA256: strings.Repeat("a", 64)}
 	tasks := map[string]string{
 		`{"v":1,"match":"odd","pair":0}`:                                                   "task version 1",
 		`{"v":2,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
@@ -299,6 +326,9 @@ func TestWorkerRefusesTask(t *testing.T) {
 		encode(Task{Version: Version, Match: "odd", Pair: 5, Setup: noBuild}):              "a built-in player in a task that names no build",
 		encode(Task{Version: Version, Match: "odd", Pair: 6, Setup: otherBuild}):           "this worker is sower test (build 000000000000); the run's games are played by sower test (build 111111111111)",
 	}
+	if _, err := c.JS.Publish(ctx, taskSubject("gone", 0), []byte(encode(Task{Version: Version, Match: "gone", Setup: missing}))); err != nil {
+		t.Fatal(err)
+	}
 	n := 0
 	for task := range tasks {
 		if _, err := c.JS.Publish(ctx, taskSubject("odd", n), []byte(task)); err != nil {
@@ -306,12 +336,13 @@ func TestWorkerRefusesTask(t *testing.T) {
 		}
 		n++
 	}
+	tasks["(gone)"] = "is not in the engine store"
 	var progress sowertest.SyncBuffer
 	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress, Build: testBuild}
 	wctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
-	var reasons []string
+	var reasons, corrupt []string
 	for len(reasons) < len(tasks) && ctx.Err() == nil {
 		msg, err := results.Next(jetstream.FetchMaxWait(time.Second))
 		if err != nil {
@@ -322,10 +353,16 @@ func TestWorkerRefusesTask(t *testing.T) {
 			t.Fatalf("a result %s: %v", msg.Data(), err)
 		}
 		reasons = append(reasons, r.Failed)
+		if r.Corrupt != "" {
+			corrupt = append(corrupt, r.Corrupt)
+		}
 	}
 	stop()
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+	if len(corrupt) != 1 || corrupt[0] != missing.Engines[0].SHA256 {
+		t.Errorf("the objects named as corrupt: %v, want the missing one", corrupt)
 	}
 	all := strings.Join(reasons, "\n")
 	for _, want := range tasks {

@@ -56,9 +56,12 @@ type matchJob struct {
 	settings Settings
 	pairs    int
 	tally    *match.Tally
-	outputs  []*output      // the tally's JSON and PGN, as they are set
-	done     map[int]bool   // pairs counted
-	failed   map[int]string // pairs given up, with the reason
+	outputs  []*output         // the tally's JSON and PGN, as they are set
+	done     map[int]bool      // pairs counted
+	failed   map[int]string    // pairs given up, with the reason
+	objects  map[string]string // the engine programs here, by SHA-256
+	requeued map[int]bool      // pairs queued again after a damaged object was replaced
+	repairs  []int             // pairs whose object is to be replaced and that are to be queued again
 	out      io.Writer
 }
 
@@ -76,7 +79,8 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return match.Summary{}, err
 	}
-	j := &matchJob{m: &m, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: cfg.Progress}
+	j := &matchJob{m: &m, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: cfg.Progress,
+		objects: map[string]string{}, requeued: map[int]bool{}}
 	if j.out == nil {
 		j.out = io.Discard
 	}
@@ -93,6 +97,7 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 			return match.Summary{}, fmt.Errorf("engine%d (%s): %v", i+1, e.Name, err)
 		}
 		programs[i] = p
+		j.objects[hashes[i]] = p
 	}
 	j.settings = Settings{Version: Version, Setup: NewSetup(cfg, hashes)}
 	if j.settings.Setup.builtin() {
@@ -233,6 +238,12 @@ func (j *matchJob) take(r *Result, from origin) error {
 			r.Failed = fmt.Sprintf("malformed result from worker %s: %v", r.Worker, err)
 		}
 	}
+	if r.Failed != "" && r.Corrupt != "" && from == live && j.objects[r.Corrupt] != "" && !j.requeued[r.Pair] {
+		fmt.Fprintf(j.out, "Pair %d failed on worker %s: %s; replacing the object and queueing the pair again\n", r.Pair+1, r.Worker, r.Failed)
+		j.requeued[r.Pair] = true
+		j.repairs = append(j.repairs, r.Pair)
+		return nil
+	}
 	if r.Failed != "" {
 		if _, seen := j.failed[r.Pair]; !seen && !written {
 			fmt.Fprintf(j.out, "Pair %d failed on worker %s: %s\n", r.Pair+1, r.Worker, r.Failed)
@@ -250,6 +261,28 @@ func (j *matchJob) take(r *Result, from origin) error {
 		}
 	}
 	return nil
+}
+
+// repair returns the engine programs to check and store again (path by
+// SHA-256) and the tasks to queue again, once each: the pairs a worker
+// refused because an engine object was damaged or missing.
+func (j *matchJob) repair() (map[string]string, []Task) {
+	var ts []Task
+	for _, pair := range j.repairs {
+		if !j.done[pair] {
+			ts = append(ts, j.task(pair))
+		}
+	}
+	j.repairs = nil
+	return j.objects, ts
+}
+
+// repairFailed gives up a pair whose object could not be replaced.
+func (j *matchJob) repairFailed(pair int, reason string) {
+	if !j.done[pair] {
+		fmt.Fprintf(j.out, "Pair %d failed: %s\n", pair+1, reason)
+		j.failed[pair] = reason
+	}
 }
 
 // check checks that a result holds the pair's games, in order.

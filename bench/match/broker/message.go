@@ -125,6 +125,9 @@ func decodeResult(b []byte, run string) (*Result, error) {
 		r.Failed = r.Failed[:maxReason] + "…"
 	}
 	r.Failed = printable(r.Failed)
+	if r.Corrupt != "" && (r.Failed == "" || !isSHA256(r.Corrupt)) {
+		r.Corrupt = "" // names no object: an ordinary result or failure
+	}
 	if r.Failed != "" {
 		r.Records, r.Data = nil, nil
 		return &r, checkGameSet(r.Games, maxGames)

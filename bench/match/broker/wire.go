@@ -112,6 +112,10 @@ type Result struct {
 	// (an engine that does not run there, a corrupt engine object); the
 	// task is not tried again.
 	Failed string `json:"failed,omitempty"`
+	// Corrupt, with Failed, is the SHA-256 of the engine object the
+	// worker refused as damaged or missing: the coordinator checks and
+	// replaces it, and queues the pair again once.
+	Corrupt string `json:"corrupt,omitempty"`
 }
 
 // NewSetup describes cfg's games; hashes gives the SHA-256 of each engine
