@@ -55,6 +55,7 @@ type matchOnBroker struct {
 	ackWait int
 	client  *broker.Client // connected by check
 	out     string         // the --out file, whose records a resumed match does not write again
+	pgn     string         // the --pgn file, likewise
 }
 
 // addMatchBrokerFlags adds the flags of "sower match --broker"; log gets
@@ -108,15 +109,30 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	defer cancel()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
 	bm := broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond}
-	if m.out != "" {
-		f, err := os.Open(m.out)
+	if cfg.Engines[0].Builtin != "" || cfg.Engines[1].Builtin != "" {
+		// The workers' built-in players must be this program's.
+		build, err := broker.ThisBuild(protocol.Version)
 		if err != nil {
-			return match.Summary{}, flagError("--out", err)
+			return match.Summary{}, err
 		}
-		bm.Written, err = broker.Written(f)
+		bm.Build = build
+	}
+	for _, o := range []struct {
+		flag, path string
+		read       func(io.Reader) (func(*match.GameRecord) bool, error)
+		held       *func(*match.GameRecord) bool
+	}{{"--out", m.out, broker.Written, &bm.Written}, {"--pgn", m.pgn, broker.WrittenPGN, &bm.PGNWritten}} {
+		if o.path == "" {
+			continue
+		}
+		f, err := os.Open(o.path)
+		if err != nil {
+			return match.Summary{}, flagError(o.flag, err)
+		}
+		*o.held, err = o.read(f)
 		f.Close()
 		if err != nil {
-			return match.Summary{}, flagError("--out", err)
+			return match.Summary{}, flagError(o.flag, err)
 		}
 	}
 	sum, err := broker.Run(ctx, c, bm)
@@ -215,7 +231,7 @@ func (c *cli) worker(args []string) error {
 	w.Progress = c.stderr
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s; self-play as %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir, w.Build)
+	fmt.Fprintf(c.stderr, "sower worker %s: %s, %d at once, engines cached in %s; self-play and built-in players as %s\n", w.Name, cl.URL(), w.Concurrency, w.CacheDir, w.Build)
 	ctx, cancel := cl.Context(ctx)
 	defer cancel()
 	if err := connectionLost(ctx, w.Serve(ctx, cl)); err != nil {

@@ -163,7 +163,7 @@ func (c *cli) match(args []string) error {
 		files = append(files, fl)
 		*o.w = fl
 	}
-	onBroker.out = f.out
+	onBroker.out, onBroker.pgn = f.out, f.pgn
 	cfg.Report, cfg.Progress = c.stdout, c.stderr
 	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
 	if onBroker.url != "" {

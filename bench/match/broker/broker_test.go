@@ -134,6 +134,30 @@ func readRecords(t *testing.T, path string) []match.GameRecord {
 	return recs
 }
 
+// startHeld starts the coordinator of match id (its arguments without
+// --broker) through a proxy that lets the results through but not their
+// acknowledgement, and waits until the first result has reached it.
+func startHeld(t *testing.T, bin string, srv *Server, dir, id string, args []string) *proc {
+	t.Helper()
+	px := startProxy(t, srv.Addr(), "sower.result."+id)
+	p := start(t, bin, dir, append(args, "--broker", px.URL())...)
+	select {
+	case <-px.held:
+	case <-time.After(time.Minute):
+		t.Fatalf("no result reached the coordinator:\n%s", p.out.String())
+	}
+	return p
+}
+
+// movesOf returns a record's moves, one string.
+func movesOf(r *match.GameRecord) string {
+	var b strings.Builder
+	for _, m := range r.Moves {
+		b.WriteString(m.Move + " ")
+	}
+	return b.String()
+}
+
 // checkGames checks that recs hold games 1..n once each.
 func checkGames(t *testing.T, recs []match.GameRecord, n int) {
 	t.Helper()
@@ -262,13 +286,7 @@ func TestDistributed(t *testing.T) {
 
 		// Killed between writing a result and acknowledging it: the
 		// proxy lets the result through but not the acknowledgement.
-		px := startProxy(t, srv.Addr(), "sower.result.stopped")
-		first := start(t, bin, dir, append(dist, "--broker", px.URL())...)
-		select {
-		case <-px.held:
-		case <-time.After(time.Minute):
-			t.Fatalf("no result reached the coordinator:\n%s", first.out.String())
-		}
+		first := startHeld(t, bin, srv, dir, "stopped", dist)
 		grows(first, 0)
 		_ = first.cmd.Process.Signal(syscall.SIGKILL)
 		first.wait(t, 10*time.Second)
@@ -290,6 +308,56 @@ func TestDistributed(t *testing.T) {
 		sameAsLocal(t, local, dir, 8)
 		if a, b := report(local.out.String()), report(third.out.String()); a == "" || a != b {
 			t.Errorf("reports differ:\nlocal:\n%s\nbroker:\n%s", a, b)
+		}
+	})
+
+	t.Run("coordinator stopped with PGN alone", func(t *testing.T) {
+		slow(t)
+		t.Parallel()
+		dir, srv, args, local := localMatch(t, bin, 6, 17)
+		workers(t, srv.URL(), dir, 2)
+		pgn := filepath.Join(dir, "dist.pgn")
+		dist := append(args, "--match-id", "pgn", "--pgn", "dist.pgn")
+		// Killed between writing a result and acknowledging it; the
+		// resumed run gets the result again and must not write it twice.
+		first := startHeld(t, bin, srv, dir, "pgn", dist)
+		for end := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
+			if b, _ := os.ReadFile(pgn); bytes.Contains(b, []byte("[Event ")) {
+				break
+			}
+			if time.Now().After(end) {
+				t.Fatalf("no game written:\n%s", first.out.String())
+			}
+		}
+		_ = first.cmd.Process.Signal(syscall.SIGKILL)
+		first.wait(t, 10*time.Second)
+		second := start(t, bin, dir, append(dist, "--broker", srv.URL())...)
+		if code := second.wait(t, time.Minute); code != 0 {
+			t.Fatalf("exit %d\n%s", code, second.out.String())
+		}
+		if code := local.wait(t, time.Minute); code != 0 {
+			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
+		}
+		b, err := os.ReadFile(pgn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := bytes.Count(b, []byte("[Event ")); n != 6 {
+			t.Errorf("%d games in the PGN, want 6", n)
+		}
+		// Game for game the local match's (the moves and results; the
+		// times in the comments differ).
+		dr, err := match.ReadRecords(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.SliceStable(dr, func(i, j int) bool { return dr[i].Game < dr[j].Game })
+		checkGames(t, dr, 6)
+		lr := readRecords(t, filepath.Join(dir, "local.jsonl"))
+		for i := range min(len(lr), len(dr)) {
+			if a, b := movesOf(&lr[i]), movesOf(&dr[i]); a != b || lr[i].Result != dr[i].Result {
+				t.Errorf("game %d: %s %s locally, %s %s in the PGN", lr[i].Game, a, lr[i].Result, b, dr[i].Result)
+			}
 		}
 	})
 
@@ -610,14 +678,7 @@ func TestWrongHashRefused(t *testing.T) {
 	if err := c.ensure(ctx); err != nil {
 		t.Fatal(err)
 	}
-	good := filepath.Join(dir, "engine")
-	if err := os.WriteFile(good, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	hash, err := hashFile(good)
-	if err != nil {
-		t.Fatal(err)
-	}
+	good, hash := scriptEngine(t, dir)
 	if err := upload(ctx, c.JS, good, hash, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -696,7 +757,7 @@ func TestTaskGivenUp(t *testing.T) {
 		cfg := builtinMatch(t, 2)
 		cfg.Progress = &r.progress
 		go func() {
-			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver})
+			_, err := Run(ctx, c, Match{Config: cfg, ID: r.id, AckWait: r.ackWait, MaxDeliver: r.maxDeliver, Build: testBuild})
 			r.done <- err
 		}()
 	}
@@ -804,11 +865,11 @@ func TestRecordsTooLarge(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	var workerOut sowertest.SyncBuffer
-	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut}
+	w := &Worker{Name: "small", CacheDir: filepath.Join(dir, "cache"), Progress: &workerOut, Build: testBuild}
 	wctx, stopWorker := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial()) }()
-	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small"})
+	_, err = Run(ctx, dial(), Match{Config: cfg, ID: "small", Build: testBuild})
 	stopWorker()
 	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), "over the broker's message limit of 1500 bytes") {
 		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())

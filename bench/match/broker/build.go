@@ -6,9 +6,11 @@ import (
 	"os"
 )
 
-// Build identifies the program that plays a self-play run's games. Its
-// games depend on everything compiled into it (search, evaluation, the
-// self-play rules), not only on its version string, so a build is named
+// Build identifies the program that plays a self-play run's games, or a
+// match's built-in players (builtin:random, builtin:greedy). Its games
+// depend on everything compiled into it (search, evaluation, the
+// self-play rules, the built-in players), not only on its version
+// string, so a build is named
 // by the SHA-256 of its executable: a worker plays a run's tasks only
 // when its own executable has the hash the task names. Two builds of the
 // same source differ when compiled with another Go or for another
@@ -50,10 +52,10 @@ func (b Build) String() string {
 	return fmt.Sprintf("sower %s (build %.12s)", b.Version, b.SHA256)
 }
 
-// refuses says why a worker of build b does not play a self-play task of
-// the run set up by s, or returns "" when it plays it.
-func (b Build) refuses(s *DatagenSetup) string {
-	run := Build{Version: s.Sower, SHA256: s.Build}
+// refuses says why a worker of build b does not play a task whose games
+// are played by build run (a self-play run's, or a match's with a
+// built-in player), or returns "" when it plays it.
+func (b Build) refuses(run Build) string {
 	switch {
 	case b.check() != nil:
 		return "this worker does not know its own build, so it cannot play a run that names one"

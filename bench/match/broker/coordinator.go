@@ -56,6 +56,15 @@ const (
 // in the run's status (a match's SPRT).
 type deciding interface{ decision() string }
 
+// repairing is a job whose tasks a damaged engine object may fail (a
+// match): repair returns the programs to check and store again, by
+// SHA-256, and the tasks to queue again; repairFailed gives up a task
+// whose object could not be stored.
+type repairing interface {
+	repair() (map[string]string, []Task)
+	repairFailed(task int, reason string)
+}
+
 // status is what the match bucket holds under "<id>.status".
 type status struct {
 	Published bool   `json:"published"` // every task was published once
@@ -302,6 +311,7 @@ func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) err
 		if err := co.take(msg.Data(), from); err != nil {
 			return err
 		}
+		co.repair(ctx)
 		// Written, the result is acknowledged even after Ctrl-C: else
 		// it would be delivered again to the run that resumes.
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ackTimeout)
@@ -311,6 +321,39 @@ func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) err
 		cancel()
 	}
 	return nil
+}
+
+// repair replaces the damaged engine objects a worker reported and
+// queues the tasks they failed again, when the job has any.
+func (co *coordinator) repair(ctx context.Context) {
+	j, ok := co.job.(repairing)
+	if !ok {
+		return
+	}
+	objects, tasks := j.repair()
+	if len(tasks) == 0 {
+		return
+	}
+	var err error
+	for hash, path := range objects {
+		if err = upload(ctx, co.c.JS, path, hash, co.out); err != nil {
+			err = fmt.Errorf("replacing the engine object of %s: %w", path, err)
+			break
+		}
+	}
+	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	for _, t := range tasks {
+		var b []byte
+		if err == nil {
+			b, err = json.Marshal(&t)
+		}
+		if err == nil {
+			err = co.c.publish(ctx, taskSubject(co.id, t.Pair), b, fmt.Sprintf("task.%s.%d.repair.%s", co.id, t.Pair, run))
+		}
+		if err != nil {
+			j.repairFailed(t.Pair, err.Error())
+		}
+	}
 }
 
 // sleep waits for d or until ctx ends.

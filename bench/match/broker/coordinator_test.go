@@ -92,22 +92,14 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 // fakeWorker plays the self-play tasks of run "late" in order until ctx
 // ends, reporting the first one failed before it delivers it.
 func fakeWorker(ctx context.Context, c *Client) error {
-	var cons jetstream.Consumer
-	for cons == nil {
-		if ctx.Err() != nil {
-			return nil
-		}
-		cons, _ = c.JS.Consumer(ctx, TaskStream, runConsumer("late"))
-		time.Sleep(20 * time.Millisecond)
-	}
+	cons := tasksOf(ctx, c, "late")
 	for first := true; ctx.Err() == nil; {
-		msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+		msg, task, err := nextTask(cons)
 		if err != nil {
-			continue
+			return err
 		}
-		task, err := decodeTask(msg.Data())
-		if err != nil {
-			return fmt.Errorf("task: %w", err)
+		if msg == nil {
+			continue
 		}
 		if first {
 			first = false
@@ -132,6 +124,35 @@ func fakeWorker(ctx context.Context, c *Client) error {
 	return nil
 }
 
+// tasksOf waits for the task consumer of run and returns it (nil when
+// ctx ends first).
+func tasksOf(ctx context.Context, c *Client, run string) jetstream.Consumer {
+	for ctx.Err() == nil {
+		if cons, err := c.JS.Consumer(ctx, TaskStream, runConsumer(run)); err == nil {
+			return cons
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return nil
+}
+
+// nextTask waits a moment for a task of cons and decodes it; it returns
+// a nil message when none came.
+func nextTask(cons jetstream.Consumer) (jetstream.Msg, *Task, error) {
+	if cons == nil {
+		return nil, nil, nil
+	}
+	msg, err := cons.Next(jetstream.FetchMaxWait(200 * time.Millisecond))
+	if err != nil {
+		return nil, nil, nil
+	}
+	task, err := decodeTask(msg.Data())
+	if err != nil {
+		return nil, nil, fmt.Errorf("task: %w", err)
+	}
+	return msg, task, nil
+}
+
 // TestExhaustedWhileDown hands a match's task out until its deliveries
 // are used up while its coordinator is stopped, so that the broker's
 // advisory reaches no one: the resumed coordinator finds it from the
@@ -141,7 +162,7 @@ func TestExhaustedWhileDown(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := Match{Config: builtinMatch(t, 2), ID: "down", AckWait: 200 * time.Millisecond, MaxDeliver: 2}
+	m := Match{Config: builtinMatch(t, 2), ID: "down", AckWait: 200 * time.Millisecond, MaxDeliver: 2, Build: testBuild}
 	first, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { _, err := Run(first, c, m); done <- err }()
@@ -188,7 +209,7 @@ func TestSecondCoordinatorRefused(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	m := Match{Config: builtinMatch(t, 2), ID: "twice"}
+	m := Match{Config: builtinMatch(t, 2), ID: "twice", Build: testBuild}
 	// start runs a coordinator until the returned function stops it,
 	// which returns its error.
 	start := func() func() error {
@@ -268,22 +289,33 @@ func TestWorkerRefusesTask(t *testing.T) {
 	if err := c.ensure(ctx); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
-		Durable: runConsumer("odd"), FilterSubject: taskSubjects("odd"), AckPolicy: jetstream.AckExplicitPolicy,
-	}); err != nil {
-		t.Fatal(err)
+	// Run "gone" has a task of its own: the slot keeps the players of
+	// run "odd" from one of its tasks to the next.
+	for _, run := range []string{"odd", "gone"} {
+		if _, err := c.JS.CreateOrUpdateConsumer(ctx, TaskStream, jetstream.ConsumerConfig{
+			Durable: runConsumer(run), FilterSubject: taskSubjects(run), AckPolicy: jetstream.AckExplicitPolicy,
+		}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	results, err := c.JS.CreateOrUpdateConsumer(ctx, ResultStream, jetstream.ConsumerConfig{
-		Durable: "test", FilterSubject: resultSubject("odd"), AckPolicy: jetstream.AckNonePolicy,
+		Durable: "test", FilterSubject: resultSubject("*"), AckPolicy: jetstream.AckNonePolicy,
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := builtinMatch(t, 20)
 	setup := NewSetup(&cfg, [2]string{})
+	setup.Sower, setup.Build = testBuild.Version, testBuild.SHA256
 	encode := func(task Task) string { b, _ := json.Marshal(&task); return string(b) }
 	noHash := setup
 	noHash.Engines[0].Builtin = ""
+	noBuild := setup
+	noBuild.Sower, noBuild.Build = "", ""
+	otherBuild := setup
+	otherBuild.Build = strings.Repeat("1", 64)
+	missing := setup
+	missing.Engines[0] = Engine{Name: "gone", SHA256: strings.Repeat("a", 64)}
 	tasks := map[string]string{
 		`{"v":1,"match":"odd","pair":0}`:                                                   "task version 1",
 		`{"v":2,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
@@ -291,6 +323,11 @@ func TestWorkerRefusesTask(t *testing.T) {
 		`{"v":2,"match":"odd","pair":2,"setup":{"games":2}}`:                               "pair 3 of a match of 2 games",
 		encode(Task{Version: Version, Match: "odd", Pair: 3, Setup: noHash}):               "engine1: \"\" is not a SHA-256",
 		encode(Task{Version: Version, Match: "odd", Pair: 4, Setup: setup, Opening: "no"}): "the opening \"no\"",
+		encode(Task{Version: Version, Match: "odd", Pair: 5, Setup: noBuild}):              "a built-in player in a task that names no build",
+		encode(Task{Version: Version, Match: "odd", Pair: 6, Setup: otherBuild}):           "this worker is sower test (build 000000000000); the run's games are played by sower test (build 111111111111)",
+	}
+	if _, err := c.JS.Publish(ctx, taskSubject("gone", 0), []byte(encode(Task{Version: Version, Match: "gone", Setup: missing}))); err != nil {
+		t.Fatal(err)
 	}
 	n := 0
 	for task := range tasks {
@@ -299,12 +336,13 @@ func TestWorkerRefusesTask(t *testing.T) {
 		}
 		n++
 	}
+	tasks["(gone)"] = "is not in the engine store"
 	var progress sowertest.SyncBuffer
-	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress}
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Progress: &progress, Build: testBuild}
 	wctx, stop := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
-	var reasons []string
+	var reasons, corrupt []string
 	for len(reasons) < len(tasks) && ctx.Err() == nil {
 		msg, err := results.Next(jetstream.FetchMaxWait(time.Second))
 		if err != nil {
@@ -315,10 +353,16 @@ func TestWorkerRefusesTask(t *testing.T) {
 			t.Fatalf("a result %s: %v", msg.Data(), err)
 		}
 		reasons = append(reasons, r.Failed)
+		if r.Corrupt != "" {
+			corrupt = append(corrupt, r.Corrupt)
+		}
 	}
 	stop()
 	if err := <-served; err != nil {
 		t.Errorf("Serve: %v", err)
+	}
+	if len(corrupt) != 1 || corrupt[0] != missing.Engines[0].SHA256 {
+		t.Errorf("the objects named as corrupt: %v, want the missing one", corrupt)
 	}
 	all := strings.Join(reasons, "\n")
 	for _, want := range tasks {
@@ -345,7 +389,7 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 	c := dial(t, srv)
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	w := &Worker{Name: "w", CacheDir: t.TempDir()}
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
 	wctx, stopWorker := context.WithCancel(ctx)
 	served := make(chan error, 1)
 	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
@@ -354,7 +398,7 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 	rctx, interrupt := context.WithCancel(ctx)
 	cfg := builtinMatch(t, 4)
 	cfg.JSON = cancelWriter{interrupt}
-	if _, err := Run(rctx, c, Match{Config: cfg, ID: "ack"}); !errors.Is(err, context.Canceled) {
+	if _, err := Run(rctx, c, Match{Config: cfg, ID: "ack", Build: testBuild}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run: %v", err)
 	}
 	cons, err := c.JS.Consumer(ctx, ResultStream, "sower-coordinator-ack")
@@ -370,3 +414,31 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 // testBuild stands for the program in tests that play self-play tasks in
 // process: the coordinator and the fake worker name the same build.
 var testBuild = Build{Version: "test", SHA256: strings.Repeat("0", 64)}
+
+// TestBuiltinOtherBuild plays a match of built-in players on a worker of
+// another build: the worker refuses its pair, naming both builds, and
+// the coordinator reports the pair failed instead of counting games its
+// own built-in players might have played otherwise.
+func TestBuiltinOtherBuild(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	other := Build{Version: testBuild.Version, SHA256: strings.Repeat("1", 64)}
+	var workerOut sowertest.SyncBuffer
+	w := &Worker{Name: "other", CacheDir: t.TempDir(), Progress: &workerOut, Build: other}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	defer func() { stopWorker(); <-served }()
+	sum, err := Run(ctx, dial(t, srv), Match{Config: builtinMatch(t, 2), ID: "builds", Build: testBuild})
+	want := "this worker is sower test (build 111111111111); the run's games are played by sower test (build 000000000000)"
+	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), want) {
+		t.Errorf("Run: %v\nworker:\n%s", err, workerOut.String())
+	}
+	if n := sum.Score.Games(); n != 0 {
+		t.Errorf("%d games counted", n)
+	}
+	if _, err := Run(ctx, dial(t, srv), Match{Config: builtinMatch(t, 2), ID: "unknown"}); err == nil || !strings.Contains(err.Error(), "build is not known") {
+		t.Errorf("Run without a build: %v", err)
+	}
+}

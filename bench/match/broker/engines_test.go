@@ -6,15 +6,18 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/internal/sowertest"
 )
 
@@ -127,14 +130,7 @@ func TestFetchLeavesNoSubscription(t *testing.T) {
 	if err := c.ensure(ctx); err != nil {
 		t.Fatal(err)
 	}
-	prog := filepath.Join(dir, "engine")
-	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	hash, err := hashFile(prog)
-	if err != nil {
-		t.Fatal(err)
-	}
+	prog, hash := scriptEngine(t, dir)
 	if err := upload(ctx, c.JS, prog, hash, io.Discard); err != nil {
 		t.Fatal(err)
 	}
@@ -161,4 +157,113 @@ func TestFetchLeavesNoSubscription(t *testing.T) {
 	if n := c.NC.NumSubscriptions(); n != subs {
 		t.Errorf("%d subscriptions after the failed fetch, %d before", n, subs)
 	}
+}
+
+// TestCorruptObjectRepaired damages an engine object while its match
+// runs: the worker that refuses it names the object, the coordinator
+// stores the program again and queues the pair once more, and the match
+// ends with the pair played instead of failed.
+func TestCorruptObjectRepaired(t *testing.T) {
+	dir := t.TempDir()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	prog, hash := scriptEngine(t, dir)
+	cfg := builtinMatch(t, 2)
+	played := cfg // the games the fake worker sends, played by the built-in players
+	var err error
+	if cfg.Engines[0], err = match.ParseEngine(prog); err != nil {
+		t.Fatal(err)
+	}
+	cfg.Engines[0].Limit = match.Limit{Nodes: 100}
+	var progress sowertest.SyncBuffer
+	cfg.Progress = &progress
+
+	worked := make(chan error, 1)
+	go func() { worked <- damagingWorker(ctx, c, hash, played, filepath.Join(dir, "cache")) }()
+	sum, err := Run(ctx, c, Match{Config: cfg, ID: "repair", Build: testBuild})
+	if err != nil || sum.Score.Games() != 2 {
+		t.Errorf("Run: %v, %d games\n%s", err, sum.Score.Games(), progress.String())
+	}
+	for _, want := range []string{"replacing the object and queueing the pair again", "is damaged"} {
+		if !strings.Contains(progress.String(), want) {
+			t.Errorf("no %q in:\n%s", want, progress.String())
+		}
+	}
+	cancel()
+	if err := <-worked; err != nil {
+		t.Error(err)
+	}
+}
+
+// damagingWorker takes the tasks of match "repair": at the first it
+// damages the engine object hash and reports the refusal of its cache,
+// at the next it fetches the object, which must be sound again, and
+// sends the pair played as cfg plays it.
+func damagingWorker(ctx context.Context, c *Client, hash string, cfg match.Config, cacheDir string) error {
+	cons := tasksOf(ctx, c, "repair")
+	cch := &cache{dir: cacheDir, js: c.JS}
+	for first := true; ctx.Err() == nil; {
+		msg, task, err := nextTask(cons)
+		if err != nil {
+			return err
+		}
+		if msg == nil {
+			continue
+		}
+		r := Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w"}
+		if first {
+			first = false
+			obs, err := c.JS.ObjectStore(ctx, EngineBucket)
+			if err != nil {
+				return err
+			}
+			if _, err := obs.PutBytes(ctx, hash, []byte("damaged")); err != nil {
+				return err
+			}
+			_, err = cch.path(ctx, hash)
+			if !errors.Is(err, errCorrupt) {
+				return fmt.Errorf("the damaged object fetched: %v", err)
+			}
+			r.Failed, r.Corrupt = err.Error(), hash
+		} else {
+			if _, err := cch.path(ctx, hash); err != nil {
+				return fmt.Errorf("the object after its repair: %w", err)
+			}
+			table, err := match.NewTable(cfg)
+			if err != nil {
+				return err
+			}
+			open, err := cfg.Variant.ParsePosition(task.Opening)
+			if err == nil {
+				r.Records, err = table.PlayPair(ctx, task.Pair, open)
+			}
+			table.Close()
+			if err != nil {
+				return err
+			}
+		}
+		b, _ := json.Marshal(&r)
+		if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+			return fmt.Errorf("publishing: %w", err)
+		}
+		_ = msg.DoubleAck(ctx)
+	}
+	return nil
+}
+
+// scriptEngine writes a small program into dir and returns its path and
+// SHA-256.
+func scriptEngine(t *testing.T, dir string) (string, string) {
+	t.Helper()
+	prog := filepath.Join(dir, "engine")
+	if err := os.WriteFile(prog, []byte("#!/bin/sh\necho engine\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	hash, err := hashFile(prog)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return prog, hash
 }

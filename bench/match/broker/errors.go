@@ -22,6 +22,17 @@ func retryable(err error) error { return &retryError{err: err} }
 // handed out again.
 const retryDelay = 5 * time.Second
 
+// corruptObject is a failure to fetch an engine object that is damaged
+// or missing in the store (errCorrupt): the failure report names the
+// object, so that the coordinator can replace it.
+type corruptObject struct {
+	hash string
+	err  error
+}
+
+func (e *corruptObject) Error() string { return e.err.Error() }
+func (e *corruptObject) Unwrap() error { return e.err }
+
 // ErrBusy marks a match or run that another coordinator is running.
 var ErrBusy = errors.New("run by another coordinator")
 

@@ -32,11 +32,19 @@ type Match struct {
 	// ProgressEvery is how often a line shows the workers and pairs (0:
 	// ten seconds).
 	ProgressEvery time.Duration
-	// Written, if set, reports whether the records written already hold
-	// rec (see Written): a resumed match counts such a record without
-	// writing it again, so that a coordinator stopped between writing a
-	// result and acknowledging it writes no game twice.
-	Written func(rec *match.GameRecord) bool
+	// Build is the program the coordinator runs (ThisBuild). A match with
+	// a built-in player needs it: only workers of that build play its
+	// pairs, since another build's built-in players may play otherwise.
+	Build Build
+	// Written, if set, reports whether the JSON records written already
+	// hold rec (see Written), and PGNWritten whether the PGN written
+	// already holds it (see WrittenPGN): a resumed match writes a record
+	// only to the outputs that lack it, and counts it without writing it
+	// when none does, so that a coordinator stopped between writing a
+	// result and acknowledging it, or between a record's JSON and its
+	// PGN, writes no game twice and loses none.
+	Written    func(rec *match.GameRecord) bool
+	PGNWritten func(rec *match.GameRecord) bool
 }
 
 // ErrSettings marks a match id taken by a match with other settings.
@@ -48,8 +56,12 @@ type matchJob struct {
 	settings Settings
 	pairs    int
 	tally    *match.Tally
-	done     map[int]bool   // pairs counted
-	failed   map[int]string // pairs given up, with the reason
+	outputs  []*output         // the tally's JSON and PGN, as they are set
+	done     map[int]bool      // pairs counted
+	failed   map[int]string    // pairs given up, with the reason
+	objects  map[string]string // the engine programs here, by SHA-256
+	requeued map[int]bool      // pairs queued again after a damaged object was replaced
+	repairs  []int             // pairs whose object is to be replaced and that are to be queued again
 	out      io.Writer
 }
 
@@ -67,7 +79,8 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if err := cfg.Validate(); err != nil {
 		return match.Summary{}, err
 	}
-	j := &matchJob{m: &m, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: cfg.Progress}
+	j := &matchJob{m: &m, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: cfg.Progress,
+		objects: map[string]string{}, requeued: map[int]bool{}}
 	if j.out == nil {
 		j.out = io.Discard
 	}
@@ -84,8 +97,15 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 			return match.Summary{}, fmt.Errorf("engine%d (%s): %v", i+1, e.Name, err)
 		}
 		programs[i] = p
+		j.objects[hashes[i]] = p
 	}
 	j.settings = Settings{Version: Version, Setup: NewSetup(cfg, hashes)}
+	if j.settings.Setup.builtin() {
+		if err := m.Build.check(); err != nil {
+			return match.Summary{}, fmt.Errorf("a match with a built-in player: %w", err)
+		}
+		j.settings.Setup.Sower, j.settings.Setup.Build = m.Build.Version, m.Build.SHA256
+	}
 	for i := range j.settings.Setup.Engines {
 		j.settings.Setup.Engines[i].Program = "" // where it lies here does not change the games
 	}
@@ -95,8 +115,7 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if cfg.SPRT != nil {
 		j.settings.SPRT = cfg.SPRT.String()
 	}
-	var err error
-	if j.tally, err = match.NewTally(*cfg); err != nil {
+	if err := j.newTally(); err != nil {
 		return match.Summary{}, err
 	}
 	if m.ID == "" {
@@ -115,12 +134,58 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 			return match.Summary{}, fmt.Errorf("uploading engine%d (%s): %w", i+1, p, err)
 		}
 	}
-	err = co.run(ctx)
+	err := co.run(ctx)
 	sum := j.tally.Summary()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("coordinator stopped after %d games: %w", sum.Score.Games(), err)
 	}
 	return sum, err
+}
+
+// output is one of the match's outputs (its JSON or its PGN) as the
+// tally writes it: a record the output holds already is not written to
+// it again.
+type output struct {
+	w    io.Writer
+	held func(rec *match.GameRecord) bool // nil: the output holds nothing yet
+	skip bool                             // the record being written is held
+}
+
+func (o *output) Write(p []byte) (int, error) {
+	if o.skip {
+		return len(p), nil
+	}
+	return o.w.Write(p)
+}
+
+// newTally sets up the match's tally, writing to its outputs through
+// the job's output filters.
+func (j *matchJob) newTally() error {
+	cfg := j.m.Config
+	for _, o := range []struct {
+		w    *io.Writer
+		held func(rec *match.GameRecord) bool
+	}{{&cfg.JSON, j.m.Written}, {&cfg.PGN, j.m.PGNWritten}} {
+		if *o.w != nil {
+			out := &output{w: *o.w, held: o.held}
+			j.outputs = append(j.outputs, out)
+			*o.w = out
+		}
+	}
+	var err error
+	j.tally, err = match.NewTally(cfg)
+	return err
+}
+
+// held reports whether every output holds rec already, and sets up
+// those that do to pass it over. A match without outputs holds nothing.
+func (j *matchJob) held(rec *match.GameRecord) bool {
+	all := len(j.outputs) > 0
+	for _, o := range j.outputs {
+		o.skip = o.held != nil && o.held(rec)
+		all = all && o.skip
+	}
+	return all
 }
 
 func (j *matchJob) kind() string { return "match" }
@@ -154,7 +219,8 @@ func (j *matchJob) open() []Task {
 }
 
 // take counts one result; restored ones were written by an earlier run,
-// and so are those Written finds in the records. A pair counted already
+// and so are those every output holds (Written, PGNWritten); a record
+// some output lacks is written to that one only. A pair counted already
 // (played twice after a redelivery) is skipped.
 func (j *matchJob) take(r *Result, from origin) error {
 	written := from == restored
@@ -172,6 +238,12 @@ func (j *matchJob) take(r *Result, from origin) error {
 			r.Failed = fmt.Sprintf("malformed result from worker %s: %v", r.Worker, err)
 		}
 	}
+	if r.Failed != "" && r.Corrupt != "" && from == live && j.objects[r.Corrupt] != "" && !j.requeued[r.Pair] {
+		fmt.Fprintf(j.out, "Pair %d failed on worker %s: %s; replacing the object and queueing the pair again\n", r.Pair+1, r.Worker, r.Failed)
+		j.requeued[r.Pair] = true
+		j.repairs = append(j.repairs, r.Pair)
+		return nil
+	}
 	if r.Failed != "" {
 		if _, seen := j.failed[r.Pair]; !seen && !written {
 			fmt.Fprintf(j.out, "Pair %d failed on worker %s: %s\n", r.Pair+1, r.Worker, r.Failed)
@@ -182,13 +254,35 @@ func (j *matchJob) take(r *Result, from origin) error {
 	delete(j.failed, r.Pair)
 	j.done[r.Pair] = true
 	for _, rec := range r.Records {
-		if written || (j.m.Written != nil && j.m.Written(rec)) {
+		if written || j.held(rec) {
 			j.tally.Restore(rec)
 		} else if err := j.tally.Add(rec); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// repair returns the engine programs to check and store again (path by
+// SHA-256) and the tasks to queue again, once each: the pairs a worker
+// refused because an engine object was damaged or missing.
+func (j *matchJob) repair() (map[string]string, []Task) {
+	var ts []Task
+	for _, pair := range j.repairs {
+		if !j.done[pair] {
+			ts = append(ts, j.task(pair))
+		}
+	}
+	j.repairs = nil
+	return j.objects, ts
+}
+
+// repairFailed gives up a pair whose object could not be replaced.
+func (j *matchJob) repairFailed(pair int, reason string) {
+	if !j.done[pair] {
+		fmt.Fprintf(j.out, "Pair %d failed: %s\n", pair+1, reason)
+		j.failed[pair] = reason
+	}
 }
 
 // check checks that a result holds the pair's games, in order.

@@ -73,6 +73,9 @@ func decodeTask(b []byte) (*Task, error) {
 			return &t, refuse("engine%d: %q is not a SHA-256", i+1, e.SHA256)
 		}
 	}
+	if s.builtin() && (s.Sower == "" || !isSHA256(s.Build)) {
+		return &t, refuse("a built-in player in a task that names no build (a coordinator of an older version)")
+	}
 	return &t, nil
 }
 
@@ -122,6 +125,9 @@ func decodeResult(b []byte, run string) (*Result, error) {
 		r.Failed = r.Failed[:maxReason] + "…"
 	}
 	r.Failed = printable(r.Failed)
+	if r.Corrupt != "" && (r.Failed == "" || !isSHA256(r.Corrupt)) {
+		r.Corrupt = "" // names no object: an ordinary result or failure
+	}
 	if r.Failed != "" {
 		r.Records, r.Data = nil, nil
 		return &r, checkGameSet(r.Games, maxGames)

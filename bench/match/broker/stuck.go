@@ -47,7 +47,8 @@ func (co *coordinator) watchExhausted() (<-chan uint64, func(), error) {
 // and every result has been read, a task still in the stream has used
 // up its deliveries, and a task no longer there was answered by nothing
 // that counted (a result refused, a failure report lost). Each is
-// reported as failed.
+// reported as failed. A task the consumer has not handed out yet is not
+// stuck, whatever the counts say: they lag a publication a moment.
 func (co *coordinator) checkStuck(ctx context.Context, results jetstream.Consumer) {
 	ti, err := co.tasks.Info(ctx)
 	if err != nil || ti.NumPending > 0 || ti.NumAckPending > 0 {
@@ -64,8 +65,11 @@ func (co *coordinator) checkStuck(ctx context.Context, results jetstream.Consume
 	for _, t := range co.job.open() {
 		m, err := s.GetLastMsgForSubject(ctx, taskSubject(co.id, t.Pair))
 		switch {
-		case err == nil:
+		case err == nil && m.Sequence <= ti.Delivered.Stream:
 			co.giveUp(ctx, m.Sequence)
+		case err == nil:
+			// Never handed out: the consumer has not counted it as
+			// pending yet (it does so after the publication returns).
 		case errors.Is(err, jetstream.ErrMsgNotFound):
 			co.report(ctx, &t, fmt.Sprintf("lost.%s.%d", co.id, t.Pair),
 				"its task left the queue without a result that counts (see the messages refused above)")

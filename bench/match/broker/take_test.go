@@ -58,14 +58,20 @@ func matchResults(t testing.TB) (match.Config, [][]byte) {
 func newMatchCoordinator(t testing.TB, cfg match.Config, out io.Writer) (*coordinator, *matchJob) {
 	t.Helper()
 	cfg.JSON = out
-	m := &Match{Config: cfg, ID: "m"}
-	j := &matchJob{m: m, pairs: (cfg.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: io.Discard,
-		settings: Settings{Version: Version, Setup: NewSetup(&cfg, [2]string{})}}
-	var err error
-	if j.tally, err = match.NewTally(cfg); err != nil {
+	return resumedCoordinator(t, &Match{Config: cfg, ID: "m"})
+}
+
+// resumedCoordinator returns a coordinator of match m as Run sets it up,
+// without a broker: m's Config names the outputs, Written and PGNWritten
+// what they hold.
+func resumedCoordinator(t testing.TB, m *Match) (*coordinator, *matchJob) {
+	t.Helper()
+	j := &matchJob{m: m, pairs: (m.Config.Games + 1) / 2, done: map[int]bool{}, failed: map[int]string{}, out: io.Discard,
+		settings: Settings{Version: Version, Setup: NewSetup(&m.Config, [2]string{})}}
+	if err := j.newTally(); err != nil {
 		t.Fatal(err)
 	}
-	return &coordinator{id: "m", job: j, out: io.Discard, running: map[int]string{}}, j
+	return &coordinator{id: m.ID, job: j, out: io.Discard, running: map[int]string{}}, j
 }
 
 // gamesWritten returns how often each game is in the JSON records.
@@ -196,8 +202,8 @@ func TestWrittenNotAgain(t *testing.T) {
 		t.Fatal(err)
 	}
 	var second bytes.Buffer
-	co, j := newMatchCoordinator(t, cfg, &second)
-	j.m.Written = written
+	cfg.JSON = &second
+	co, j := resumedCoordinator(t, &Match{Config: cfg, ID: "m", Written: written})
 	for _, m := range genuine {
 		if err := co.take(m, live); err != nil {
 			t.Fatal(err)
@@ -391,3 +397,87 @@ func TestSelfPlayEarlierFailure(t *testing.T) {
 		t.Fatalf("the games delivered: %v, failed %v, pending %v", err, j.failed, j.pending)
 	}
 }
+
+// TestPGNWrittenNotAgain resumes a match whose results all come again
+// (written, not acknowledged) with outputs that an earlier run stopped
+// at several points: each game is written to each output that lacks it,
+// once, and to none that holds it.
+func TestPGNWrittenNotAgain(t *testing.T) {
+	cfg, genuine := matchResults(t)
+	recs := map[int]*match.GameRecord{}
+	for _, msg := range genuine {
+		var r Result
+		if err := json.Unmarshal(msg, &r); err != nil {
+			t.Fatal(err)
+		}
+		for _, rec := range r.Records {
+			recs[rec.Game] = rec
+		}
+	}
+	jsonOf := func(games ...int) string {
+		var b strings.Builder
+		for _, g := range games {
+			line, _ := json.Marshal(recs[g])
+			b.Write(append(line, '\n'))
+		}
+		return b.String()
+	}
+	pgnOf := func(games ...int) string {
+		var b strings.Builder
+		for _, g := range games {
+			b.WriteString(recs[g].PGN())
+		}
+		return b.String()
+	}
+	other := *recs[3]
+	other.South, other.North = other.North, other.South
+	game3 := recs[3].PGN()
+	tests := []struct {
+		name      string
+		json, pgn *string // what the earlier run wrote; nil: no such output
+		wantJSON  []int   // the games the resumed run writes to each
+		wantPGN   []int
+	}{
+		{"PGN alone, the last pair written", nil, ptr(pgnOf(1, 2, 3, 4)), nil, []int{5}},
+		{"stopped between a record's JSON and its PGN", ptr(jsonOf(1, 2, 3)), ptr(pgnOf(1, 2)), []int{4, 5}, []int{3, 4, 5}},
+		{"stopped in the middle of a game's PGN", ptr(jsonOf(1, 2, 3)), ptr(pgnOf(1, 2) + game3[:len(game3)/2]), []int{4, 5}, []int{3, 4, 5}},
+		{"another match's game 3 in the PGN", nil, ptr(pgnOf(1, 2) + other.PGN()), nil, []int{3, 4, 5}},
+		{"every game written", ptr(jsonOf(1, 2, 3, 4, 5)), ptr(pgnOf(1, 2, 3, 4, 5)), nil, nil},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			m := &Match{Config: cfg, ID: "m"}
+			var jsonOut, pgnOut bytes.Buffer
+			var err error
+			if tc.json != nil {
+				m.Config.JSON = &jsonOut
+				if m.Written, err = Written(strings.NewReader(*tc.json)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.pgn != nil {
+				m.Config.PGN = &pgnOut
+				if m.PGNWritten, err = WrittenPGN(strings.NewReader(*tc.pgn)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			co, j := resumedCoordinator(t, m)
+			for _, msg := range genuine {
+				if err := co.take(msg, live); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if got := j.tally.Summary().Score.Games(); got != cfg.Games {
+				t.Errorf("%d games counted, want %d", got, cfg.Games)
+			}
+			if tc.json != nil && jsonOut.String() != jsonOf(tc.wantJSON...) {
+				t.Errorf("JSON written on resuming: games %v, want %v", gamesWritten(t, jsonOut.Bytes()), tc.wantJSON)
+			}
+			if tc.pgn != nil && pgnOut.String() != pgnOf(tc.wantPGN...) {
+				t.Errorf("PGN written on resuming:\n%s\nwant games %v", pgnOut.String(), tc.wantPGN)
+			}
+		})
+	}
+}
+
+func ptr(s string) *string { return &s }

@@ -58,6 +58,17 @@ type Setup struct {
 	TimeMarginMS   int64     `json:"time_margin_ms"`
 	TimeoutMS      int64     `json:"timeout_ms"`
 	Ponder         bool      `json:"ponder,omitempty"`
+	// Sower and Build are the version and executable's SHA-256 of the
+	// coordinator's program when an engine is built in (see Build): a
+	// worker of another build refuses the task, since its built-in
+	// players may play otherwise. Both are empty when no engine is.
+	Sower string `json:"sower,omitempty"`
+	Build string `json:"build,omitempty"`
+}
+
+// builtin reports whether an engine of the setup is a built-in player.
+func (s *Setup) builtin() bool {
+	return s.Engines[0].Builtin != "" || s.Engines[1].Builtin != ""
 }
 
 // Settings are a match's setup with what only the coordinator uses: the
@@ -101,6 +112,10 @@ type Result struct {
 	// (an engine that does not run there, a corrupt engine object); the
 	// task is not tried again.
 	Failed string `json:"failed,omitempty"`
+	// Corrupt, with Failed, is the SHA-256 of the engine object the
+	// worker refused as damaged or missing: the coordinator checks and
+	// replaces it, and queues the pair again once.
+	Corrupt string `json:"corrupt,omitempty"`
 }
 
 // NewSetup describes cfg's games; hashes gives the SHA-256 of each engine

@@ -26,8 +26,9 @@ type Worker struct {
 	// Progress gets a line per pair started, finished or failed.
 	Progress io.Writer
 	// Build is this program's build (ThisBuild): the worker plays a
-	// self-play task only when the task names the same build, and fails
-	// it, naming both, otherwise.
+	// self-play task, or a match's pair with a built-in player, only when
+	// the task names the same build, and fails it, naming both,
+	// otherwise.
 	Build Build
 }
 
@@ -199,6 +200,11 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 		_ = msg.NakWithDelay(retryDelay)
 		return
 	case err != nil:
+		var corrupt *corruptObject
+		if errors.As(err, &corrupt) {
+			s.failCorrupt(ctx, msg, t, err.Error(), corrupt.hash)
+			return
+		}
 		s.fail(ctx, msg, t, err.Error())
 		return
 	}
@@ -237,6 +243,11 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 // play plays the task's pair. When ctx ends it returns ctx's error; a
 // failure that may pass (a fetch that timed out) is a *retryError.
 func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
+	if t.Setup.builtin() {
+		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}); why != "" {
+			return nil, errors.New(why)
+		}
+	}
 	if s.match != t.Match {
 		s.drop()
 		var programs [2]string
@@ -250,10 +261,10 @@ func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
 					return nil, ctx.Err()
 				}
 				err = fmt.Errorf("engine%d (%s): %w", i+1, e.Name, err)
-				if !errors.Is(err, errCorrupt) {
-					err = retryable(err)
+				if errors.Is(err, errCorrupt) {
+					return nil, &corruptObject{hash: e.SHA256, err: err}
 				}
-				return nil, err
+				return nil, retryable(err)
 			}
 			programs[i] = p
 		}
@@ -291,9 +302,16 @@ func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
 // fail publishes why the task cannot be played and terminates it, so that
 // it is not handed out again.
 func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason string) {
+	s.failCorrupt(ctx, msg, t, reason, "")
+}
+
+// failCorrupt is fail for a task refused because the engine object of
+// SHA-256 corrupt is damaged or missing ("": for another reason); the
+// report names the object.
+func (s *slot) failCorrupt(ctx context.Context, msg jetstream.Msg, t *Task, reason, corrupt string) {
 	fmt.Fprintf(s.w.Progress, "%s failed: %s\n", t.what(), reason)
 	if t.Match != "" && CheckID(t.Match) == nil {
-		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason}
+		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason, Corrupt: corrupt}
 		if b, err := json.Marshal(&r); err == nil {
 			// Sent until the broker has it: a task terminated without its
 			// failure report would leave the coordinator waiting for it.

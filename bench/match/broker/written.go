@@ -4,7 +4,9 @@ import (
 	"bufio"
 	"crypto/sha256"
 	"encoding/json"
+	"errors"
 	"io"
+	"strings"
 
 	"github.com/sower-engine/sower/bench/match"
 )
@@ -53,3 +55,40 @@ func recordHash(rec *match.GameRecord) ([sha256.Size]byte, bool) {
 	}
 	return sha256.Sum256(b), true
 }
+
+// WrittenPGN reads games as match writes them as PGN (the form of --pgn)
+// and returns the function Match.PGNWritten wants: it reports whether the
+// text holds rec's game exactly as rec.PGN writes it. A game's text
+// starts with its Event tag after a blank line (or at the start) and
+// runs to the next; the text decides, so a game cut short by a kill
+// (the torn end of a file), or another match's game of the same number,
+// does not hide rec.
+func WrittenPGN(r io.Reader) (func(rec *match.GameRecord) bool, error) {
+	seen := map[[sha256.Size]byte]bool{}
+	br := bufio.NewReader(r)
+	var game strings.Builder
+	blank := true // the line before was blank, or there was none
+	for {
+		line, err := br.ReadString('\n')
+		if err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+		if blank && strings.HasPrefix(line, pgnStart) || line == "" {
+			if game.Len() > 0 {
+				seen[sha256.Sum256([]byte(game.String()))] = true
+			}
+			game.Reset()
+		}
+		if line == "" {
+			break
+		}
+		game.WriteString(line)
+		blank = line == "\n"
+	}
+	return func(rec *match.GameRecord) bool {
+		return seen[sha256.Sum256([]byte(rec.PGN()))]
+	}, nil
+}
+
+// pgnStart starts the text of a game match writes as PGN.
+const pgnStart = "[Event "
