@@ -111,6 +111,7 @@ type coordinator struct {
 	requeue bool
 	before  uint64         // with requeue: the last result before this run's tasks were queued
 	running map[int]string // tasks started, by worker
+	gone    map[int]bool   // tasks the last checkStuck found gone from the stream without a result
 	lease   *lease
 	tasks   jetstream.Consumer // the run's task consumer
 }

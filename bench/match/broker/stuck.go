@@ -50,6 +50,8 @@ func (co *coordinator) watchExhausted() (<-chan uint64, func(), error) {
 // reported as failed. A task the consumer has not handed out yet is not
 // stuck, whatever the counts say: they lag a publication a moment.
 func (co *coordinator) checkStuck(ctx context.Context, results jetstream.Consumer) {
+	before := co.gone // what the previous check found gone
+	co.gone = nil
 	ti, err := co.tasks.Info(ctx)
 	if err != nil || ti.NumPending > 0 || ti.NumAckPending > 0 {
 		return
@@ -62,6 +64,8 @@ func (co *coordinator) checkStuck(ctx context.Context, results jetstream.Consume
 	if err != nil {
 		return
 	}
+	gone := map[int]bool{}
+	defer func() { co.gone = gone }()
 	for _, t := range co.job.open() {
 		m, err := s.GetLastMsgForSubject(ctx, taskSubject(co.id, t.Pair))
 		switch {
@@ -71,6 +75,13 @@ func (co *coordinator) checkStuck(ctx context.Context, results jetstream.Consume
 			// Never handed out: the consumer has not counted it as
 			// pending yet (it does so after the publication returns).
 		case errors.Is(err, jetstream.ErrMsgNotFound):
+			// The counts lag a moment behind a result published and its
+			// task acknowledged just now: a task is reported lost only
+			// when two checks in a row find it gone.
+			if !before[t.Pair] {
+				gone[t.Pair] = true
+				continue
+			}
 			co.report(ctx, &t, fmt.Sprintf("lost.%s.%d", co.id, t.Pair),
 				"its task left the queue without a result that counts (see the messages refused above)")
 		}
