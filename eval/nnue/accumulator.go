@@ -13,9 +13,6 @@ type Accumulator struct {
 	valid bool
 }
 
-// Valid reports whether a has been computed (by Refresh or Update).
-func (a *Accumulator) Valid() bool { return a.valid }
-
 // Invalidate empties a: its next Update is a refresh.
 func (a *Accumulator) Invalidate() { a.valid = false }
 

@@ -38,9 +38,6 @@ func NewDataset(f board.Family) *Dataset {
 	return &Dataset{family: f, models: map[string]*nnue.Model{}, zero: nnue.New(f, "")}
 }
 
-// Family returns the dataset's family.
-func (d *Dataset) Family() board.Family { return d.family }
-
 // Boards returns the bits (nnue.BoardBit) of the boards whose positions
 // d holds: the network trained on d evaluates those (nnue.Net.Boards).
 func (d *Dataset) Boards() uint8 { return d.boards }
