@@ -668,16 +668,8 @@ func readData(t *testing.T, path string) []tune.Record {
 // hash than its name: the worker's cache refuses it and keeps nothing.
 func TestWrongHashRefused(t *testing.T) {
 	dir := t.TempDir()
-	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-	c, err := Dial(ClientOptions{URL: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	_, c := readyBroker(t, dir)
 	ctx := context.Background()
-	if err := c.ensure(ctx); err != nil {
-		t.Fatal(err)
-	}
 	good, hash := scriptEngine(t, dir)
 	if err := upload(ctx, c.JS, good, hash, io.Discard); err != nil {
 		t.Fatal(err)
@@ -815,6 +807,19 @@ func dial(t *testing.T, srv *Server) *Client {
 	}
 	t.Cleanup(c.Close)
 	return c
+}
+
+// readyBroker starts an embedded broker with its store in dir and a
+// client whose streams and buckets are made; the client is closed when
+// the test ends.
+func readyBroker(t *testing.T, dir string) (*Server, *Client) {
+	t.Helper()
+	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+	c := dial(t, srv)
+	if err := c.ensure(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return srv, c
 }
 
 // builtinMatch is a Katro match of games games between the built-in

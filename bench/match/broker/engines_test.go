@@ -29,16 +29,8 @@ import (
 // leaves no subscription open behind it.
 func TestDamagedObjectReplaced(t *testing.T) {
 	dir := t.TempDir()
-	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-	c, err := Dial(ClientOptions{URL: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	_, c := readyBroker(t, dir)
 	ctx := context.Background()
-	if err := c.ensure(ctx); err != nil {
-		t.Fatal(err)
-	}
 	prog := filepath.Join(dir, "engine")
 	content := []byte("#!/bin/sh\necho engine\n")
 	if err := os.WriteFile(prog, content, 0o755); err != nil {
@@ -120,16 +112,8 @@ func TestDamagedObjectReplaced(t *testing.T) {
 // fetch fails and leaves no subscription of the object open.
 func TestFetchLeavesNoSubscription(t *testing.T) {
 	dir := t.TempDir()
-	srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-	c, err := Dial(ClientOptions{URL: srv.URL()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
+	_, c := readyBroker(t, dir)
 	ctx := context.Background()
-	if err := c.ensure(ctx); err != nil {
-		t.Fatal(err)
-	}
 	prog, hash := scriptEngine(t, dir)
 	if err := upload(ctx, c.JS, prog, hash, io.Discard); err != nil {
 		t.Fatal(err)

@@ -140,16 +140,8 @@ func testFaults(t *testing.T, bin string) {
 	t.Run("damaged engine object", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
-		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-		c, err := Dial(ClientOptions{URL: srv.URL()})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
+		srv, c := readyBroker(t, dir)
 		ctx := context.Background()
-		if err := c.ensure(ctx); err != nil {
-			t.Fatal(err)
-		}
 		hash, err := hashFile(bin)
 		if err != nil {
 			t.Fatal(err)
