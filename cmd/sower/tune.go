@@ -218,16 +218,26 @@ func checkDataSize(z tune.Sizes, share float64) error {
 
 // dataGame returns the game named in a data file's header.
 func dataGame(name string) (string, error) {
+	v, err := dataVariant(name)
+	if err != nil {
+		return "", err
+	}
+	return v.Name(), nil
+}
+
+// dataVariant returns the variant a data file was made for, with the
+// rules its header records.
+func dataVariant(name string) (*board.Variant, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return "", flagError("--data", err)
+		return nil, flagError("--data", err)
 	}
 	defer f.Close()
 	r, err := tune.NewReader(f)
 	if err != nil {
-		return "", usagef("--data %s: %v", name, err)
+		return nil, usagef("--data %s: %v", name, err)
 	}
-	return r.Variant().Name(), nil
+	return r.Variant(), nil
 }
 
 // loadData adds a data file's records to d (made on the first file).
