@@ -204,3 +204,42 @@ func TestEvalTypeNetEval(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalTypeNetWDL checks that with EvalType net the wdl of the info
+// lines is the network's own model's forecast at the line's score, and
+// the linear evaluation's model's after EvalType linear.
+func TestEvalTypeNetWDL(t *testing.T) {
+	own := eval.WDLModel{K: 0.02, Band: 10}
+	n := seedCountNet()
+	n.WDL = own
+	path := filepath.Join(t.TempDir(), "wdl.nnue")
+	if err := n.WriteFile(path); err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(` score cp (-?\d+) (?:lowerbound |upperbound )?wdl (\d+) (\d+) (\d+) `)
+	s := newSession(t, Config{})
+	s.send("setoption name UCI_Variant value hoyito3", "setoption name UCI_ShowWDL value true", "setoption name EvalFile value "+path)
+	for _, tc := range []struct {
+		evalType string
+		model    eval.WDLModel
+	}{{"net", own}, {"linear", eval.BuiltinWDL(board.Hoyito)}} {
+		s.send("setoption name EvalType value "+tc.evalType, "position startpos moves a1 c2", "go depth 4")
+		_, lines := s.bestmove()
+		checked := 0
+		for _, l := range lines {
+			m := line.FindStringSubmatch(l)
+			if m == nil {
+				continue
+			}
+			cp, _ := strconv.Atoi(m[1])
+			w := tc.model.PerMille(cp)
+			if got := m[2] + " " + m[3] + " " + m[4]; got != strconv.Itoa(w.Win)+" "+strconv.Itoa(w.Draw)+" "+strconv.Itoa(w.Loss) {
+				t.Errorf("EvalType %s: %q, want wdl %d %d %d", tc.evalType, l, w.Win, w.Draw, w.Loss)
+			}
+			checked++
+		}
+		if checked == 0 {
+			t.Errorf("EvalType %s: no info line with a score and wdl:\n%s", tc.evalType, strings.Join(lines, "\n"))
+		}
+	}
+}
