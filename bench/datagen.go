@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/search"
 )
@@ -25,6 +26,10 @@ type DatagenConfig struct {
 	RandomPlies int
 	Seed        uint64
 	Concurrency int
+	// Nets are the networks the engines evaluate with (search.Engine.SetNet),
+	// at most one per family; a family without one, or a board its network
+	// was not trained for, plays with the linear evaluation.
+	Nets []*nnue.Net
 	// Skip, if set, says which games to leave out (those already written
 	// by an earlier run).
 	Skip func(game int) bool
@@ -77,6 +82,12 @@ func Datagen(ctx context.Context, cfg DatagenConfig) error {
 			if err != nil {
 				fail(err)
 				return
+			}
+			for _, n := range cfg.Nets {
+				if err := eng.SetNet(n.Family, n); err != nil {
+					fail(err)
+					return
+				}
 			}
 			for i := range jobs {
 				gd, err := selfPlay(ctx, eng, &cfg, i)

@@ -50,7 +50,9 @@ type WDLModel struct {
 // none of the games fitted on was, so its band is 0 and it forecasts no
 // draw. The smaller Katro boards, which play with the hand-made weights,
 // use Katro's model: it is measured on the 6x6 board only (the calibration
-// is in docs/tuning.md).
+// is in docs/tuning.md). A network evaluation's scores have their own
+// scale, so a network file carries its own model (nnue.Net.WDL), and this
+// one serves a network only when its file has none.
 func BuiltinWDL(f board.Family) WDLModel {
 	if f == board.Hoyito {
 		return WDLModel{K: hoyitoWDLK, Band: hoyitoWDLBand}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -91,14 +92,33 @@ func (s *server) cmdD(args []string) error {
 }
 
 // cmdEval is "eval": the static evaluation of the current position, term
-// by term.
+// by term, or with EvalType net the network's (WriteNetEval).
 func (s *server) cmdEval(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected %s", quote(args[0]))
 	}
 	p := s.game.Position()
+	linear := search.Evaluator(p.Variant())
+	f := p.Variant().Family()
 	var b strings.Builder
-	WriteEval(&b, search.Evaluator(p.Variant()), &p)
+	n, err := s.network(f)
+	switch {
+	case err != nil:
+		return err
+	case n != nil:
+		source := "the built-in " + nnue.BuiltinName(f)
+		if n == s.nets.net {
+			source = "file " + s.nets.file
+		}
+		if err := WriteNetEval(&b, n, source, &p, linear); err != nil {
+			return err
+		}
+	default:
+		if s.nets.on {
+			fmt.Fprintf(&b, "no %s network: the linear evaluation plays\n", f)
+		}
+		WriteEval(&b, linear, &p)
+	}
 	s.printBlock(b.String())
 	return nil
 }

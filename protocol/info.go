@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -22,7 +21,8 @@ import (
 // "lowerbound" or "upperbound" when the iteration's window failed. With
 // showWDL (the UCI_ShowWDL option) "wdl <win> <draw> <loss>" follows, per
 // mille for the side to move, as Stockfish places it (search.Info.WDL with
-// the family's eval.BuiltinWDL model). time is in milliseconds. The command
+// the report's model, Info.Model: the network's with EvalType net and a
+// network that records one, else the family's eval.BuiltinWDL). time is in milliseconds. The command
 // line's analyse prints the same lines.
 func FormatInfo(i search.Info, showWDL bool) string {
 	var b strings.Builder
@@ -45,7 +45,7 @@ func FormatInfo(i search.Info, showWDL bool) string {
 		b.WriteString(" upperbound")
 	}
 	if showWDL {
-		w := i.WDL(eval.BuiltinWDL(i.Family))
+		w := i.WDL(i.Model())
 		b.WriteString(" wdl ")
 		b.WriteString(strconv.Itoa(w.Win))
 		b.WriteByte(' ')

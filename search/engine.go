@@ -39,6 +39,10 @@ type Info struct {
 	// MultiPV is the line's rank, 1 for the best, when the search looks
 	// for several lines (Limits.MultiPV above 1); 0 otherwise.
 	MultiPV int
+	// WDLModel is the win/draw/loss model of the evaluation that made
+	// Score (Engine.WDLModel); the zero model in a report made elsewhere
+	// stands for the family's eval.BuiltinWDL.
+	WDLModel eval.WDLModel
 }
 
 // Result is what a search found.
@@ -135,6 +139,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	if err := s.useNet(e.nets[root.Variant().Family()]); err != nil {
 		return Result{}, err
 	}
+	s.wdl = wdlModel(s.net.network(), s.family)
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
 	s.pr = e.startProver(ctx, s, lim)

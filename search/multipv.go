@@ -62,6 +62,7 @@ func (s *searcher) emitMulti(depth int) {
 		}
 		info := Info{
 			Family:   s.family,
+			WDLModel: s.wdl,
 			Depth:    depth,
 			SelDepth: max(s.seldepth, depth),
 			Score:    rm.score,

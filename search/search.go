@@ -50,8 +50,9 @@ type searcher struct {
 	tt     *Table
 	ev     *eval.Evaluator
 	family board.Family
-	limit  int  // the no-capture limit, 0 = off
-	repOff bool // Repetition off: a repeated position ends nothing
+	wdl    eval.WDLModel // the evaluation's win/draw/loss model, for the reports
+	limit  int           // the no-capture limit, 0 = off
+	repOff bool          // Repetition off: a repeated position ends nothing
 	lim    Limits
 	cb     Callbacks
 
@@ -161,7 +162,7 @@ func (s *searcher) run() Result {
 	root := &s.root
 	if st := root.Status(s.keys); st.Over() {
 		s.waitPonder()
-		info := Info{Family: s.family, Score: s.endScore(root, st, 0), Bound: BoundExact, Proven: true}
+		info := Info{Family: s.family, WDLModel: s.wdl, Score: s.endScore(root, st, 0), Bound: BoundExact, Proven: true}
 		return Result{Info: info, Over: st}
 	}
 	s.genRoot()
@@ -261,6 +262,7 @@ func (s *searcher) finish(res Result) Result {
 		res.Ponder = res.Info.PV[1]
 	}
 	res.Info.Family = s.family
+	res.Info.WDLModel = s.wdl
 	return res
 }
 
@@ -524,6 +526,7 @@ func (s *searcher) emit(depth int, score Score, bound Bound, proven bool) {
 	}
 	s.last = Info{
 		Family:   s.family,
+		WDLModel: s.wdl,
 		Depth:    depth,
 		SelDepth: max(s.seldepth, depth),
 		Score:    score,

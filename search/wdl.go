@@ -1,6 +1,46 @@
 package search
 
-import "github.com/sower-engine/sower/eval"
+import (
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
+)
+
+// WDLModel returns the win/draw/loss model of the evaluation the engine
+// plays board v with: the network's (nnue.Net.WDL) when a network that
+// records one evaluates v, else the family's eval.BuiltinWDL, fitted to
+// the linear evaluation's search scores.
+func (e *Engine) WDLModel(v *board.Variant) eval.WDLModel {
+	return NetWDLModel(e.Net(v.Family()), v)
+}
+
+// NetWDLModel returns the win/draw/loss model of a search of board v with
+// network n (nil: the linear evaluation): n's model (nnue.Net.WDL) if n
+// evaluates v and records one, else v's family's eval.BuiltinWDL.
+func NetWDLModel(n *nnue.Net, v *board.Variant) eval.WDLModel {
+	if n != nil && !n.Evaluates(v) {
+		n = nil
+	}
+	return wdlModel(n, v.Family())
+}
+
+// Model returns the report's win/draw/loss model: WDLModel, or the
+// family's eval.BuiltinWDL when WDLModel is zero.
+func (i *Info) Model() eval.WDLModel {
+	if i.WDLModel.K > 0 {
+		return i.WDLModel
+	}
+	return eval.BuiltinWDL(i.Family)
+}
+
+// wdlModel returns network n's model if it has one (n nil: the linear
+// evaluation), else family f's built-in one.
+func wdlModel(n *nnue.Net, f board.Family) eval.WDLModel {
+	if n != nil && n.WDL.K > 0 {
+		return n.WDL
+	}
+	return eval.BuiltinWDL(f)
+}
 
 // WDL returns the report's win/draw/loss forecast for the side to move.
 // A proven result is certain: a decisive score reported exact or as a

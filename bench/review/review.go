@@ -7,7 +7,6 @@ import (
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -174,7 +173,7 @@ func (v *verdict) value(f board.Family, s board.Side) float64 {
 		}
 		return x
 	}
-	wdl := v.info.WDL(eval.BuiltinWDL(f))
+	wdl := v.info.WDL(v.info.Model())
 	e := (float64(wdl.Win) + float64(wdl.Draw)/2) / 1000
 	if v.side != s {
 		e = 1 - e

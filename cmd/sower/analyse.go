@@ -10,6 +10,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
 )
@@ -133,13 +134,21 @@ func (r *reportPrinter) callbacks() search.Callbacks {
 func (c *cli) eval(args []string) error {
 	var g gameFlags
 	var learned bool
-	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned]`)
+	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned | --eval net [--evalfile FILE]]`)
 	g.add(fs, true)
 	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, even in a handeval build")
+	evalType, evalFile := addEvalFlags(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
+	if learned && *evalType != "linear" {
+		return usagef("--learned shows the linear evaluation; not with --eval %s", *evalType)
+	}
 	game, err := g.build()
+	if err != nil {
+		return err
+	}
+	nets, err := loadNets(*evalType, *evalFile)
 	if err != nil {
 		return err
 	}
@@ -156,6 +165,19 @@ func (c *cli) eval(args []string) error {
 		e = eval.NewLearned(p.Variant(), &w)
 	}
 	fmt.Fprint(c.stdout, p.Diagram())
+	if len(nets) > 0 {
+		for _, n := range nets {
+			if n.Family != p.Variant().Family() {
+				continue
+			}
+			source := "the built-in " + nnue.BuiltinName(n.Family)
+			if *evalFile != "" && n == nets[0] {
+				source = "file " + *evalFile
+			}
+			return protocol.WriteNetEval(c.stdout, n, source, &p, e)
+		}
+		fmt.Fprintf(c.stdout, "no %s network: the linear evaluation plays\n", p.Variant().Family())
+	}
 	if w := e.Learned(); w != nil {
 		var a eval.Active
 		e.Features(&p, &a)

@@ -41,6 +41,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
+	evalType, evalFile := addEvalFlags(fs)
 	onBroker := addDatagenBrokerFlags(fs, c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -98,6 +99,12 @@ func (c *cli) datagen(args []string) error {
 		if err != nil {
 			return usagef("--openings %s: %v", f.openings, err)
 		}
+	}
+	if cfg.Nets, err = loadNets(*evalType, *evalFile); err != nil {
+		return err
+	}
+	if len(cfg.Nets) > 0 && onBroker.url != "" {
+		return usagef("--eval net: the broker's workers play with the linear evaluation; play without --broker")
 	}
 	if err := onBroker.check(fs); err != nil {
 		return err

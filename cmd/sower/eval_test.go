@@ -1,9 +1,14 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 )
 
 // TestEvalWeightsMultiplyOut reads sower eval's table and checks that every
@@ -55,5 +60,71 @@ func TestEvalWeightsMultiplyOut(t *testing.T) {
 	}
 	if fractions == 0 {
 		t.Error("no weight with a fraction: the check tests nothing")
+	}
+}
+
+// TestEvalNet checks sower eval --eval net: the network's total is the
+// model's evaluation of the position, and bad input is refused with a
+// message that names it.
+func TestEvalNet(t *testing.T) {
+	dir := t.TempDir()
+	file := testNetFile(t, dir)
+	n, err := nnue.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := nnue.NewModel(n, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		fen  string
+		file bool
+	}{
+		{"8,1,1,1,7,7/0,8,2,7,2,0 N 0 4 0", true},
+		{"1,1,1,1,1,1/1,1,1,1,1,1 S 28 8 0", false},
+		{"0,3,0,2,0,5/4,0,0,1,9,0 S 12 12 3", true},
+	} {
+		p, err := v.ParsePosition(tc.fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		args := []string{"eval", "--game", "hoyito3", "--fen", tc.fen, "--eval", "net"}
+		source := "network: the built-in hoyito3.nnue"
+		if tc.file {
+			args = append(args, "--evalfile", file)
+			source = "network: file " + file
+		}
+		stdout, stderr, st := runCLI(args...)
+		score := m.EvaluatePosition(&p)
+		want := "network " + strconv.Itoa(score) + " for " + p.Side().String() + ", the side to move"
+		if st != exitOK || !strings.Contains(stdout, want) || !strings.Contains(stdout, source) {
+			t.Errorf("%v: status %d, stderr %q, want %q and %q in:\n%s", args, st, stderr, want, source, stdout)
+		}
+	}
+	damaged := filepath.Join(dir, "damaged.nnue")
+	b, _ := os.ReadFile(file)
+	b[200] ^= 1
+	if err := os.WriteFile(damaged, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--eval", "neural"}, "--eval neural: want linear or net"},
+		{[]string{"--evalfile", file}, "it is read with --eval net"},
+		{[]string{"--eval", "net", "--evalfile", filepath.Join(dir, "none.nnue")}, "none.nnue"},
+		{[]string{"--eval", "net", "--evalfile", damaged}, "damaged file"},
+		{[]string{"--eval", "net", "--learned"}, "--learned shows the linear evaluation"},
+	} {
+		_, stderr, st := runCLI(append([]string{"eval", "--game", "hoyito3"}, tc.args...)...)
+		if st != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("eval %v: status %d, stderr %q, want %q", tc.args, st, stderr, tc.want)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue/train"
+	"github.com/sower-engine/sower/tables"
 )
 
 // minNetPositions is the least data train fits a network to.
@@ -18,8 +19,8 @@ const minNetPositions = 1000
 
 func (c *cli) train(args []string) error {
 	var (
-		out, checkpoint string
-		data            []string
+		out, checkpoint, tablesDir string
+		data                       []string
 	)
 	cfg := train.DefaultConfig()
 	fs := c.flags("train", "--data FILE[,FILE…] --out NET.nnue [flags]")
@@ -35,6 +36,7 @@ func (c *cli) train(args []string) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial weights, the validation split and the order of positions")
 	fs.IntVar(&cfg.Threads, "threads", cfg.Threads, "threads computing the gradient (the result does not depend on them)")
 	fs.StringVar(&checkpoint, "checkpoint", "", "checkpoint file, written after every epoch and resumed from (default: OUT.ckpt)")
+	fs.StringVar(&tablesDir, "tables", "", "Hoyito III endgame tables: positions they know exactly under the data's rules are labelled with their exact result")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -84,11 +86,26 @@ func (c *cli) train(args []string) error {
 		return flagError("--data", err)
 	}
 	d := train.NewDataset(v.Family())
+	var tb *tables.Tables
+	if tablesDir != "" {
+		if tb, err = exactLabels(d, tablesDir, data); err != nil {
+			return err
+		}
+		defer tb.Close()
+	}
 	for i, name := range data {
 		if err := d.ReadFile(name, i); err != nil {
 			return usagef("--data %v", err)
 		}
 		fmt.Fprintf(c.stderr, "train: %s: %d positions in all\n", name, d.Len())
+	}
+	if tb != nil {
+		fmt.Fprintf(c.stdout, "tables: %d of %d positions labelled with their exact result (%s, up to %d seeds on the board)\n", d.Exact(), d.Len(), tb.Options(), tb.Top())
+		for _, name := range data {
+			if w, err := dataVariant(name); err == nil && !tb.Fits(w) {
+				fmt.Fprintf(c.stdout, "tables: %s was made under other rules (%s), which the tables do not serve: its positions keep the search's labels\n", name, tables.OptionsFor(w.Rules()))
+			}
+		}
 	}
 	if d.Len() < minNetPositions {
 		return usagef("--data: too little data: %d positions, want at least %d; play more games with sower datagen", d.Len(), minNetPositions)
@@ -125,4 +142,34 @@ func (c *cli) train(args []string) error {
 	}
 	fmt.Fprintf(c.stdout, "network written to %s\n", out)
 	return nil
+}
+
+// exactLabels opens the endgame tables in dir for the rules of the first
+// data file and makes d label the positions they know exactly (under each
+// file's own rules: tables.Tables.ExactMargin) with their result.
+func exactLabels(d *train.Dataset, dir string, data []string) (*tables.Tables, error) {
+	v, err := dataVariant(data[0])
+	if err != nil {
+		return nil, err
+	}
+	if v.Family() != board.Hoyito {
+		return nil, usagef("--tables: the endgame tables are for Hoyito III; the data is %s", v.Name())
+	}
+	tb, err := tables.Open(dir, v.Rules())
+	if err != nil {
+		return nil, usagef("--tables: %v", err)
+	}
+	d.UseExact(func(p *board.Position) (float64, bool) {
+		m, ok := tb.ExactMargin(p)
+		switch {
+		case !ok:
+			return 0, false
+		case m > 0:
+			return 1, true
+		case m < 0:
+			return 0, true
+		}
+		return 0.5, true
+	})
+	return tb, nil
 }

@@ -13,7 +13,9 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/eval/tune"
+	"github.com/sower-engine/sower/search"
 )
 
 func (c *cli) tune(args []string) error {
@@ -22,6 +24,7 @@ func (c *cli) tune(args []string) error {
 		data             []string
 	)
 	var fitWDL, calibrate bool
+	var saveWDL string
 	fs := c.flags("tune", "--game G --data FILE[,FILE…] (--out WEIGHTS.go | --fit-wdl | --calibrate) [flags]")
 	cfg := tune.DefaultConfig(board.Katro)
 	fs.StringVarP(&game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
@@ -38,7 +41,9 @@ func (c *cli) tune(args []string) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
 	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
 	fs.BoolVar(&fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
-	fs.BoolVar(&calibrate, "calibrate", false, "measure the built-in win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning")
+	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net the network's")
+	fs.StringVar(&saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
+	evalType, evalFile := addEvalFlags(fs)
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -58,6 +63,10 @@ func (c *cli) tune(args []string) error {
 		return usagef("--out: a weights file is required (or --fit-wdl or --calibrate)")
 	case out != "" && (fitWDL || calibrate):
 		return usagef("--out with --fit-wdl or --calibrate: those measure and write no weights")
+	case saveWDL != "" && !fitWDL:
+		return usagef("--save-wdl %s: it stores the model --fit-wdl fits", saveWDL)
+	case fs.Changed("eval") && !calibrate:
+		return usagef("--eval: it chooses the model --calibrate measures")
 	case out != "" && !strings.HasSuffix(out, ".go"):
 		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
 	case cfg.Lambda < 0 || cfg.Lambda > 1:
@@ -106,7 +115,20 @@ func (c *cli) tune(args []string) error {
 		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
 	}
 	if fitWDL || calibrate {
-		return c.measureWDL(d, v, fitWDL, calibrate)
+		w := wdlJob{fit: fitWDL, calibrate: calibrate, save: saveWDL, command: "sower tune " + strings.Join(args, " ")}
+		if w.nets, err = loadNets(*evalType, *evalFile); err != nil {
+			return err
+		}
+		if saveWDL != "" {
+			// Checked before the fit: a file of the data's family.
+			if w.saveNet, err = nnue.ReadFile(saveWDL); err != nil {
+				return usagef("--save-wdl %v", err)
+			}
+			if !w.saveNet.Evaluates(v) {
+				return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", saveWDL, w.saveNet.Family, w.saveNet.Boards, v.Name())
+			}
+		}
+		return c.measureWDL(d, v, w)
 	}
 	if err := checkDataSize(d.Sizes(cfg.ValidShare, cfg.Seed), cfg.ValidShare); err != nil {
 		return err
@@ -196,16 +218,26 @@ func checkDataSize(z tune.Sizes, share float64) error {
 
 // dataGame returns the game named in a data file's header.
 func dataGame(name string) (string, error) {
+	v, err := dataVariant(name)
+	if err != nil {
+		return "", err
+	}
+	return v.Name(), nil
+}
+
+// dataVariant returns the variant a data file was made for, with the
+// rules its header records.
+func dataVariant(name string) (*board.Variant, error) {
 	f, err := os.Open(name)
 	if err != nil {
-		return "", flagError("--data", err)
+		return nil, flagError("--data", err)
 	}
 	defer f.Close()
 	r, err := tune.NewReader(f)
 	if err != nil {
-		return "", usagef("--data %s: %v", name, err)
+		return nil, usagef("--data %s: %v", name, err)
 	}
-	return r.Variant().Name(), nil
+	return r.Variant(), nil
 }
 
 // loadData adds a data file's records to d (made on the first file).
@@ -238,16 +270,50 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 	}
 }
 
-// measureWDL fits a win/draw/loss model to d (fit) and measures the
-// built-in one on it (calibrate).
-func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, fit, calibrate bool) error {
-	if fit {
+// wdlJob is what tune --fit-wdl and --calibrate do.
+type wdlJob struct {
+	fit, calibrate bool
+	nets           []*nnue.Net // --eval net's networks (none: linear)
+	save           string      // --save-wdl's file
+	saveNet        *nnue.Net   // its network
+	command        string
+}
+
+// measureWDL fits a win/draw/loss model to d (fit), storing it in a
+// network file if asked, and measures the engine's model on it
+// (calibrate): the linear evaluation's, or the network's for v.
+func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, w wdlJob) error {
+	if w.fit {
 		m, loss := d.FitWDL()
 		fmt.Fprintf(c.stdout, "wdl model fitted on %d positions: K %.6f, band %.1f (log loss %.4f)\n", d.Len(), m.K, m.Band, loss)
+		if w.saveNet != nil {
+			w.saveNet.WDL = m
+			if note := "\nwdl: " + w.command; len(w.saveNet.Description)+len(note) <= nnue.MaxDescription {
+				w.saveNet.Description += note
+			}
+			if err := w.saveNet.WriteFile(w.save); err != nil {
+				return err
+			}
+			fmt.Fprintf(c.stdout, "stored in %s\n", w.save)
+		}
 	}
-	if calibrate {
-		cal := d.Calibrate(eval.BuiltinWDL(v.Family()), 10)
-		fmt.Fprintf(c.stdout, "calibration of the built-in wdl model of %s: ", v.Name())
+	if w.calibrate {
+		var net *nnue.Net
+		for _, n := range w.nets {
+			if n.Family == v.Family() {
+				net = n
+			}
+		}
+		m := search.NetWDLModel(net, v)
+		which := "the linear evaluation's"
+		switch {
+		case net != nil && net.Evaluates(v) && net.WDL.K > 0:
+			which = "the network's"
+		case net != nil:
+			which = "the linear evaluation's (the network records none for this board)"
+		}
+		fmt.Fprintf(c.stdout, "calibration of %s wdl model of %s: ", which, v.Name())
+		cal := d.Calibrate(m, 10)
 		return cal.WriteMarkdown(c.stdout)
 	}
 	return nil

@@ -1,10 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sower-engine/sower/eval/nnue"
 )
 
 // analyse shows the win/draw/loss forecast on every info line, and
@@ -49,13 +54,60 @@ func TestTuneWDL(t *testing.T) {
 	if st != exitOK {
 		t.Fatalf("tune: status %d\n%s", st, stderr)
 	}
-	for _, want := range []string{"wdl model fitted on ", "calibration of the built-in wdl model of hoyito3: model K 0.00", "| 0.9–1.0 |", "Brier score "} {
+	for _, want := range []string{"wdl model fitted on ", "calibration of the linear evaluation's wdl model of hoyito3: model K 0.00", "| 0.9–1.0 |", "Brier score "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in:\n%s", want, stdout)
 		}
 	}
 	if _, stderr, st := runCLI("tune", "--data", data, "--calibrate", "--out", "w.go"); st != exitUsage || !strings.Contains(stderr, "write no weights") {
 		t.Errorf("--calibrate with --out: status %d, stderr %q", st, stderr)
+	}
+}
+
+// tune --fit-wdl --save-wdl stores the fitted model in a network file,
+// and --calibrate --eval net --evalfile measures that model; the
+// engine's reports then use it.
+func TestTuneSaveWDL(t *testing.T) {
+	dir := t.TempDir()
+	data := filepath.Join(dir, "d.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "6", "--nodes", "200", "--random-plies", "4", "--eval", "net", "--evalfile", testNetFile(t, dir), "--out", data); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
+	net := testNetFile(t, dir)
+	stdout, stderr, st := runCLI("tune", "--data", data, "--fit-wdl", "--save-wdl", net)
+	if st != exitOK {
+		t.Fatalf("tune: status %d\n%s", st, stderr)
+	}
+	fit := regexp.MustCompile(`K (\d\.\d+), band (\d+\.\d)`).FindStringSubmatch(stdout)
+	if fit == nil || !strings.Contains(stdout, "stored in "+net) {
+		t.Fatalf("tune --fit-wdl --save-wdl said:\n%s", stdout)
+	}
+	n, err := nnue.ReadFile(net)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprintf("%.6f %.1f", n.WDL.K, n.WDL.Band); got != fit[1]+" "+fit[2] {
+		t.Errorf("the file holds the model %s, tune printed K %s, band %s", got, fit[1], fit[2])
+	}
+	if !strings.Contains(n.Description, "\nwdl: sower tune --data ") {
+		t.Errorf("the description does not record the fit: %q", n.Description)
+	}
+	stdout, stderr, st = runCLI("tune", "--data", data, "--calibrate", "--eval", "net", "--evalfile", net)
+	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
+		t.Errorf("tune --calibrate --eval net: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--calibrate", "--save-wdl", net}, "--save-wdl"},
+		{[]string{"--fit-wdl", "--eval", "net"}, "--eval"},
+		{[]string{"--fit-wdl", "--save-wdl", data}, "not a Sower network"},
+		{[]string{"--fit-wdl", "--save-wdl", filepath.Join(dir, "none.nnue")}, "none.nnue"},
+	} {
+		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: status %d, stderr %q", tc.args, st, stderr)
+		}
 	}
 }
 
@@ -91,5 +143,29 @@ func TestSolveBoundsResult(t *testing.T) {
 		if (tc.want == "") != (got == "") || !strings.Contains(got, tc.want) {
 			t.Errorf("boundsResult(%d, %d) = %q, want %s", tc.lo, tc.hi, got, tc.want)
 		}
+	}
+}
+
+// datagen --eval net plays with the network: its games differ from the
+// linear evaluation's, and a run on a broker is refused.
+func TestDatagenNet(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string][]byte{}
+	for _, ev := range []string{"linear", "net"} {
+		out := filepath.Join(dir, ev+".dat")
+		if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--nodes", "300", "--random-plies", "4", "--eval", ev, "--out", out); st != exitOK {
+			t.Fatalf("datagen --eval %s: status %d\n%s", ev, st, stderr)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[ev] = b
+	}
+	if bytes.Equal(files["linear"], files["net"]) {
+		t.Error("datagen --eval net wrote the linear evaluation's games")
+	}
+	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--eval", "net", "--broker", "http://127.0.0.1:1", "--out", filepath.Join(dir, "b.dat")); st != exitUsage || !strings.Contains(stderr, "--eval net") {
+		t.Errorf("datagen --eval net --broker: status %d, stderr %q", st, stderr)
 	}
 }

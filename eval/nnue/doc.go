@@ -28,7 +28,10 @@
 // them on AVX2 vectors (simd/archsimd) when the processor has AVX2, with
 // the same numbers.
 // Networks are read and written in a versioned, checksummed format (Read,
-// Net.WriteTo) documented in docs/nnue.md; Builtin returns the network
-// built into the program for a family, if there is one. Package
-// eval/nnue/train fits networks to self-play data.
+// Net.WriteTo) documented in docs/nnue.md; since format version 2 a file
+// also carries the win/draw/loss model fitted to the network's own search
+// scores (Net.WDL). Builtin returns the network built into the program
+// for a family, if there is one. Model.Explain gives each hole's effect
+// on the score, for display. Package eval/nnue/train fits networks to
+// self-play data.
 package nnue

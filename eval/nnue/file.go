@@ -6,11 +6,13 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"unicode/utf8"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 // The file format (docs/nnue.md has it byte by byte): a header naming the
@@ -19,10 +21,13 @@ import (
 const (
 	// Magic opens every network file.
 	Magic = "SOWERNET"
-	// FormatVersion is the version of the file format Read reads.
-	FormatVersion = 1
+	// FormatVersion is the version of the file format written. Read
+	// reads it and version 1, which has no win/draw/loss model.
+	FormatVersion = 2
 	// headerSize is the size of the fixed header, before the description.
-	headerSize = 30
+	headerSize = 46
+	// headerSizeV1 is version 1's: no win/draw/loss model.
+	headerSizeV1 = 30
 	// MaxDescription bounds the description's length in bytes.
 	MaxDescription = 4096
 	// MaxFileSize bounds a network file: the largest family's weights
@@ -38,12 +43,46 @@ func castagnoli() *crc32.Table { return crc32.MakeTable(crc32.Castagnoli) }
 
 // Size returns the size in bytes of n's file.
 func (n *Net) Size() int {
-	return headerSize + len(n.Description) + len(n.FT)*2 + fixedWeights + 4
+	return n.header() + len(n.Description) + len(n.FT)*2 + fixedWeights + 4
+}
+
+// fileVersion returns the format version n is written in: version 1 for
+// a network read from a version-1 file and given no win/draw/loss model
+// since, so that a file is written back as it was read; FormatVersion
+// otherwise.
+func (n *Net) fileVersion() uint16 {
+	if n.version == 1 && n.WDL == (eval.WDLModel{}) {
+		return 1
+	}
+	return FormatVersion
+}
+
+// header returns the size of the fixed header of n's file.
+func (n *Net) header() int {
+	if n.fileVersion() == 1 {
+		return headerSizeV1
+	}
+	return headerSize
+}
+
+// checkWDL reports whether m is a win/draw/loss model a file may hold:
+// none (zero), or a positive finite K with a finite band of 0 or more.
+func checkWDL(m eval.WDLModel) error {
+	switch {
+	case m == eval.WDLModel{}:
+		return nil
+	case !(m.K > 0) || math.IsInf(m.K, 0) || !(m.Band >= 0) || math.IsInf(m.Band, 0):
+		return fmt.Errorf("nnue: win/draw/loss model K %g, band %g: want K above 0 and a band of 0 or more, both finite (or both 0: none)", m.K, m.Band)
+	}
+	return nil
 }
 
 // AppendBinary appends n's file to b.
 func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	if err := n.check(); err != nil {
+		return b, err
+	}
+	if err := checkWDL(n.WDL); err != nil {
 		return b, err
 	}
 	if len(n.Description) > MaxDescription || !utf8.ValidString(n.Description) {
@@ -52,7 +91,8 @@ func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	le := binary.LittleEndian
 	start := len(b)
 	b = append(b, Magic...)
-	b = le.AppendUint16(b, FormatVersion)
+	version := n.fileVersion()
+	b = le.AppendUint16(b, version)
 	b = append(b, byte(n.Family), Arch)
 	b = le.AppendUint32(b, uint32(Inputs(n.Family)))
 	b = le.AppendUint16(b, Hidden)
@@ -61,6 +101,10 @@ func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	b = le.AppendUint16(b, QA)
 	b = le.AppendUint16(b, QB)
 	b = le.AppendUint16(b, OutScale)
+	if version >= 2 {
+		b = le.AppendUint64(b, math.Float64bits(n.WDL.K))
+		b = le.AppendUint64(b, math.Float64bits(n.WDL.Band))
+	}
 	b = le.AppendUint16(b, uint16(len(n.Description)))
 	b = append(b, n.Description...)
 	for _, w := range n.FT {
@@ -168,11 +212,19 @@ func Decode(b []byte) (*Net, error) {
 	if len(b) < len(Magic) || string(b[:len(Magic)]) != Magic {
 		return nil, ErrNotNetwork
 	}
-	if len(b) < headerSize+4 {
+	if len(b) < 10 {
 		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
 	}
-	if v := le.Uint16(b[8:]); v != FormatVersion {
-		return nil, fmt.Errorf("nnue: format version %d; this program reads version %d", v, FormatVersion)
+	version := le.Uint16(b[8:])
+	if version != 1 && version != FormatVersion {
+		return nil, fmt.Errorf("nnue: format version %d; this program reads versions 1 and %d", version, FormatVersion)
+	}
+	hs := headerSize
+	if version == 1 {
+		hs = headerSizeV1
+	}
+	if len(b) < hs+4 {
+		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
 	}
 	if len(b) > MaxFileSize {
 		return nil, fmt.Errorf("nnue: the file is larger than a network (%d bytes at most)", MaxFileSize)
@@ -191,19 +243,26 @@ func Decode(b []byte) (*Net, error) {
 		return nil, fmt.Errorf("nnue: the network's architecture (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d) is not this program's (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d)",
 			got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7])
 	}
-	d := int(le.Uint16(b[28:]))
+	d := int(le.Uint16(b[hs-2:]))
 	n := New(f, "")
-	if want := headerSize + d + len(n.FT)*2 + fixedWeights; len(body) != want {
+	n.version = version
+	if version >= 2 {
+		n.WDL = eval.WDLModel{K: math.Float64frombits(le.Uint64(b[28:])), Band: math.Float64frombits(le.Uint64(b[36:]))}
+		if err := checkWDL(n.WDL); err != nil {
+			return nil, err
+		}
+	}
+	if want := hs + d + len(n.FT)*2 + fixedWeights; len(body) != want {
 		return nil, fmt.Errorf("nnue: the file has %d bytes, a %s network with this description %d", len(b), f, want+4)
 	}
-	if d > MaxDescription || !utf8.Valid(b[headerSize:headerSize+d]) {
+	if d > MaxDescription || !utf8.Valid(b[hs:hs+d]) {
 		return nil, errors.New("nnue: the description is not UTF-8 of at most 4096 bytes")
 	}
-	n.Description = string(b[headerSize : headerSize+d])
+	n.Description = string(b[hs : hs+d])
 	if n.Boards = b[21]; n.Boards&^allBoards(f) != 0 {
 		return nil, fmt.Errorf("nnue: board bits %#x: a %s network has boards %#x", n.Boards, f, allBoards(f))
 	}
-	rd := reader{b: body[headerSize+d:]}
+	rd := reader{b: body[hs+d:]}
 	for i := range n.FT {
 		n.FT[i] = rd.i16()
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash/crc32"
+	"math"
 	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 func encode(t testing.TB, n *Net) []byte {
@@ -25,19 +27,80 @@ func encode(t testing.TB, n *Net) []byte {
 }
 
 func TestRoundTrip(t *testing.T) {
-	if got, want := New(board.Katro, "").Size(), 148742; got != want {
-		t.Errorf("a Katro file has %d bytes, docs/nnue.md says %d", got, want)
+	for _, tc := range []struct {
+		f    board.Family
+		want int
+	}{{board.Katro, 148758}, {board.Hoyito, 26134}} {
+		if got := New(tc.f, "").Size(); got != tc.want {
+			t.Errorf("a %s file has %d bytes, docs/nnue.md says %d", tc.f, got, tc.want)
+		}
 	}
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
-		n := randomNet(f, 3)
-		n.Description = "sower train --data x.dat — a test"
-		n.Boards = 1
-		got, err := Read(bytes.NewReader(encode(t, n)), f)
-		if err != nil {
-			t.Fatal(err)
+		for _, wdl := range []eval.WDLModel{{}, {K: 0.002838, Band: 359.5}, {K: 1.0 / 3}} {
+			n := randomNet(f, 3)
+			n.Description = "sower train --data x.dat — a test"
+			n.Boards = 1
+			n.WDL = wdl
+			b := encode(t, n)
+			if v := binary.LittleEndian.Uint16(b[8:]); v != FormatVersion {
+				t.Errorf("written in format version %d", v)
+			}
+			got, err := Read(bytes.NewReader(b), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Description != n.Description || got.Family != f || got.Boards != 1 || got.WDL != wdl || !equalNets(got, n) {
+				t.Errorf("%s, %+v: the network read back differs", f, wdl)
+			}
 		}
-		if got.Description != n.Description || got.Family != f || got.Boards != 1 || !equalNets(got, n) {
-			t.Errorf("%s: the network read back differs", f)
+	}
+}
+
+// TestVersion1 reads a file of format version 1, which has no
+// win/draw/loss model: its header is 16 bytes shorter, the description's
+// length at byte 28. Such a network is written back as it was read, and
+// in the current version once given a model.
+func TestVersion1(t *testing.T) {
+	n := randomNet(board.Hoyito, 6)
+	n.Description = "old"
+	n.version = 1
+	b := encode(t, n)
+	if v, d := binary.LittleEndian.Uint16(b[8:]), binary.LittleEndian.Uint16(b[28:]); v != 1 || d != 3 || string(b[30:33]) != "old" || len(b) != 26118+3 {
+		t.Fatalf("the version-1 file made for the test has version %d, description length %d, %d bytes", v, d, len(b))
+	}
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Description != "old" || got.WDL != (eval.WDLModel{}) || !equalNets(got, n) {
+		t.Error("the version-1 network read back differs")
+	}
+	if out := encode(t, got); !bytes.Equal(out, b) {
+		t.Error("a version-1 network is not written back as it was read")
+	}
+	got.WDL = eval.WDLModel{K: 0.003, Band: 100}
+	out := encode(t, got)
+	again, err := Decode(out)
+	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != got.WDL || !equalNets(again, n) {
+		t.Errorf("a version-1 network given a model: error %v, written as version %d", err, binary.LittleEndian.Uint16(out[8:]))
+	}
+}
+
+// TestWDLRefused checks that a model that is no model (negative, not a
+// number, a band without a K) is neither written nor read.
+func TestWDLRefused(t *testing.T) {
+	good := encode(t, randomNet(board.Hoyito, 4))
+	for _, m := range []eval.WDLModel{{K: -0.001}, {Band: 10}, {K: math.NaN()}, {K: 0.002, Band: -1}, {K: math.Inf(1)}, {K: 0.002, Band: math.NaN()}} {
+		n := randomNet(board.Hoyito, 4)
+		n.WDL = m
+		if _, err := n.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "win/draw/loss") {
+			t.Errorf("%+v written: error %v", m, err)
+		}
+		b := bytes.Clone(good)
+		binary.LittleEndian.PutUint64(b[28:], math.Float64bits(m.K))
+		binary.LittleEndian.PutUint64(b[36:], math.Float64bits(m.Band))
+		if _, err := Decode(reseal(b)); err == nil || !strings.Contains(err.Error(), "win/draw/loss") {
+			t.Errorf("%+v read: error %v", m, err)
 		}
 	}
 }
@@ -76,15 +139,16 @@ func TestReadRefuses(t *testing.T) {
 		{"damaged weight", edit(func(b []byte) []byte { b[100] ^= 1; return b }), "damaged"},
 		{"damaged checksum", edit(func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b }), "damaged"},
 		{"trailing byte", reseal(append(bytes.Clone(good[:len(good)-4]), 0, 0, 0, 0, 0)), "bytes"},
-		{"version 2", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), "format version 2"},
+		{"version 3", edit(func(b []byte) []byte { b[8] = 3; return reseal(b) }), "format version 3"},
+		{"version 1's size", edit(func(b []byte) []byte { b[8] = 1; return reseal(b) }), "bytes"},
 		{"unknown family", edit(func(b []byte) []byte { b[10] = 7; return reseal(b) }), "unknown family"},
 		{"other architecture", edit(func(b []byte) []byte { b[11] = 2; return reseal(b) }), "architecture"},
 		{"other width", edit(func(b []byte) []byte { b[16] = 32; return reseal(b) }), "architecture"},
 		{"other board", edit(func(b []byte) []byte { b[21] = 2; return reseal(b) }), "board bits 0x2"},
-		{"long description", edit(func(b []byte) []byte { b[28] = 1; return reseal(b) }), "bytes"},
+		{"long description", edit(func(b []byte) []byte { b[44] = 1; return reseal(b) }), "bytes"},
 		{"bad description", edit(func(b []byte) []byte {
 			b = append(b[:headerSize:headerSize], append([]byte{0xff}, b[headerSize:]...)...)
-			b[28]++
+			b[44]++
 			return reseal(b)
 		}), "UTF-8"},
 	} {
@@ -174,6 +238,9 @@ func TestBuiltin(t *testing.T) {
 // checks after the checksum's.
 func FuzzDecode(f *testing.F) {
 	f.Add(encode(f, randomNet(board.Hoyito, 5)), true)
+	wdl := randomNet(board.Katro, 5)
+	wdl.WDL = eval.WDLModel{K: 0.0025, Band: 300}
+	f.Add(encode(f, wdl), true)
 	f.Add([]byte(Magic), false)
 	f.Fuzz(func(t *testing.T, b []byte, seal bool) {
 		if seal && len(b) >= 4 {

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 // The architecture. A file records these numbers and Read refuses a
@@ -62,6 +63,14 @@ type Net struct {
 	// Boards has a bit (BoardBit) for each board whose data trained the
 	// network, or is 0 when it evaluates every board of its family.
 	Boards uint8
+	// WDL is the win/draw/loss model fitted to the search scores of
+	// self-play with this network (sower tune --fit-wdl --netfile), or
+	// zero when none was: the engine's forecasts then use the linear
+	// evaluation's model (eval.BuiltinWDL).
+	WDL eval.WDLModel
+	// version is the format version the network was read from, 0 for a
+	// network made in memory (see fileVersion).
+	version uint16
 	// FT holds the feature transformer's weights, Hidden per input:
 	// input i's row is FT[i*Hidden : (i+1)*Hidden]. Units of 1/QA.
 	FT     []int16

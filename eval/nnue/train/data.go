@@ -21,7 +21,22 @@ type Dataset struct {
 	models map[string]*nnue.Model
 	zero   *nnue.Net
 	boards uint8 // the boards met, a bit each (nnue.BoardBit)
+	exact  ExactFunc
+	nExact int // samples labelled by exact
 }
+
+// ExactFunc returns the exact result of position p for its side to move
+// (1 a win, 0.5 a draw, 0 a loss) when it is known, as the endgame tables
+// know a Hoyito III position's, and false otherwise.
+type ExactFunc func(p *board.Position) (result float64, ok bool)
+
+// UseExact makes ReadFile label every position that f knows with its
+// exact result (see sample.exact), in place of the search's score and the
+// game's result.
+func (d *Dataset) UseExact(f ExactFunc) { d.exact = f }
+
+// Exact returns the number of positions labelled with an exact result.
+func (d *Dataset) Exact() int { return d.nExact }
 
 // sample is one position: its inputs inputs[off : off+nUs+nThem].
 type sample struct {
@@ -31,6 +46,9 @@ type sample struct {
 	score  int16   // the search's score, hundredths of a seed
 	result float32 // for the side to move: 1, 0.5 or 0
 	group  uint64  // the game, for the validation split
+	// exact says result is the position's exact result (the endgame
+	// tables'), which is then the whole target.
+	exact bool
 }
 
 // NewDataset returns an empty dataset of family f.
@@ -50,6 +68,17 @@ func (d *Dataset) Len() int { return len(d.samples) }
 // and its game's number, which keeps a game's positions on one side of
 // the validation split.
 func (d *Dataset) Add(p *board.Position, score int, result float64, game uint64) error {
+	return d.add(p, score, result, game, false)
+}
+
+// AddExact adds position p with its exact result for the side to move (1,
+// 0.5 or 0), which is its whole target, and its game's number.
+func (d *Dataset) AddExact(p *board.Position, result float64, game uint64) error {
+	return d.add(p, 0, result, game, true)
+}
+
+// add adds a sample (see Add and AddExact).
+func (d *Dataset) add(p *board.Position, score int, result float64, game uint64, exact bool) error {
 	v := p.Variant()
 	if v.Family() != d.family {
 		return fmt.Errorf("train: a %s position in a %s dataset", v.Family(), d.family)
@@ -78,8 +107,11 @@ func (d *Dataset) Add(p *board.Position, score int, result float64, game uint64)
 	}
 	d.samples = append(d.samples, sample{
 		off: uint32(off), nUs: uint8(nUs), nThem: uint8(len(all) - nUs),
-		score: int16(max(min(score, 32767), -32767)), result: float32(result), group: game,
+		score: int16(max(min(score, 32767), -32767)), result: float32(result), group: game, exact: exact,
 	})
+	if exact {
+		d.nExact++
+	}
 	return nil
 }
 
@@ -114,7 +146,16 @@ func (d *Dataset) ReadFile(name string, file int) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
-		if err := d.Add(&rec.Pos, int(rec.Score), rec.Target(), uint64(file)<<32|uint64(rec.Game)); err != nil {
+		game := uint64(file)<<32 | uint64(rec.Game)
+		if d.exact != nil {
+			if result, ok := d.exact(&rec.Pos); ok {
+				if err := d.AddExact(&rec.Pos, result, game); err != nil {
+					return fmt.Errorf("%s: %w", name, err)
+				}
+				continue
+			}
+		}
+		if err := d.Add(&rec.Pos, int(rec.Score), rec.Target(), game); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}

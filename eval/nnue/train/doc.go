@@ -14,7 +14,10 @@
 // default 1/K of the family's built-in WDL model, so a score means the
 // same chance as in the WDL forecast). λ is the weight of the search's
 // score, as in the NNUE trainers (λ = 1 trains on the scores alone); note
-// that sower tune's lambda is the other weight, the result's.
+// that sower tune's lambda is the other weight, the result's. A position
+// whose exact result is known (Dataset.UseExact: the Hoyito III endgame
+// tables, through sower train --tables) has that result, 1, 0.5 or 0, as
+// its whole target instead.
 //
 // Training uses Adam on mini-batches, whole games held out for
 // validation, the weights of the best validation loss kept, early stopping

@@ -66,8 +66,12 @@ type Result struct {
 // sigmoid is the logistic function.
 func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// target returns a sample's target.
+// target returns a sample's target: its exact result, or the blend of
+// the search's score and the game's result.
 func (c *Config) target(s *sample) float64 {
+	if s.exact {
+		return float64(s.result)
+	}
 	return c.Lambda*sigmoid(float64(s.score)/c.Scale) + (1-c.Lambda)*float64(s.result)
 }
 
@@ -137,6 +141,7 @@ type state struct {
 	Family    board.Family
 	Config    string // the settings that must match to resume
 	Samples   int
+	Exact     int // samples labelled with an exact result
 	Epoch     int // epochs completed
 	Params    []float32
 	M1, M2    []float32 // Adam's moments
@@ -264,6 +269,8 @@ func start(d *Dataset, cfg *Config, valid []int32) (*state, bool, error) {
 				return nil, false, fmt.Errorf("train: checkpoint %s was made with other settings (%s); remove it or use them", cfg.Checkpoint, st.Config)
 			case st.Samples != d.Len():
 				return nil, false, fmt.Errorf("train: checkpoint %s was made on %d positions, the data has %d", cfg.Checkpoint, st.Samples, d.Len())
+			case st.Exact != d.Exact():
+				return nil, false, fmt.Errorf("train: checkpoint %s was made with %d positions labelled by the tables, this run has %d", cfg.Checkpoint, st.Exact, d.Exact())
 			}
 			return st, true, nil
 		}
@@ -271,7 +278,7 @@ func start(d *Dataset, cfg *Config, valid []int32) (*state, bool, error) {
 	n := NewFloat(d.family, nil)
 	n.Init(rand.New(rand.NewPCG(cfg.Seed, 0x6e6e7565)))
 	k := len(n.Params)
-	st := &state{Family: d.family, Config: cfg.key(), Samples: d.Len(), Params: n.Params,
+	st := &state{Family: d.family, Config: cfg.key(), Samples: d.Len(), Exact: d.Exact(), Params: n.Params,
 		M1: make([]float32, k), M2: make([]float32, k), Best: append([]float32(nil), n.Params...)}
 	st.StartLoss = d.loss(n, valid, cfg)
 	st.BestLoss = st.StartLoss
