@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
 )
 
@@ -167,5 +168,21 @@ func TestDatagenNet(t *testing.T) {
 	}
 	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--eval", "net", "--broker", "http://127.0.0.1:1", "--out", filepath.Join(dir, "b.dat")); st != exitUsage || !strings.Contains(stderr, "--eval net") {
 		t.Errorf("datagen --eval net --broker: status %d, stderr %q", st, stderr)
+	}
+	// A board no network evaluates (here a Katro network trained for
+	// 6x3 only, on the 6x6 board) would be played with the linear
+	// evaluation under the name of the network: refused, no file written.
+	small := nnue.New(board.Katro, "6x3 only")
+	small.Boards = 2
+	smallFile := filepath.Join(dir, "k6x3.nnue")
+	if err := small.WriteFile(smallFile); err != nil {
+		t.Fatal(err)
+	}
+	katro := filepath.Join(dir, "k.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "katro", "--games", "1", "--nodes", "50", "--eval", "net", "--evalfile", smallFile, "--out", katro); st != exitUsage || !strings.Contains(stderr, "--eval net: no network evaluates katro") {
+		t.Errorf("datagen --eval net for a game without a network: status %d, stderr %q", st, stderr)
+	}
+	if _, err := os.Stat(katro); err == nil {
+		t.Error("datagen --eval net for a game without a network wrote a data file")
 	}
 }
