@@ -97,16 +97,27 @@ func TestTuneSaveWDL(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
 		t.Errorf("tune --calibrate --eval net: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
 	}
+	// Fitted, stored and calibrated in one run: the calibration measures
+	// the model just stored, not the one the file held before.
+	again := testNetFile(t, dir)
+	stdout, stderr, st = runCLI("tune", "--data", data, "--fit-wdl", "--save-wdl", again, "--calibrate", "--eval", "net", "--evalfile", again)
+	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
+		t.Errorf("tune --fit-wdl --save-wdl F --calibrate --eval net --evalfile F: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
+	}
+	// Each refused before the data is read.
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--calibrate", "--save-wdl", net}, "--save-wdl"},
 		{[]string{"--fit-wdl", "--eval", "net"}, "--eval"},
+		{[]string{"--fit-wdl", "--evalfile", net}, "--evalfile"},
+		{[]string{"--out", filepath.Join(dir, "w.go"), "--evalfile", net}, "--evalfile"},
 		{[]string{"--fit-wdl", "--save-wdl", data}, "not a Sower network"},
 		{[]string{"--fit-wdl", "--save-wdl", filepath.Join(dir, "none.nnue")}, "none.nnue"},
+		{[]string{"--calibrate", "--eval", "net", "--evalfile", data}, "not a Sower network"},
 	} {
-		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) {
+		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "positions in all") {
 			t.Errorf("%v: status %d, stderr %q", tc.args, st, stderr)
 		}
 	}
