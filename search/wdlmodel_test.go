@@ -42,8 +42,8 @@ func TestWDLModel(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if got := e.WDLModel(v); got != tc.want {
-				t.Errorf("Engine.WDLModel %+v, want %+v", got, tc.want)
+			if got := NetWDLModel(e.Net(v.Family()), v); got != tc.want {
+				t.Errorf("NetWDLModel %+v, want %+v", got, tc.want)
 			}
 			var infos []Info
 			res, err := e.SearchWith(context.Background(), v.Start(), nil, Limits{Depth: 3}, Callbacks{Info: func(i Info) { infos = append(infos, i) }})
