@@ -6,6 +6,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue/nnuetest"
 )
 
 // TestWDLModel checks that a search reports the win/draw/loss model of
@@ -36,7 +37,7 @@ func TestWDLModel(t *testing.T) {
 			}
 			e := newSteadyEngine(t)
 			if tc.net {
-				n := testNet(v.Family(), 3)
+				n := nnuetest.RandomNet(v.Family(), 3)
 				n.WDL, n.Boards = tc.model, tc.boards
 				if err := e.SetNet(v.Family(), n); err != nil {
 					t.Fatal(err)
