@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -30,27 +27,10 @@ func tables8(t *testing.T) string {
 // exactInFile counts the records of a data file that tb knows exactly.
 func exactInFile(t *testing.T, tb *tables.Tables, name string) (exact, all int) {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := tune.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec tune.Record
-	for {
-		err := r.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			return exact, all
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachRecord(t, name, func(rec *tune.Record) {
 		all++
 		if rec.Pos.OnBoard() > 8 {
-			continue
+			return
 		}
 		e, ok := tb.Probe(&rec.Pos)
 		left := board.DefaultNoCaptureLimit - rec.Pos.Clock()
@@ -58,7 +38,8 @@ func exactInFile(t *testing.T, tb *tables.Tables, name string) (exact, all int) 
 		if ok && e.Lo == e.Hi && (e.DistLo <= left || e.Lo == -n) && (e.DistHi <= left || e.Hi == n) {
 			exact++
 		}
-	}
+	})
+	return exact, all
 }
 
 // TestTrainTables trains with 8-seed tables: the positions they know
