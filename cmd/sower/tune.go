@@ -110,17 +110,8 @@ func (c *cli) tune(args []string) error {
 	// The networks are checked before the data is read: a bad file is
 	// found now, not after minutes of reading.
 	w := wdlJob{fit: fitWDL, calibrate: calibrate, save: saveWDL, evalFile: *evalFile, command: "sower tune " + strings.Join(args, " ")}
-	if w.nets, err = loadNets(*evalType, *evalFile); err != nil {
+	if err := w.load(*evalType, v); err != nil {
 		return err
-	}
-	if saveWDL != "" {
-		// A file of the data's family and board.
-		if w.saveNet, err = nnue.ReadFile(saveWDL); err != nil {
-			return usagef("--save-wdl %v", err)
-		}
-		if !w.saveNet.Evaluates(v) {
-			return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", saveWDL, w.saveNet.Family, w.saveNet.Boards, v.Name())
-		}
 	}
 	var d *tune.Dataset
 	for i, name := range data {
@@ -280,6 +271,25 @@ type wdlJob struct {
 	evalFile       string      // --evalfile's
 	saveNet        *nnue.Net   // its network
 	command        string
+}
+
+// load reads the networks of w: --eval net's and --save-wdl's, which
+// must evaluate v, the data's board.
+func (w *wdlJob) load(evalType string, v *board.Variant) error {
+	var err error
+	if w.nets, err = loadNets(evalType, w.evalFile); err != nil {
+		return err
+	}
+	if w.save == "" {
+		return nil
+	}
+	if w.saveNet, err = nnue.ReadFile(w.save); err != nil {
+		return usagef("--save-wdl %v", err)
+	}
+	if !w.saveNet.Evaluates(v) {
+		return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", w.save, w.saveNet.Family, w.saveNet.Boards, v.Name())
+	}
+	return nil
 }
 
 // measureWDL fits a win/draw/loss model to d (fit), storing it in a
