@@ -105,10 +105,15 @@ func TestTrainTables(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, "tables: "+strconv.Itoa(want)+" of ") || !strings.Contains(stdout, "tables: "+other+" was made under other rules (opponent-capturer-limit200)") {
 		t.Errorf("train with data of other rules: status %d, stderr %q\n%s", st, stderr, stdout)
 	}
+	katro := filepath.Join(dir, "k.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "katro-4x4", "--nodes", "100", "--games", "2", "--out", katro); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--data", katro, "--tables", tb}, "--tables: the endgame tables are for Hoyito III; the data is katro-4x4"},
 		{[]string{"--data", data, "--tables", dir}, "--tables: no any-capturer-limit200 tables in " + dir},
 		{[]string{"--data", other, "--tables", tb}, "--tables: no opponent-capturer-limit200 tables"},
 	} {
