@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/search"
 )
@@ -29,11 +30,28 @@ func datagen(t *testing.T, cfg DatagenConfig) map[int]GameData {
 
 // TestDatagen checks the records of a small run: quiet, undecided
 // positions labelled with their game's result, the same on every run
-// whatever the concurrency, and skipped games left out.
+// whatever the concurrency, with the linear evaluation and with the
+// family's built-in network (Nets), and skipped games left out.
 func TestDatagen(t *testing.T) {
-	for _, name := range []string{board.NameKatro, board.NameHoyito3} {
+	linear := map[string]map[int]GameData{} // by game
+	for _, tc := range []struct {
+		name string
+		net  bool
+	}{{board.NameKatro, false}, {board.NameHoyito3, false}, {board.NameKatro, true}, {board.NameHoyito3, true}} {
+		name := tc.name
 		v, _ := board.New(name)
 		cfg := DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 300}, HashMiB: 1, RandomPlies: 6, Seed: 3, Concurrency: 2}
+		if tc.net {
+			n, err := nnue.Builtin(v.Family())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n == nil {
+				continue // no built-in network for the family
+			}
+			cfg.Nets = []*nnue.Net{n}
+			name += " with the network"
+		}
 		a := datagen(t, cfg)
 		cfg.Concurrency = 1
 		cfg.Skip = func(i int) bool { return i%2 == 1 }
@@ -63,6 +81,11 @@ func TestDatagen(t *testing.T) {
 		}
 		if records == 0 {
 			t.Fatalf("%s: no records", name)
+		}
+		if !tc.net {
+			linear[tc.name] = a
+		} else if fmt.Sprint(a) == fmt.Sprint(linear[tc.name]) {
+			t.Errorf("%s: the games are the linear evaluation's", name)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/eval/nnue/nnuetest"
 )
 
 // seedCountNet returns a Hoyito III network whose score is, by hand,
@@ -86,26 +87,6 @@ func mustVariant(t *testing.T, name string) *board.Variant {
 	return v
 }
 
-// randomNet returns a network of family f with random weights.
-func randomNet(f board.Family, seed uint64) *nnue.Net {
-	rng := rand.New(rand.NewPCG(seed, 3))
-	n := nnue.New(f, "random\nsecond line")
-	r := func(k int) int16 { return int16(rng.IntN(2*k+1) - k) }
-	for i := range n.FT {
-		n.FT[i] = r(120)
-	}
-	for i := range n.FTBias {
-		n.FTBias[i] = r(100) + 60
-	}
-	for j := range n.Dense {
-		for i := range n.Dense[j] {
-			n.Dense[j][i] = r(40)
-		}
-		n.Out[j] = r(300)
-	}
-	return n
-}
-
 // TestWriteNetEvalTotal checks, along random games of every board, that
 // the total WriteNetEval prints is the network's evaluation computed from
 // the model, for the side to move and for South, that every non-empty
@@ -115,7 +96,7 @@ func TestWriteNetEvalTotal(t *testing.T) {
 	total := regexp.MustCompile(`(?m)^network (-?\d+) for (South|North), the side to move; (-?\d+) for South`)
 	for _, name := range board.Names() {
 		v := mustVariant(t, name)
-		n := randomNet(v.Family(), 7)
+		n := nnuetest.RandomNet(v.Family(), 7)
 		m, err := nnue.NewModel(n, v)
 		if err != nil {
 			t.Fatal(err)
@@ -159,7 +140,7 @@ func TestWriteNetEvalTotal(t *testing.T) {
 			p.Play(l[rng.IntN(len(l))])
 		}
 	}
-	k := randomNet(board.Katro, 8)
+	k := nnuetest.RandomNet(board.Katro, 8)
 	k.Boards = 2 // 6x3 only
 	v := mustVariant(t, board.NameKatro)
 	p := v.Start()

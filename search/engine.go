@@ -40,7 +40,7 @@ type Info struct {
 	// for several lines (Limits.MultiPV above 1); 0 otherwise.
 	MultiPV int
 	// WDLModel is the win/draw/loss model of the evaluation that made
-	// Score (Engine.WDLModel); the zero model in a report made elsewhere
+	// Score (NetWDLModel); the zero model in a report made elsewhere
 	// stands for the family's eval.BuiltinWDL.
 	WDLModel eval.WDLModel
 }

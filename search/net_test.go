@@ -7,29 +7,8 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/eval/nnue/nnuetest"
 )
-
-// testNet returns a network of family f with random weights of a trained
-// network's sizes: its scores are noise, but every layer works.
-func testNet(f board.Family, seed uint64) *nnue.Net {
-	rng := rand.New(rand.NewPCG(seed, 11))
-	n := nnue.New(f, "test")
-	r16 := func(k int) int16 { return int16(rng.IntN(2*k+1) - k) }
-	for i := range n.FT {
-		n.FT[i] = r16(150)
-	}
-	for i := range n.FTBias {
-		n.FTBias[i] = r16(100) + 80
-	}
-	for j := range n.Dense {
-		for i := range n.Dense[j] {
-			n.Dense[j][i] = r16(30)
-		}
-		n.DenseBias[j] = int32(r16(2000))
-		n.Out[j] = r16(400)
-	}
-	return n
-}
 
 func netEngine(t testing.TB, game string) *Engine {
 	t.Helper()
@@ -38,7 +17,7 @@ func netEngine(t testing.TB, game string) *Engine {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := e.SetNet(v.Family(), testNet(v.Family(), 1)); err != nil {
+	if err := e.SetNet(v.Family(), nnuetest.RandomNet(v.Family(), 1)); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -56,7 +35,7 @@ func TestNetEvaluate(t *testing.T) {
 		}
 		s := new(searcher)
 		s.root = v.Start()
-		net := testNet(v.Family(), 2)
+		net := nnuetest.RandomNet(v.Family(), 2)
 		if err := s.useNet(net); err != nil {
 			t.Fatal(err)
 		}
@@ -123,7 +102,7 @@ func TestNetSearchDeterministic(t *testing.T) {
 // TestNetOtherBoard searches a board the network was not trained for:
 // the linear evaluation's search, node for node.
 func TestNetOtherBoard(t *testing.T) {
-	n := testNet(board.Katro, 1)
+	n := nnuetest.RandomNet(board.Katro, 1)
 	n.Boards = 1 // 6x6 only
 	e := newSteadyEngine(t)
 	if err := e.SetNet(board.Katro, n); err != nil {
@@ -139,10 +118,10 @@ func TestNetOtherBoard(t *testing.T) {
 
 func TestSetNet(t *testing.T) {
 	e := newEngine(t)
-	if err := e.SetNet(board.Katro, testNet(board.Hoyito, 1)); err == nil {
+	if err := e.SetNet(board.Katro, nnuetest.RandomNet(board.Hoyito, 1)); err == nil {
 		t.Error("a Hoyito III network set for Katro")
 	}
-	n := testNet(board.Hoyito, 1)
+	n := nnuetest.RandomNet(board.Hoyito, 1)
 	if err := e.SetNet(board.Hoyito, n); err != nil || e.Net(board.Hoyito) != n || e.Net(board.Katro) != nil {
 		t.Errorf("SetNet: %v", err)
 	}

@@ -6,17 +6,11 @@ import (
 	"github.com/sower-engine/sower/eval/nnue"
 )
 
-// WDLModel returns the win/draw/loss model of the evaluation the engine
-// plays board v with: the network's (nnue.Net.WDL) when a network that
-// records one evaluates v, else the family's eval.BuiltinWDL, fitted to
-// the linear evaluation's search scores.
-func (e *Engine) WDLModel(v *board.Variant) eval.WDLModel {
-	return NetWDLModel(e.Net(v.Family()), v)
-}
-
 // NetWDLModel returns the win/draw/loss model of a search of board v with
-// network n (nil: the linear evaluation): n's model (nnue.Net.WDL) if n
-// evaluates v and records one, else v's family's eval.BuiltinWDL.
+// network n (nil: the linear evaluation; Engine.Net gives the engine's):
+// n's model (nnue.Net.WDL) if n evaluates v and records one, else v's
+// family's eval.BuiltinWDL, fitted to the linear evaluation's search
+// scores.
 func NetWDLModel(n *nnue.Net, v *board.Variant) eval.WDLModel {
 	if n != nil && !n.Evaluates(v) {
 		n = nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue/nnuetest"
 )
 
 // TestWDLModel checks that a search reports the win/draw/loss model of
@@ -36,14 +37,14 @@ func TestWDLModel(t *testing.T) {
 			}
 			e := newSteadyEngine(t)
 			if tc.net {
-				n := testNet(v.Family(), 3)
+				n := nnuetest.RandomNet(v.Family(), 3)
 				n.WDL, n.Boards = tc.model, tc.boards
 				if err := e.SetNet(v.Family(), n); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if got := e.WDLModel(v); got != tc.want {
-				t.Errorf("Engine.WDLModel %+v, want %+v", got, tc.want)
+			if got := NetWDLModel(e.Net(v.Family()), v); got != tc.want {
+				t.Errorf("NetWDLModel %+v, want %+v", got, tc.want)
 			}
 			var infos []Info
 			res, err := e.SearchWith(context.Background(), v.Start(), nil, Limits{Depth: 3}, Callbacks{Info: func(i Info) { infos = append(infos, i) }})

@@ -103,6 +103,10 @@ func (c *cli) datagen(args []string) error {
 	if cfg.Nets, err = loadNets(*evalType, *evalFile); err != nil {
 		return err
 	}
+	if len(cfg.Nets) > 0 && netFor(cfg.Nets, v) == nil {
+		// Its games would be the linear evaluation's.
+		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
+	}
 	if len(cfg.Nets) > 0 && onBroker.url != "" {
 		return usagef("--eval net: the broker's workers play with the linear evaluation; play without --broker")
 	}

@@ -94,24 +94,31 @@ func TestDatagenContinuesAndTunes(t *testing.T) {
 // gameRecords returns the number of records of each game in a data file.
 func gameRecords(t *testing.T, name string) map[uint32]int {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := tune.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	n := map[uint32]int{}
+	eachRecord(t, name, func(rec *tune.Record) { n[rec.Game]++ })
+	return n
+}
+
+// eachRecord calls f with every record of a data file, in its order.
+func eachRecord(t *testing.T, name string, f func(*tune.Record)) {
+	t.Helper()
+	file, err := os.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer file.Close()
+	r, err := tune.NewReader(file)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var rec tune.Record
 	for {
 		if err := r.Read(&rec); errors.Is(err, io.EOF) {
-			return n
+			return
 		} else if err != nil {
 			t.Fatal(err)
 		}
-		n[rec.Game]++
+		f(&rec)
 	}
 }
 

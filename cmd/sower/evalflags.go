@@ -52,3 +52,14 @@ func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 	}
 	return nets, nil
 }
+
+// netFor returns the network of nets that evaluates board v, or nil when
+// none does (v is then played with the linear evaluation).
+func netFor(nets []*nnue.Net, v *board.Variant) *nnue.Net {
+	for _, n := range nets {
+		if n.Evaluates(v) {
+			return n
+		}
+	}
+	return nil
+}

@@ -2,9 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -30,27 +27,10 @@ func tables8(t *testing.T) string {
 // exactInFile counts the records of a data file that tb knows exactly.
 func exactInFile(t *testing.T, tb *tables.Tables, name string) (exact, all int) {
 	t.Helper()
-	f, err := os.Open(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	r, err := tune.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rec tune.Record
-	for {
-		err := r.Read(&rec)
-		if errors.Is(err, io.EOF) {
-			return exact, all
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachRecord(t, name, func(rec *tune.Record) {
 		all++
 		if rec.Pos.OnBoard() > 8 {
-			continue
+			return
 		}
 		e, ok := tb.Probe(&rec.Pos)
 		left := board.DefaultNoCaptureLimit - rec.Pos.Clock()
@@ -58,7 +38,8 @@ func exactInFile(t *testing.T, tb *tables.Tables, name string) (exact, all int) 
 		if ok && e.Lo == e.Hi && (e.DistLo <= left || e.Lo == -n) && (e.DistHi <= left || e.Hi == n) {
 			exact++
 		}
-	}
+	})
+	return exact, all
 }
 
 // TestTrainTables trains with 8-seed tables: the positions they know
@@ -124,10 +105,15 @@ func TestTrainTables(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, "tables: "+strconv.Itoa(want)+" of ") || !strings.Contains(stdout, "tables: "+other+" was made under other rules (opponent-capturer-limit200)") {
 		t.Errorf("train with data of other rules: status %d, stderr %q\n%s", st, stderr, stdout)
 	}
+	katro := filepath.Join(dir, "k.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "katro-4x4", "--nodes", "100", "--games", "2", "--out", katro); st != exitOK {
+		t.Fatalf("datagen: status %d\n%s", st, stderr)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--data", katro, "--tables", tb}, "--tables: the endgame tables are for Hoyito III; the data is katro-4x4"},
 		{[]string{"--data", data, "--tables", dir}, "--tables: no any-capturer-limit200 tables in " + dir},
 		{[]string{"--data", other, "--tables", tb}, "--tables: no opponent-capturer-limit200 tables"},
 	} {

@@ -65,8 +65,8 @@ func (c *cli) tune(args []string) error {
 		return usagef("--out with --fit-wdl or --calibrate: those measure and write no weights")
 	case saveWDL != "" && !fitWDL:
 		return usagef("--save-wdl %s: it stores the model --fit-wdl fits", saveWDL)
-	case fs.Changed("eval") && !calibrate:
-		return usagef("--eval: it chooses the model --calibrate measures")
+	case (fs.Changed("eval") || fs.Changed("evalfile")) && !calibrate:
+		return usagef("--eval and --evalfile choose the model --calibrate measures; not without it")
 	case out != "" && !strings.HasSuffix(out, ".go"):
 		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
 	case cfg.Lambda < 0 || cfg.Lambda > 1:
@@ -107,6 +107,12 @@ func (c *cli) tune(args []string) error {
 	default:
 		return usagef("--start %q: want hand or builtin", start)
 	}
+	// The networks are checked before the data is read: a bad file is
+	// found now, not after minutes of reading.
+	w := wdlJob{fit: fitWDL, calibrate: calibrate, save: saveWDL, evalFile: *evalFile, command: "sower tune " + strings.Join(args, " ")}
+	if err := w.load(*evalType, v); err != nil {
+		return err
+	}
 	var d *tune.Dataset
 	for i, name := range data {
 		if d, err = loadData(d, name, i, v); err != nil {
@@ -115,19 +121,6 @@ func (c *cli) tune(args []string) error {
 		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
 	}
 	if fitWDL || calibrate {
-		w := wdlJob{fit: fitWDL, calibrate: calibrate, save: saveWDL, command: "sower tune " + strings.Join(args, " ")}
-		if w.nets, err = loadNets(*evalType, *evalFile); err != nil {
-			return err
-		}
-		if saveWDL != "" {
-			// Checked before the fit: a file of the data's family.
-			if w.saveNet, err = nnue.ReadFile(saveWDL); err != nil {
-				return usagef("--save-wdl %v", err)
-			}
-			if !w.saveNet.Evaluates(v) {
-				return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", saveWDL, w.saveNet.Family, w.saveNet.Boards, v.Name())
-			}
-		}
 		return c.measureWDL(d, v, w)
 	}
 	if err := checkDataSize(d.Sizes(cfg.ValidShare, cfg.Seed), cfg.ValidShare); err != nil {
@@ -275,8 +268,28 @@ type wdlJob struct {
 	fit, calibrate bool
 	nets           []*nnue.Net // --eval net's networks (none: linear)
 	save           string      // --save-wdl's file
+	evalFile       string      // --evalfile's
 	saveNet        *nnue.Net   // its network
 	command        string
+}
+
+// load reads the networks of w: --eval net's and --save-wdl's, which
+// must evaluate v, the data's board.
+func (w *wdlJob) load(evalType string, v *board.Variant) error {
+	var err error
+	if w.nets, err = loadNets(evalType, w.evalFile); err != nil {
+		return err
+	}
+	if w.save == "" {
+		return nil
+	}
+	if w.saveNet, err = nnue.ReadFile(w.save); err != nil {
+		return usagef("--save-wdl %v", err)
+	}
+	if !w.saveNet.Evaluates(v) {
+		return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", w.save, w.saveNet.Family, w.saveNet.Boards, v.Name())
+	}
+	return nil
 }
 
 // measureWDL fits a win/draw/loss model to d (fit), storing it in a
@@ -298,23 +311,36 @@ func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, w wdlJob) error {
 		}
 	}
 	if w.calibrate {
-		var net *nnue.Net
-		for _, n := range w.nets {
-			if n.Family == v.Family() {
-				net = n
-			}
+		net := netFor(w.nets, v)
+		if net != nil && w.saveNet != nil && sameFile(w.evalFile, w.save) {
+			net = w.saveNet // the model just stored in it
 		}
 		m := search.NetWDLModel(net, v)
 		which := "the linear evaluation's"
 		switch {
-		case net != nil && net.Evaluates(v) && net.WDL.K > 0:
+		case net != nil && net.WDL.K > 0:
 			which = "the network's"
 		case net != nil:
-			which = "the linear evaluation's (the network records none for this board)"
+			which = "the linear evaluation's (the network records none)"
+		case len(w.nets) > 0:
+			which = "the linear evaluation's (no network evaluates the board)"
 		}
 		fmt.Fprintf(c.stdout, "calibration of %s wdl model of %s: ", which, v.Name())
 		cal := d.Calibrate(m, 10)
 		return cal.WriteMarkdown(c.stdout)
 	}
 	return nil
+}
+
+// sameFile reports whether the files named a and b (both given) are one.
+func sameFile(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	sa, err := os.Stat(a)
+	if err != nil {
+		return false
+	}
+	sb, err := os.Stat(b)
+	return err == nil && os.SameFile(sa, sb)
 }

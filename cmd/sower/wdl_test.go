@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
 )
 
@@ -96,16 +97,27 @@ func TestTuneSaveWDL(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
 		t.Errorf("tune --calibrate --eval net: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
 	}
+	// Fitted, stored and calibrated in one run: the calibration measures
+	// the model just stored, not the one the file held before.
+	again := testNetFile(t, dir)
+	stdout, stderr, st = runCLI("tune", "--data", data, "--fit-wdl", "--save-wdl", again, "--calibrate", "--eval", "net", "--evalfile", again)
+	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
+		t.Errorf("tune --fit-wdl --save-wdl F --calibrate --eval net --evalfile F: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
+	}
+	// Each refused before the data is read.
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--calibrate", "--save-wdl", net}, "--save-wdl"},
 		{[]string{"--fit-wdl", "--eval", "net"}, "--eval"},
+		{[]string{"--fit-wdl", "--evalfile", net}, "--evalfile"},
+		{[]string{"--out", filepath.Join(dir, "w.go"), "--evalfile", net}, "--evalfile"},
 		{[]string{"--fit-wdl", "--save-wdl", data}, "not a Sower network"},
 		{[]string{"--fit-wdl", "--save-wdl", filepath.Join(dir, "none.nnue")}, "none.nnue"},
+		{[]string{"--calibrate", "--eval", "net", "--evalfile", data}, "not a Sower network"},
 	} {
-		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) {
+		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "positions in all") {
 			t.Errorf("%v: status %d, stderr %q", tc.args, st, stderr)
 		}
 	}
@@ -167,5 +179,21 @@ func TestDatagenNet(t *testing.T) {
 	}
 	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--eval", "net", "--broker", "http://127.0.0.1:1", "--out", filepath.Join(dir, "b.dat")); st != exitUsage || !strings.Contains(stderr, "--eval net") {
 		t.Errorf("datagen --eval net --broker: status %d, stderr %q", st, stderr)
+	}
+	// A board no network evaluates (here a Katro network trained for
+	// 6x3 only, on the 6x6 board) would be played with the linear
+	// evaluation under the name of the network: refused, no file written.
+	small := nnue.New(board.Katro, "6x3 only")
+	small.Boards = 2
+	smallFile := filepath.Join(dir, "k6x3.nnue")
+	if err := small.WriteFile(smallFile); err != nil {
+		t.Fatal(err)
+	}
+	katro := filepath.Join(dir, "k.dat")
+	if _, stderr, st := runCLI("datagen", "--game", "katro", "--games", "1", "--nodes", "50", "--eval", "net", "--evalfile", smallFile, "--out", katro); st != exitUsage || !strings.Contains(stderr, "--eval net: no network evaluates katro") {
+		t.Errorf("datagen --eval net for a game without a network: status %d, stderr %q", st, stderr)
+	}
+	if _, err := os.Stat(katro); err == nil {
+		t.Error("datagen --eval net for a game without a network wrote a data file")
 	}
 }

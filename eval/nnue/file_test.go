@@ -6,6 +6,8 @@ import (
 	"errors"
 	"hash/crc32"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,6 +85,38 @@ func TestVersion1(t *testing.T) {
 	again, err := Decode(out)
 	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != got.WDL || !equalNets(again, n) {
 		t.Errorf("a version-1 network given a model: error %v, written as version %d", err, binary.LittleEndian.Uint16(out[8:]))
+	}
+}
+
+// TestVersion1File reads a file written in format version 1 by an
+// earlier program, the built-in Hoyito III network before it was given
+// its model (testdata/hoyito3-v1.nnue): it has no model, the weights and
+// the description of the built-in network today, and it is written back
+// byte for byte.
+func TestVersion1File(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "hoyito3-v1.nnue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint16(b[8:]); v != 1 {
+		t.Fatalf("the fixture is of format version %d", v)
+	}
+	old, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now, err := Builtin(board.Hoyito)
+	if err != nil || now == nil {
+		t.Fatalf("no built-in Hoyito III network: %v", err)
+	}
+	if old.WDL != (eval.WDLModel{}) || old.Family != board.Hoyito || old.Boards != now.Boards || !equalNets(old, now) {
+		t.Errorf("the version-1 file: model %+v, family %s, boards %#x; its weights are not the built-in network's", old.WDL, old.Family, old.Boards)
+	}
+	if first, _, _ := strings.Cut(now.Description, "\n"); old.Description != first {
+		t.Errorf("the version-1 file's description %q, the built-in network's first line %q", old.Description, first)
+	}
+	if out := encode(t, old); !bytes.Equal(out, b) {
+		t.Error("the version-1 file is not written back byte for byte")
 	}
 }
 

@@ -83,6 +83,9 @@ func (d *Dataset) add(p *board.Position, score int, result float64, game uint64,
 	if v.Family() != d.family {
 		return fmt.Errorf("train: a %s position in a %s dataset", v.Family(), d.family)
 	}
+	if result != 0 && result != 0.5 && result != 1 {
+		return fmt.Errorf("train: position %s: result %g, want 1 (a win for the side to move), 0.5 or 0", p.String(), result)
+	}
 	m, ok := d.models[v.Name()]
 	if !ok {
 		mm, err := nnue.NewModel(d.zero, v)

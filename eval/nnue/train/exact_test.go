@@ -1,8 +1,10 @@
 package train
 
 import (
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -69,5 +71,30 @@ func TestExactLabels(t *testing.T) {
 	}
 	if d.Exact() != inside || inside == 0 || inside == len(ps) {
 		t.Errorf("%d positions labelled exactly, %d inside of %d", d.Exact(), inside, len(ps))
+	}
+}
+
+// TestResultRefused checks that a result other than 1, 0.5 or 0 (from a
+// wrong ExactFunc, say) is refused with an error that names it, not
+// trained on.
+func TestResultRefused(t *testing.T) {
+	p := syntheticPositions(t, 1, 5)[0]
+	for _, r := range []float64{0.7, -1, 2, math.NaN()} {
+		d := NewDataset(board.Hoyito)
+		if err := d.AddExact(&p, r, 0); err == nil || !strings.Contains(err.Error(), "result") {
+			t.Errorf("AddExact with result %g: error %v", r, err)
+		}
+		if err := d.Add(&p, 0, r, 0); err == nil || !strings.Contains(err.Error(), "result") {
+			t.Errorf("Add with result %g: error %v", r, err)
+		}
+		if d.Len() != 0 || d.Exact() != 0 {
+			t.Errorf("result %g: %d samples kept, %d exact", r, d.Len(), d.Exact())
+		}
+	}
+	d := NewDataset(board.Hoyito)
+	for _, r := range []float64{0, 0.5, 1} {
+		if err := d.AddExact(&p, r, 0); err != nil {
+			t.Errorf("AddExact with result %g: %v", r, err)
+		}
 	}
 }
