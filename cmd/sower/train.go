@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"fmt"
-	"math"
 	"os"
 	"os/signal"
 	"strings"
@@ -40,33 +39,18 @@ func (c *cli) train(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"lambda", cfg.Lambda}, {"scale", cfg.Scale}, {"rate", cfg.Rate}, {"valid", cfg.ValidShare}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return usagef("--%s %g: want a finite number", f.name, f.v)
-		}
+	if err := (fitSettings{lambda: cfg.Lambda, rate: cfg.Rate, valid: cfg.ValidShare, batch: cfg.Batch, patience: cfg.Patience}).check(map[string]float64{"scale": cfg.Scale}); err != nil {
+		return err
 	}
 	switch {
 	case len(data) == 0:
 		return usagef("--data: give at least one data file")
 	case out == "":
 		return usagef("--out: a network file is required")
-	case cfg.Lambda < 0 || cfg.Lambda > 1:
-		return usagef("--lambda %g: want 0 to 1", cfg.Lambda)
 	case cfg.Scale < 0:
 		return usagef("--scale %g: want 0 (the WDL model's) or more", cfg.Scale)
 	case cfg.Epochs < 1:
 		return usagef("--epochs %d: want 1 or more", cfg.Epochs)
-	case cfg.Batch < 1:
-		return usagef("--batch %d: want 1 or more", cfg.Batch)
-	case cfg.Rate <= 0:
-		return usagef("--rate %g: want more than 0", cfg.Rate)
-	case cfg.Patience < 0:
-		return usagef("--patience %d: want 0 or more", cfg.Patience)
-	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
-		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
 	case cfg.Threads < 1 || cfg.Threads > 256:
 		return usagef("--threads %d: want 1 to 256", cfg.Threads)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -48,13 +47,8 @@ func (c *cli) tune(args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, f := range []struct {
-		name string
-		v    float64
-	}{{"lambda", cfg.Lambda}, {"k", cfg.K}, {"rate", cfg.Rate}, {"valid", cfg.ValidShare}} {
-		if math.IsNaN(f.v) || math.IsInf(f.v, 0) {
-			return usagef("--%s %g: want a finite number", f.name, f.v)
-		}
+	if err := (fitSettings{lambda: cfg.Lambda, rate: cfg.Rate, valid: cfg.ValidShare, batch: cfg.Batch, patience: cfg.Patience}).check(map[string]float64{"k": cfg.K}); err != nil {
+		return err
 	}
 	switch {
 	case len(data) == 0:
@@ -69,20 +63,10 @@ func (c *cli) tune(args []string) error {
 		return usagef("--eval and --evalfile choose the model --calibrate measures; not without it")
 	case out != "" && !strings.HasSuffix(out, ".go"):
 		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
-	case cfg.Lambda < 0 || cfg.Lambda > 1:
-		return usagef("--lambda %g: want 0 to 1", cfg.Lambda)
 	case cfg.K < 0:
 		return usagef("--k %g: want 0 (fit) or more", cfg.K)
 	case cfg.Epochs < 0:
 		return usagef("--epochs %d: want 0 or more", cfg.Epochs)
-	case cfg.Batch < 1:
-		return usagef("--batch %d: want more than 0", cfg.Batch)
-	case cfg.Rate <= 0:
-		return usagef("--rate %g: want more than 0", cfg.Rate)
-	case cfg.Patience < 0:
-		return usagef("--patience %d: want 0 or more", cfg.Patience)
-	case cfg.ValidShare < 0 || cfg.ValidShare >= 1:
-		return usagef("--valid %g: want 0 or more, below 1", cfg.ValidShare)
 	}
 	// A bad --out is found now, not after the fit.
 	if out != "" {
