@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
@@ -15,11 +16,12 @@ import (
 
 func (c *cli) bench(args []string) error {
 	var set bench.Settings
-	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE]]")
+	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE]] [--cpuprofile FILE]")
 	fs.IntVarP(&set.Depth, "depth", "d", 0, "search every position to this depth instead of its default")
 	fs.IntVar(&set.Threads, "threads", 1, "search with N threads (the signature is defined with one)")
 	fs.IntVar(&set.MultiPV, "multipv", 1, "find the best N moves (the signature is defined with one)")
 	evalType, evalFile := addEvalFlags(fs)
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the searches to FILE (go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,6 +40,17 @@ func (c *cli) bench(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile %s: %w", *profile, err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	err = runBench(ctx, c.stdout, set)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("")
