@@ -1,25 +1,56 @@
 package nnue
 
+import "unsafe"
+
 // The plain loops of the accumulator and the dense layer. A build with
 // GOEXPERIMENT=simd on amd64 uses the vector versions of rows_simd.go
 // when the processor has AVX2, and these otherwise; tests check that both
 // give the same numbers.
+//
+// The plain row operations work on four int16 lanes at a time in a
+// uint64 (SWAR, "SIMD within a register"): each lane's sum wraps as an
+// int16 sum does, because the carry out of a lane's top bit is dropped
+// (the top bits are added apart, by xor), so the results are the int16
+// loops' bit for bit, on any byte order (a lane is 16 aligned bits of the
+// word either way). rowsEqualLoops in the tests checks them against the
+// lane-by-lane loops.
+
+// laneTops has the top bit of each 16-bit lane.
+const laneTops = 0x8000_8000_8000_8000
+
+// add4 adds four int16 lanes, wrapping.
+func add4(a, b uint64) uint64 { return ((a &^ laneTops) + (b &^ laneTops)) ^ ((a ^ b) & laneTops) }
+
+// sub4 subtracts four int16 lanes, wrapping.
+func sub4(a, b uint64) uint64 { return ((a | laneTops) - (b &^ laneTops)) ^ ((a ^ ^b) & laneTops) }
+
+// words views a row of Hidden int16 as Hidden/4 words. An accumulator's
+// values are 8-byte aligned (Accumulator) and the feature weights are in
+// practice (a large slice); a misaligned row would be slower on amd64 and
+// arm64, not wrong, and the checks of -race allow it for a pointer-free
+// type.
+func words(r *[Hidden]int16) *[Hidden / 4]uint64 {
+	return (*[Hidden / 4]uint64)(unsafe.Pointer(r))
+}
 
 func addRowPlain(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += w[i]
+	a, b := words(acc), words(w)
+	for i := range a {
+		a[i] = add4(a[i], b[i])
 	}
 }
 
 func subRowPlain(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] -= w[i]
+	a, b := words(acc), words(w)
+	for i := range a {
+		a[i] = sub4(a[i], b[i])
 	}
 }
 
 func subAddRowPlain(acc, old, nw *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += nw[i] - old[i]
+	a, o, n := words(acc), words(old), words(nw)
+	for i := range a {
+		a[i] = sub4(add4(a[i], n[i]), o[i])
 	}
 }
 
@@ -30,22 +61,44 @@ func subAddRowPlain(acc, old, nw *[Hidden]int16) {
 // read back exactly: the low half as a signed 32-bit number, the high
 // half as the rest shifted down. Integer sums do not depend on their
 // order, so the result is the definition's.
+//
+// The non-zero inputs are first gathered with their weights' rows; then
+// two passes over them sum four packed neurons each, in local variables
+// that stay in registers (eight at once would not fit).
 func (m *Model) propagatePlain(us, them *[Hidden]int16) int {
-	acc := m.bias
-	for p, a := range [2]*[Hidden]int16{us, them} {
-		for i, x := range a {
-			if x <= 0 {
-				continue
-			}
-			v := int64(min(x, QA))
-			w := &m.dense[p*Hidden+i]
-			for k := range acc {
-				acc[k] += v * w[k]
-			}
+	var xs [2 * Hidden]int64
+	var rows [2 * Hidden]*[L1 / 2]int64
+	n := 0
+	for i, x := range us {
+		if x > 0 {
+			xs[n], rows[n] = int64(min(x, QA)), &m.dense[i]
+			n++
 		}
 	}
+	for i, x := range them {
+		if x > 0 {
+			xs[n], rows[n] = int64(min(x, QA)), &m.dense[Hidden+i]
+			n++
+		}
+	}
+	a0, a1, a2, a3 := m.bias[0], m.bias[1], m.bias[2], m.bias[3]
+	for j, v := range xs[:n] {
+		w := rows[j]
+		a0 += v * w[0]
+		a1 += v * w[1]
+		a2 += v * w[2]
+		a3 += v * w[3]
+	}
+	a4, a5, a6, a7 := m.bias[4], m.bias[5], m.bias[6], m.bias[7]
+	for j, v := range xs[:n] {
+		w := rows[j]
+		a4 += v * w[4]
+		a5 += v * w[5]
+		a6 += v * w[6]
+		a7 += v * w[7]
+	}
 	var sum [L1]int32
-	for k, x := range acc {
+	for k, x := range [L1 / 2]int64{a0, a1, a2, a3, a4, a5, a6, a7} {
 		lo := int64(int32(uint32(x)))
 		sum[2*k], sum[2*k+1] = int32(lo), int32((x-lo)>>32)
 	}
