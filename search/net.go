@@ -14,9 +14,24 @@ import (
 // quiescence search), whichever is closer; it lives in the searcher, so a
 // node allocates nothing.
 type netEval struct {
-	on   bool
-	m    nnue.Model
-	accs [MaxPly + 1]nnue.Accumulator
+	on    bool
+	m     nnue.Model
+	accs  [MaxPly + 1]nnue.Accumulator
+	cache [evalCacheSize]evalEntry
+}
+
+// evalCacheSize is the number of entries of a search's evaluation cache
+// (a power of two): 128 KiB.
+const evalCacheSize = 1 << 13
+
+// evalEntry is an entry of the evaluation cache: the network's score of
+// the last position evaluated whose key falls on it. The key covers
+// everything the network reads (the board, the side to move and the
+// captures), so a position found there is not evaluated again.
+type evalEntry struct {
+	key   uint64
+	score int32
+	ok    bool
 }
 
 // SetNet makes the engine evaluate family f's positions with network n,
@@ -59,6 +74,7 @@ func (s *searcher) useNet(n *nnue.Net) error {
 	for i := range s.net.accs {
 		s.net.accs[i].Invalidate()
 	}
+	clear(s.net.cache[:])
 	return nil
 }
 
@@ -76,11 +92,18 @@ func (s *searcher) evaluate(pos *board.Position, ply int) int {
 	if !s.net.on {
 		return s.ev.Evaluate(pos)
 	}
+	key := pos.Key()
+	e := &s.net.cache[key&(evalCacheSize-1)]
+	if e.ok && e.key == key {
+		return int(e.score)
+	}
 	a := &s.net.accs[ply]
 	if ply > 0 {
 		s.net.m.UpdateFrom(a, &s.net.accs[ply-1], pos)
 	} else {
 		s.net.m.Update(a, pos)
 	}
-	return s.net.m.Evaluate(a, pos.Side())
+	v := s.net.m.Evaluate(a, pos.Side())
+	*e = evalEntry{key: key, score: int32(v), ok: true}
+	return v
 }

@@ -47,7 +47,8 @@ func netEngine(t testing.TB, game string) *Engine {
 // TestNetEvaluate walks trees as the search does, evaluating nodes at
 // their ply (only some interior nodes, as a main-search node at depth 1
 // is not evaluated), and checks every evaluation against the network's
-// from scratch.
+// from scratch. It walks each tree twice: the second time the scores
+// come from the evaluation cache.
 func TestNetEvaluate(t *testing.T) {
 	for _, game := range board.Names() {
 		v, err := board.New(game)
@@ -64,7 +65,7 @@ func TestNetEvaluate(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(3, 4))
+		var rng *rand.Rand
 		checked := 0
 		var walk func(p board.Position, ply, depth int)
 		walk = func(p board.Position, ply, depth int) {
@@ -83,8 +84,9 @@ func TestNetEvaluate(t *testing.T) {
 				walk(kid, ply+1, depth-1)
 			}
 		}
-		for _, p := range []board.Position{v.Start()} {
-			walk(p, 0, 4)
+		for range 2 {
+			rng = rand.New(rand.NewPCG(3, 4))
+			walk(v.Start(), 0, 4)
 		}
 		if checked < 50 {
 			t.Errorf("%s: %d evaluations checked", game, checked)
