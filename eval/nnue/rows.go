@@ -61,44 +61,22 @@ func subAddRowPlain(acc, old, nw *[Hidden]int16) {
 // read back exactly: the low half as a signed 32-bit number, the high
 // half as the rest shifted down. Integer sums do not depend on their
 // order, so the result is the definition's.
-//
-// The non-zero inputs are first gathered with their weights' rows; then
-// two passes over them sum four packed neurons each, in local variables
-// that stay in registers (eight at once would not fit).
 func (m *Model) propagatePlain(us, them *[Hidden]int16) int {
-	var xs [2 * Hidden]int64
-	var rows [2 * Hidden]*[L1 / 2]int64
-	n := 0
-	for i, x := range us {
-		if x > 0 {
-			xs[n], rows[n] = int64(min(x, QA)), &m.dense[i]
-			n++
+	acc := m.bias
+	for p, a := range [2]*[Hidden]int16{us, them} {
+		for i, x := range a {
+			if x <= 0 {
+				continue
+			}
+			v := int64(min(x, QA))
+			w := &m.dense[p*Hidden+i]
+			for k := range acc {
+				acc[k] += v * w[k]
+			}
 		}
-	}
-	for i, x := range them {
-		if x > 0 {
-			xs[n], rows[n] = int64(min(x, QA)), &m.dense[Hidden+i]
-			n++
-		}
-	}
-	a0, a1, a2, a3 := m.bias[0], m.bias[1], m.bias[2], m.bias[3]
-	for j, v := range xs[:n] {
-		w := rows[j]
-		a0 += v * w[0]
-		a1 += v * w[1]
-		a2 += v * w[2]
-		a3 += v * w[3]
-	}
-	a4, a5, a6, a7 := m.bias[4], m.bias[5], m.bias[6], m.bias[7]
-	for j, v := range xs[:n] {
-		w := rows[j]
-		a4 += v * w[4]
-		a5 += v * w[5]
-		a6 += v * w[6]
-		a7 += v * w[7]
 	}
 	var sum [L1]int32
-	for k, x := range [L1 / 2]int64{a0, a1, a2, a3, a4, a5, a6, a7} {
+	for k, x := range acc {
 		lo := int64(int32(uint32(x)))
 		sum[2*k], sum[2*k+1] = int32(lo), int32((x-lo)>>32)
 	}
