@@ -46,6 +46,8 @@ type Settings struct {
 	// positions (search.Engine.SetNet); the others use the linear
 	// evaluation. The signature is the linear evaluation's.
 	Nets []*nnue.Net
+	// NetLazy is the networks' lazy margin (search.Engine.SetNetLazy).
+	NetLazy int
 }
 
 // Run searches every bench position to its depth with a fresh table, one
@@ -58,6 +60,9 @@ func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, err
 		return sum, err
 	}
 	if err := eng.SetThreads(max(set.Threads, 1)); err != nil {
+		return sum, err
+	}
+	if err := eng.SetNetLazy(set.NetLazy); err != nil {
 		return sum, err
 	}
 	for _, n := range set.Nets {

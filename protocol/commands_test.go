@@ -119,6 +119,7 @@ func TestIdentify(t *testing.T) {
 				"option name Prover type check default true",
 				"option name EvalType type combo default linear var linear var net",
 				"option name EvalFile type string default <empty>",
+				"option name EvalLazy type spin default 0 min 0 max 10000",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {

@@ -2,6 +2,7 @@ package protocol
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
@@ -70,6 +71,23 @@ func (s *server) setEvalType(value string) error {
 	s.nets.on = value == evalNet
 	s.reportNets()
 	return s.applyNets()
+}
+
+// setEvalLazy sets the margin beyond which the linear evaluation scores
+// a position in place of the network (search.Engine.SetNetLazy).
+func (s *server) setEvalLazy(value string) error {
+	n, err := strconv.Atoi(value)
+	if err != nil {
+		return fmt.Errorf("EvalLazy %q: want a number", value)
+	}
+	s.stopJob()
+	if s.eng != nil {
+		if err := s.eng.SetNetLazy(n); err != nil {
+			return err
+		}
+	}
+	s.evalLazy = n
+	return nil
 }
 
 // setEvalFile reads a network file (of either family) for EvalType net;

@@ -65,6 +65,7 @@ func (s *server) options() []option {
 		{name: "Prover", kind: typeCheck, def: "true", apply: (*server).setProver},
 		{name: "EvalType", kind: typeCombo, def: evalLinear, vars: []string{evalLinear, evalNet}, apply: (*server).setEvalType},
 		{name: "EvalFile", kind: typeString, def: emptyString, apply: (*server).setEvalFile},
+		{name: "EvalLazy", kind: typeSpin, def: "0", min: 0, max: search.MaxNetLazy, apply: (*server).setEvalLazy},
 	}
 }
 

@@ -120,6 +120,7 @@ type server struct {
 	noEstimate    bool       // TableEstimate false
 	noProver      bool       // Prover false
 	nets          netState   // EvalType and EvalFile (net.go)
+	evalLazy      int        // EvalLazy
 
 	job *job // the running or last search, perft or bench; nil if none
 }
@@ -212,6 +213,9 @@ func (s *server) engine() (*search.Engine, error) {
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
 		e.SetProver(!s.noProver)
+		if err := e.SetNetLazy(s.evalLazy); err != nil {
+			return nil, err
+		}
 		if err := s.setNets(); err != nil {
 			return nil, err
 		}

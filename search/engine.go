@@ -64,10 +64,11 @@ type Result struct {
 // concurrently, and SetHash, SetThreads and ClearHash only between
 // searches.
 type Engine struct {
-	tt     *Table
-	s      *searcher      // reused between searches; allocated once
-	tables *tables.Tables // Hoyito III endgame tables, or nil (SetTables)
-	nets   [2]*nnue.Net   // each family's network, or nil for the linear evaluation (SetNet)
+	tt      *Table
+	s       *searcher      // reused between searches; allocated once
+	tables  *tables.Tables // Hoyito III endgame tables, or nil (SetTables)
+	nets    [2]*nnue.Net   // each family's network, or nil for the linear evaluation (SetNet)
+	netLazy int            // SetNetLazy's margin
 	// noEstimate turns off the tables' estimate under threefold
 	// (SetTableEstimate).
 	noEstimate bool
@@ -136,7 +137,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
 	s.useTables(e.tablesFor(root.Variant()), !e.noEstimate)
-	if err := s.useNet(e.nets[root.Variant().Family()]); err != nil {
+	if err := s.useNet(e.nets[root.Variant().Family()], e.netLazy); err != nil {
 		return Result{}, err
 	}
 	s.wdl = wdlModel(s.net.network(), s.family)

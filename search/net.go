@@ -14,9 +14,25 @@ import (
 // quiescence search), whichever is closer; it lives in the searcher, so a
 // node allocates nothing.
 type netEval struct {
-	on   bool
-	m    nnue.Model
-	accs [MaxPly + 1]nnue.Accumulator
+	on    bool
+	lazy  int // the linear evaluation beyond ± lazy replaces the network's (0: never)
+	m     nnue.Model
+	accs  [MaxPly + 1]nnue.Accumulator
+	cache [evalCacheSize]evalEntry
+}
+
+// evalCacheSize is the number of entries of a search's evaluation cache
+// (a power of two): 128 KiB.
+const evalCacheSize = 1 << 13
+
+// evalEntry is an entry of the evaluation cache: the network's score of
+// the last position evaluated whose key falls on it. The key covers
+// everything the network reads (the board, the side to move and the
+// captures), so a position found there is not evaluated again.
+type evalEntry struct {
+	key   uint64
+	score int32
+	ok    bool
 }
 
 // SetNet makes the engine evaluate family f's positions with network n,
@@ -34,6 +50,23 @@ func (e *Engine) SetNet(f board.Family, n *nnue.Net) error {
 	return nil
 }
 
+// MaxNetLazy is the largest margin SetNetLazy takes: 100 seeds.
+const MaxNetLazy = 10000
+
+// SetNetLazy makes a search with a network evaluate lopsided positions
+// with the linear evaluation: a position whose linear score is beyond
+// ± margin (hundredths of a seed) is scored by it, the network is not
+// run. 0, the default, always runs the network. The linear evaluation
+// is computed first, so it pays where the network costs much more.
+// Like SetNet, it is called between searches.
+func (e *Engine) SetNetLazy(margin int) error {
+	if margin < 0 || margin > MaxNetLazy {
+		return fmt.Errorf("search: lazy margin %d: want 0 to %d", margin, MaxNetLazy)
+	}
+	e.netLazy = margin
+	return nil
+}
+
 // Net returns the network the engine evaluates family f with, or nil for
 // the linear evaluation.
 func (e *Engine) Net(f board.Family) *nnue.Net {
@@ -43,11 +76,11 @@ func (e *Engine) Net(f board.Family) *nnue.Net {
 	return e.nets[f]
 }
 
-// useNet sets the network of a search (nil for the linear evaluation),
-// after reset. The accumulators are emptied: they may hold another
-// board's positions.
-func (s *searcher) useNet(n *nnue.Net) error {
-	s.net.on = false
+// useNet sets the network of a search (nil for the linear evaluation)
+// and its lazy margin (SetNetLazy), after reset. The accumulators are
+// emptied: they may hold another board's positions.
+func (s *searcher) useNet(n *nnue.Net, lazy int) error {
+	s.net.on, s.net.lazy = false, lazy
 	if n == nil || !n.Evaluates(s.root.Variant()) {
 		return nil
 	}
@@ -59,6 +92,7 @@ func (s *searcher) useNet(n *nnue.Net) error {
 	for i := range s.net.accs {
 		s.net.accs[i].Invalidate()
 	}
+	clear(s.net.cache[:])
 	return nil
 }
 
@@ -76,11 +110,23 @@ func (s *searcher) evaluate(pos *board.Position, ply int) int {
 	if !s.net.on {
 		return s.ev.Evaluate(pos)
 	}
+	if s.net.lazy > 0 {
+		if v := s.ev.Evaluate(pos); v > s.net.lazy || v < -s.net.lazy {
+			return v
+		}
+	}
+	key := pos.Key()
+	e := &s.net.cache[key&(evalCacheSize-1)]
+	if e.ok && e.key == key {
+		return int(e.score)
+	}
 	a := &s.net.accs[ply]
 	if ply > 0 {
 		s.net.m.UpdateFrom(a, &s.net.accs[ply-1], pos)
 	} else {
 		s.net.m.Update(a, pos)
 	}
-	return s.net.m.Evaluate(a, pos.Side())
+	v := s.net.m.Evaluate(a, pos.Side())
+	*e = evalEntry{key: key, score: int32(v), ok: true}
+	return v
 }

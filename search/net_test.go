@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/eval/nnue/nnuetest"
 )
@@ -26,7 +27,8 @@ func netEngine(t testing.TB, game string) *Engine {
 // TestNetEvaluate walks trees as the search does, evaluating nodes at
 // their ply (only some interior nodes, as a main-search node at depth 1
 // is not evaluated), and checks every evaluation against the network's
-// from scratch.
+// from scratch. It walks each tree twice: the second time the scores
+// come from the evaluation cache.
 func TestNetEvaluate(t *testing.T) {
 	for _, game := range board.Names() {
 		v, err := board.New(game)
@@ -36,14 +38,14 @@ func TestNetEvaluate(t *testing.T) {
 		s := new(searcher)
 		s.root = v.Start()
 		net := nnuetest.RandomNet(v.Family(), 2)
-		if err := s.useNet(net); err != nil {
+		if err := s.useNet(net, 0); err != nil {
 			t.Fatal(err)
 		}
 		m, err := nnue.NewModel(net, v)
 		if err != nil {
 			t.Fatal(err)
 		}
-		rng := rand.New(rand.NewPCG(3, 4))
+		var rng *rand.Rand
 		checked := 0
 		var walk func(p board.Position, ply, depth int)
 		walk = func(p board.Position, ply, depth int) {
@@ -62,8 +64,9 @@ func TestNetEvaluate(t *testing.T) {
 				walk(kid, ply+1, depth-1)
 			}
 		}
-		for _, p := range []board.Position{v.Start()} {
-			walk(p, 0, 4)
+		for range 2 {
+			rng = rand.New(rand.NewPCG(3, 4))
+			walk(v.Start(), 0, 4)
 		}
 		if checked < 50 {
 			t.Errorf("%s: %d evaluations checked", game, checked)
@@ -127,5 +130,66 @@ func TestSetNet(t *testing.T) {
 	}
 	if err := e.SetNet(board.Hoyito, nil); err != nil || e.Net(board.Hoyito) != nil {
 		t.Errorf("SetNet nil: %v", err)
+	}
+}
+
+// TestNetLazy checks the lazy margin: along random games, a position
+// whose linear score is beyond the margin is scored by the linear
+// evaluation, any other by the network, as from scratch.
+func TestNetLazy(t *testing.T) {
+	for _, game := range []string{board.NameKatro, board.NameHoyito3} {
+		v, err := board.New(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		net := nnuetest.RandomNet(v.Family(), 3)
+		m, err := nnue.NewModel(net, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const margin = 300
+		s := new(searcher)
+		s.root = v.Start()
+		s.ev = eval.New(v)
+		if err := s.useNet(net, margin); err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(7, 26))
+		lin, nets := 0, 0
+		for range 20 {
+			p := v.Start()
+			for ply := 0; ply < 60; ply++ {
+				want := s.ev.Evaluate(&p)
+				if want >= -margin && want <= margin {
+					want = m.EvaluatePosition(&p)
+					nets++
+				} else {
+					lin++
+				}
+				if got := s.evaluate(&p, ply%4); got != want {
+					t.Fatalf("%s %s: %d, want %d", game, p.String(), got, want)
+				}
+				moves := p.LegalMoves()
+				if len(moves) == 0 {
+					break
+				}
+				p.Play(moves[rng.IntN(len(moves))])
+			}
+		}
+		if lin == 0 || nets == 0 {
+			t.Errorf("%s: %d positions scored by the linear evaluation, %d by the network", game, lin, nets)
+		}
+	}
+}
+
+func TestSetNetLazy(t *testing.T) {
+	e := newEngine(t)
+	for _, c := range []struct {
+		margin int
+		ok     bool
+	}{{0, true}, {1200, true}, {MaxNetLazy, true}, {-1, false}, {MaxNetLazy + 1, false}} {
+		if err := e.SetNetLazy(c.margin); (err == nil) != c.ok {
+			t.Errorf("SetNetLazy(%d): %v", c.margin, err)
+		}
 	}
 }

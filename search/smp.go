@@ -59,7 +59,7 @@ func (e *Engine) startHelpers(ctx context.Context, main *searcher, lim Limits, n
 		h.reset(hctx, main.tt, &main.root, main.keys, Limits{SearchMoves: lim.SearchMoves}, Callbacks{})
 		h.currMovePeriod = main.currMovePeriod
 		h.useTables(main.tb, main.tbEstimate)
-		_ = h.useNet(main.net.network()) // the main search's network fits its board
+		_ = h.useNet(main.net.network(), main.net.lazy) // the main search's network fits its board
 		wg.Add(1)
 		go func(id int) {
 			defer wg.Done()

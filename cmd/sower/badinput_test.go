@@ -118,6 +118,8 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"perft", "--depth", "x"}, `invalid argument "x" for "-d, --depth" flag: must be an integer`},
 		{[]string{"bench", "--depth", "0"}, "--depth 0: want 1 to 127"},
 		{[]string{"bench", "--eval", "deep"}, "--eval deep: want linear or net"},
+		{[]string{"bench", "--evallazy", "500"}, "--evallazy 500: it is used with --eval net"},
+		{[]string{"bench", "--eval", "net", "--evallazy", "-1"}, "--evallazy -1: want 0 to 10000"},
 		{[]string{"train", "--out", "x.nnue"}, "--data: give at least one data file"},
 		{[]string{"train", "--data", missing}, "--out: a network file is required"},
 		{[]string{"train", "--data", missing, "--out", "x.nnue", "--lambda", "2"}, "--lambda 2: want 0 to 1"},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
@@ -15,11 +16,13 @@ import (
 
 func (c *cli) bench(args []string) error {
 	var set bench.Settings
-	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE]]")
+	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE] [--evallazy N]] [--cpuprofile FILE]")
 	fs.IntVarP(&set.Depth, "depth", "d", 0, "search every position to this depth instead of its default")
 	fs.IntVar(&set.Threads, "threads", 1, "search with N threads (the signature is defined with one)")
 	fs.IntVar(&set.MultiPV, "multipv", 1, "find the best N moves (the signature is defined with one)")
 	evalType, evalFile := addEvalFlags(fs)
+	fs.IntVar(&set.NetLazy, "evallazy", 0, "with --eval net, score positions the linear evaluation puts beyond ± N hundredths of a seed by it (the protocol's EvalLazy; 0: never)")
+	profile := fs.String("cpuprofile", "", "write a CPU profile of the searches to FILE (go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -35,9 +38,24 @@ func (c *cli) bench(args []string) error {
 		return usagef("--threads %d: want %d to %d", set.Threads, search.MinThreads, search.MaxThreads)
 	case set.MultiPV < 1 || set.MultiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", set.MultiPV, board.MaxMoves)
+	case set.NetLazy < 0 || set.NetLazy > search.MaxNetLazy:
+		return usagef("--evallazy %d: want 0 to %d", set.NetLazy, search.MaxNetLazy)
+	case set.NetLazy != 0 && nets == nil:
+		return usagef("--evallazy %d: it is used with --eval net", set.NetLazy)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *profile != "" {
+		f, err := os.Create(*profile)
+		if err != nil {
+			return fmt.Errorf("--cpuprofile: %w", err)
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return fmt.Errorf("--cpuprofile %s: %w", *profile, err)
+		}
+		defer pprof.StopCPUProfile()
+	}
 	err = runBench(ctx, c.stdout, set)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("")

@@ -8,6 +8,7 @@ import "github.com/sower-engine/sower/board"
 // board by the holes whose bucket differs. The zero Accumulator is empty:
 // its first Update is a refresh.
 type Accumulator struct {
+	_     [0]uint64        // aligns v for the plain row loops (rows.go)
 	v     [2][Hidden]int16 // by perspective: South's, North's
 	snap  snapshot
 	valid bool

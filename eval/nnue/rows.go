@@ -1,25 +1,56 @@
 package nnue
 
+import "unsafe"
+
 // The plain loops of the accumulator and the dense layer. A build with
 // GOEXPERIMENT=simd on amd64 uses the vector versions of rows_simd.go
 // when the processor has AVX2, and these otherwise; tests check that both
 // give the same numbers.
+//
+// The plain row operations work on four int16 lanes at a time in a
+// uint64 (SWAR, "SIMD within a register"): each lane's sum wraps as an
+// int16 sum does, because the carry out of a lane's top bit is dropped
+// (the top bits are added apart, by xor), so the results are the int16
+// loops' bit for bit, on any byte order (a lane is 16 aligned bits of the
+// word either way). rowsEqualLoops in the tests checks them against the
+// lane-by-lane loops.
+
+// laneTops has the top bit of each 16-bit lane.
+const laneTops = 0x8000_8000_8000_8000
+
+// add4 adds four int16 lanes, wrapping.
+func add4(a, b uint64) uint64 { return ((a &^ laneTops) + (b &^ laneTops)) ^ ((a ^ b) & laneTops) }
+
+// sub4 subtracts four int16 lanes, wrapping.
+func sub4(a, b uint64) uint64 { return ((a | laneTops) - (b &^ laneTops)) ^ ((a ^ ^b) & laneTops) }
+
+// words views a row of Hidden int16 as Hidden/4 words. An accumulator's
+// values are 8-byte aligned (Accumulator) and the feature weights are in
+// practice (a large slice); a misaligned row would be slower on amd64 and
+// arm64, not wrong, and the checks of -race allow it for a pointer-free
+// type.
+func words(r *[Hidden]int16) *[Hidden / 4]uint64 {
+	return (*[Hidden / 4]uint64)(unsafe.Pointer(r))
+}
 
 func addRowPlain(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += w[i]
+	a, b := words(acc), words(w)
+	for i := range a {
+		a[i] = add4(a[i], b[i])
 	}
 }
 
 func subRowPlain(acc, w *[Hidden]int16) {
-	for i := range acc {
-		acc[i] -= w[i]
+	a, b := words(acc), words(w)
+	for i := range a {
+		a[i] = sub4(a[i], b[i])
 	}
 }
 
 func subAddRowPlain(acc, old, nw *[Hidden]int16) {
-	for i := range acc {
-		acc[i] += nw[i] - old[i]
+	a, o, n := words(acc), words(old), words(nw)
+	for i := range a {
+		a[i] = sub4(add4(a[i], n[i]), o[i])
 	}
 }
 
