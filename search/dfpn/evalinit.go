@@ -59,11 +59,21 @@ func (w *worker) evalInitial(p *board.Position, v int32, mobility bool) result {
 }
 
 // prefer reports whether child a goes before child b of equal numbers
-// (TiesEval): where the attacker moves (attack), the one with the
-// higher evaluation for the attacker; where the defender moves, the lower.
-func prefer(a, b *child, attack bool) bool {
+// (TiesEval): where the attacker moves (attack), the one with the higher
+// evaluation for the attacker; where the defender moves, the lower. The
+// children's evaluations are computed here when they are first needed.
+func (w *worker) prefer(a, b *child, attack bool) bool {
+	w.evaluate(a)
+	w.evaluate(b)
 	if attack {
 		return a.est > b.est
 	}
 	return a.est < b.est
+}
+
+// evaluate sets child c's evaluation unless it has it.
+func (w *worker) evaluate(c *child) {
+	if !c.hasEst {
+		c.est, c.hasEst = w.attackerEval(&c.pos), true
+	}
 }

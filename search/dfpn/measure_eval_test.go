@@ -63,7 +63,8 @@ func parseSpec(spec string) (Config, float64, error) {
 // positions of katro-6x6-late.txt), "late30" and "late40" (the positions
 // of the same games 30 and 40 plies before the end: the 20-ply positions
 // with their last 10 or 20 moves taken back), "line46" (the katro-4x6 line
-// at plies 24 and 22), "line46-20" (its 20th ply) and "random46" (the 40
+// at plies 24 and 22), "line46-24", "line46-22" and "line46-20" (one of
+// its plies) and "random46" (the 40
 // katro-4x6 positions 1 to 40 plies before the end of random games of
 // TestMeasureInit).
 func evalSet(t *testing.T, name string) []latePosition {
@@ -111,10 +112,11 @@ func evalSet(t *testing.T, name string) []latePosition {
 			set = append(set, latePosition{name: strings.TrimSuffix(lp.name, "-20") + "-" + name[4:], game: g, history: g.History()})
 		}
 		return set
-	case "line46", "line46-20":
+	case "line46", "line46-24", "line46-22", "line46-20":
 		plies := []int{24, 22}
-		if name == "line46-20" {
-			plies = []int{20}
+		if n, ok := strings.CutPrefix(name, "line46-"); ok {
+			ply, _ := strconv.Atoi(n)
+			plies = []int{ply}
 		}
 		v, err := board.New("katro-4x6")
 		if err != nil {
@@ -159,7 +161,8 @@ func envInt(t *testing.T, name string, def int) int {
 // SOWER_DFPN_CONFIGS (comma-separated, see parseSpec; default "mob" and
 // a few evaluation estimates). It reports, for each configuration, the
 // positions solved and the nodes on the positions every configuration
-// solved. It only reports (SOWER_DFPN_MEASURE=eval).
+// solved, and for an unsolved position its last question's root numbers.
+// It only reports (SOWER_DFPN_MEASURE=eval).
 func TestMeasureEval(t *testing.T) {
 	if os.Getenv("SOWER_DFPN_MEASURE") != "eval" {
 		t.Skip("set SOWER_DFPN_MEASURE=eval to measure")
@@ -193,11 +196,12 @@ func TestMeasureEval(t *testing.T) {
 		nodes[i] = make([]uint64, len(set))
 		for j, lp := range set {
 			s.Clear()
-			res, err := s.Solve(context.Background(), lp.game.Position(), lp.history, nil)
+			var last Progress
+			res, err := s.Solve(context.Background(), lp.game.Position(), lp.history, func(p Progress) { last = p })
 			if err != nil {
 				t.Fatal(err)
 			}
-			what := "unsolved"
+			what := fmt.Sprintf("unsolved (%s wins? root pn %d dn %d)", last.Attacker, last.PN, last.DN)
 			if res.Outcome != Unknown {
 				nodes[i][j] = res.Nodes
 				what = fmt.Sprintf("%s in %d plies", res.Outcome, res.Plies)

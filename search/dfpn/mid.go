@@ -20,7 +20,8 @@ type child struct {
 	capture bool
 	done    bool   // a final result that cannot change during this node's search
 	busy    uint16 // other threads searching the child (several threads only)
-	est     int32  // the evaluation from the attacker's point of view (Solver.useEval)
+	est     int32  // the evaluation from the attacker's point of view, if hasEst
+	hasEst  bool
 	result
 }
 
@@ -147,8 +148,9 @@ func (w *worker) look(f *frame, ply int) {
 			c.done = true
 			continue
 		}
-		if w.useEval {
-			c.est = w.attackerEval(&c.pos)
+		c.hasEst = false
+		if w.evalInit {
+			w.evaluate(c)
 		}
 		if w.fromTable(c) {
 			continue

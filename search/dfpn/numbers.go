@@ -107,20 +107,20 @@ func sumThreshold(f *frame, th, sum, own uint32, weak, proof bool) uint32 {
 // would return at once: then the plain numbers choose.
 func (w *worker) pick(f *frame, attack bool, thpn, thdn uint32) (int, uint32) {
 	if !w.parallel {
-		return pickBy(f, attack, false, w.ties)
+		return w.pickBy(f, attack, false)
 	}
-	best, second := pickBy(f, attack, true, w.ties)
+	best, second := w.pickBy(f, attack, true)
 	c := &f.kids[best]
 	if (attack && c.pn >= thpn) || (!attack && c.dn >= thdn) {
-		return pickBy(f, attack, false, w.ties)
+		return w.pickBy(f, attack, false)
 	}
 	return best, second
 }
 
 // pickBy is pick by the children's numbers, or with virtual their virtual
-// numbers; with ties, children of equal numbers by their evaluations
-// (prefer), else the first.
-func pickBy(f *frame, attack, virtual, ties bool) (int, uint32) {
+// numbers; children of equal numbers by their evaluations (TiesEval,
+// prefer), else the first.
+func (w *worker) pickBy(f *frame, attack, virtual bool) (int, uint32) {
 	best, n1, n2 := -1, inf+1, inf+1
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]
@@ -135,7 +135,7 @@ func pickBy(f *frame, attack, virtual, ties bool) (int, uint32) {
 			n = min(maxPN, n+uint32(c.busy)*max(n, 1))
 		}
 		switch {
-		case n < n1 || (ties && n == n1 && prefer(c, &f.kids[best], attack)):
+		case n < n1 || (w.ties && n == n1 && w.prefer(c, &f.kids[best], attack)):
 			best, n1, n2 = i, n, n1
 		case n < n2:
 			n2 = n

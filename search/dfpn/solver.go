@@ -167,7 +167,7 @@ type Solver struct {
 	init     Init
 	scale    float64 // Config.EvalScale
 	ties     bool    // Config.Ties is TiesEval
-	useEval  bool    // the children's evaluations are needed
+	evalInit bool    // the first estimates need the evaluation
 	evalBase float64 // the first numbers of an even evaluation (defaultEvalBase)
 	weakPN   bool    // weak proof numbers where the defender moves
 	weakDN   bool    // weak disproof numbers where the attacker moves
@@ -226,7 +226,7 @@ func New(cfg Config) (*Solver, error) {
 	}
 	ties := cfg.Ties == TiesEval
 	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
-		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, useEval: ties || cfg.Init == InitEval || cfg.Init == InitEvalMobility,
+		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility,
 		weakPN: cfg.Numbers == NumbersWeakProof || cfg.Numbers == NumbersWeak, weakDN: cfg.Numbers == NumbersWeak}
 	s.main = newWorker(s, false)
 	for range max(cfg.Threads, 1) - 1 {
