@@ -53,7 +53,8 @@ type Config struct {
 	// InitEvalMobility: the first numbers change by a factor of e for
 	// every EvalScale hundredths of a seed (default DefaultEvalScale).
 	EvalScale int
-	// Ties chooses between children of equal numbers.
+	// Ties chooses between children of equal numbers (the zero value,
+	// TiesEval, by the evaluation).
 	Ties Ties
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
