@@ -16,7 +16,9 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
-	s, err := dfpn.New(dfpn.Config{HashMiB: o.hash, Every: 5 * time.Second, Threads: o.threads})
+	cfg := o.dfpn
+	cfg.Every = 5 * time.Second
+	s, err := dfpn.New(cfg)
 	if err != nil {
 		return err
 	}

@@ -32,6 +32,15 @@ func TestSolveDfpn(t *testing.T) {
 	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof2); st != exitOK {
 		t.Errorf("verify the proof of two threads: status %d, %s", st, stdout)
 	}
+	// Another first estimate and ties in the order of the moves: the
+	// proof holds as well.
+	proof3 := filepath.Join(dir, "k44-3.txt")
+	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--init", "eval-mobility", "--ties", "first", "--eval-scale", "300", "--proof", proof3); st != exitOK {
+		t.Fatalf("solve --init eval-mobility --ties first: status %d, %s", st, stdout)
+	}
+	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof3); st != exitOK {
+		t.Errorf("verify the proof of --init eval-mobility --ties first: status %d, %s", st, stdout)
+	}
 	// A lost position: the side to move loses, and the certificate proves
 	// the other side's win.
 	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
@@ -54,6 +63,10 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
 		{[]string{"solve", "--threads", "0"}, "--threads 0: want 1 to 256"},
 		{[]string{"solve", "--method", "ab", "--threads", "2"}, "--threads: only for --method dfpn"},
+		{[]string{"solve", "--init", "evaluation"}, `--init: first estimate "evaluation": want one of mobility, `},
+		{[]string{"solve", "--ties", "last"}, `--ties: ties "last": want eval or first`},
+		{[]string{"solve", "--eval-scale", "0"}, "--eval-scale 0: want 1 or more"},
+		{[]string{"solve", "--method", "ab", "--init", "eval"}, "--init: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)
 		if st != exitUsage || !strings.Contains(stderr, c.want) {

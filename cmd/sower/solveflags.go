@@ -30,7 +30,13 @@ type solveFlags struct {
 	threads int
 	save    string
 	resume  string
+	init    string
+	ties    string
+	scale   int
 	fs      *pflag.FlagSet
+	// dfpn is the proof-number search's configuration that init, ties
+	// and scale give (filled by check).
+	dfpn dfpn.Config
 }
 
 // add adds the flags.
@@ -44,6 +50,9 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
 	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
+	fs.StringVar(&o.init, "init", dfpn.InitMobility.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
+	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
+	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
 // check fills the defaults and checks the options against the game.
@@ -90,6 +99,9 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 	if o.method == methodAB && o.fs.Changed("threads") {
 		return usagef("--threads: only for --method dfpn")
 	}
+	if err := o.checkDfpn(); err != nil {
+		return err
+	}
 	if o.method == methodAB && (o.save != "" || o.resume != "") {
 		return usagef("--save and --resume: only for --method dfpn")
 	}
@@ -106,5 +118,27 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 			return err
 		}
 	}
+	return nil
+}
+
+// checkDfpn checks the proof-number search's own options and fills o.dfpn.
+func (o *solveFlags) checkDfpn() error {
+	for _, name := range []string{"init", "ties", "eval-scale"} {
+		if o.method == methodAB && o.fs.Changed(name) {
+			return usagef("--%s: only for --method dfpn", name)
+		}
+	}
+	in, err := dfpn.ParseInit(o.init)
+	if err != nil {
+		return usagef("--init: %v", err)
+	}
+	ties, err := dfpn.ParseTies(o.ties)
+	if err != nil {
+		return usagef("--ties: %v", err)
+	}
+	if o.scale < 1 {
+		return usagef("--eval-scale %d: want 1 or more", o.scale)
+	}
+	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
 	return nil
 }

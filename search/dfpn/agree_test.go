@@ -2,7 +2,6 @@ package dfpn
 
 import (
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -44,22 +43,41 @@ func TestAgreesWithBoundedRecursion(t *testing.T) {
 	case testing.Short():
 		count = 150
 	}
-	for _, threads := range []int{1, 2} {
-		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+	for _, tc := range configsUnderTest() {
+		t.Run(tc.name, func(t *testing.T) {
 			n := count
-			if threads > 1 {
+			if tc.cfg != (Config{Threads: 1}) {
 				n = max(count/3, 8) // the first of the same positions
 			}
-			agreeWithBounded(t, threads, n, budget)
+			agreeWithBounded(t, tc.cfg, n, budget)
 		})
 	}
 }
 
+// configsUnderTest are the solver's configurations that the agreement and
+// certificate tests check: the default with one thread and with two, ties
+// broken by the order of the moves, and the evaluation's first estimates.
+func configsUnderTest() []struct {
+	name string
+	cfg  Config
+} {
+	return []struct {
+		name string
+		cfg  Config
+	}{
+		{"threads=1", Config{Threads: 1}},
+		{"threads=2", Config{Threads: 2}},
+		{"ties=first", Config{Ties: TiesFirst}},
+		{"init=eval-mobility", Config{Init: InitEvalMobility}},
+	}
+}
+
 // agreeWithBounded is TestAgreesWithBoundedRecursion with a solver of
-// threads on count positions of each board, budget nodes each.
-func agreeWithBounded(t *testing.T, threads, count int, budget uint64) {
+// configuration cfg on count positions of each board, budget nodes each.
+func agreeWithBounded(t *testing.T, cfg Config, count int, budget uint64) {
 	const horizon, checked = 7, 11
-	s, err := New(Config{HashMiB: 64, MaxNodes: budget, Threads: threads})
+	cfg.HashMiB, cfg.MaxNodes = 64, budget
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -49,19 +49,25 @@ func TestNoAllocationPerNode(t *testing.T) {
 }
 
 // BenchmarkSolve measures df-pn's speed on a katro-4x6 position, from an
-// empty table each time.
+// empty table each time, with ties broken by the evaluation (the default)
+// and by the order of the moves.
 func BenchmarkSolve(b *testing.B) {
 	p := hardPosition(b)
-	s, err := New(Config{HashMiB: 64})
-	if err != nil {
-		b.Fatal(err)
+	for _, ties := range []Ties{TiesEval, TiesFirst} {
+		b.Run("ties="+ties.String(), func(b *testing.B) {
+			s, err := New(Config{HashMiB: 64, Ties: ties})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var nodes uint64
+			for b.Loop() {
+				s.tt.clear()
+				res, _ := s.Solve(context.Background(), p, nil, nil)
+				nodes += res.Nodes
+			}
+			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
+		})
 	}
-	b.ReportAllocs()
-	var nodes uint64
-	for b.Loop() {
-		s.tt.clear()
-		res, _ := s.Solve(context.Background(), p, nil, nil)
-		nodes += res.Nodes
-	}
-	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
 }

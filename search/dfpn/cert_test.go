@@ -3,7 +3,6 @@ package dfpn
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -46,21 +45,22 @@ func TestCertificatesVerify(t *testing.T) {
 	case testing.Short():
 		count = 15
 	}
-	for _, threads := range []int{1, 2} {
-		t.Run(fmt.Sprintf("threads=%d", threads), func(t *testing.T) {
+	for _, tc := range configsUnderTest() {
+		t.Run(tc.name, func(t *testing.T) {
 			n := count
-			if threads > 1 {
+			if tc.cfg != (Config{Threads: 1}) {
 				n = max(count/3, 4)
 			}
-			certificatesVerify(t, threads, n)
+			certificatesVerify(t, tc.cfg, n)
 		})
 	}
 }
 
-// certificatesVerify is TestCertificatesVerify with a solver of threads on
-// count roots of each board.
-func certificatesVerify(t *testing.T, threads, count int) {
-	s, err := New(Config{HashMiB: 64, MaxNodes: 200_000, Threads: threads})
+// certificatesVerify is TestCertificatesVerify with a solver of
+// configuration cfg on count roots of each board.
+func certificatesVerify(t *testing.T, cfg Config, count int) {
+	cfg.HashMiB, cfg.MaxNodes = 64, 200_000
+	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

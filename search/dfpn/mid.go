@@ -20,6 +20,8 @@ type child struct {
 	capture bool
 	done    bool   // a final result that cannot change during this node's search
 	busy    uint16 // other threads searching the child (several threads only)
+	est     int32  // the evaluation from the attacker's point of view, if hasEst
+	hasEst  bool
 	result
 }
 
@@ -146,10 +148,14 @@ func (w *worker) look(f *frame, ply int) {
 			c.done = true
 			continue
 		}
+		c.hasEst = false
+		if w.evalInit {
+			w.evaluate(c)
+		}
 		if w.fromTable(c) {
 			continue
 		}
-		c.result = w.initial(&c.pos)
+		c.result = w.initial(&c.pos, c.est)
 	}
 }
 

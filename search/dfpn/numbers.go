@@ -24,11 +24,14 @@ func satsub(th, sum, own uint32) uint32 {
 	return uint32(v)
 }
 
-// initial scores a child never searched: one move to prove where its side
-// to move needs one, as many as its moves where every move must be
-// answered.
-func (w *worker) initial(p *board.Position) result {
+// initial scores a child never searched, of evaluation est (from the
+// attacker's point of view, when the estimate needs it): by default one
+// move to prove where its side to move needs one, as many as its moves
+// where every move must be answered.
+func (w *worker) initial(p *board.Position, est int32) result {
 	switch w.init {
+	case InitEval, InitEvalMobility:
+		return w.evalInitial(p, est, w.init == InitEvalMobility)
 	case InitUniform:
 		return result{pn: 1, dn: 1}
 	case InitSeeds, InitSeedsMobility:
@@ -104,19 +107,20 @@ func sumThreshold(f *frame, th, sum, own uint32, weak, proof bool) uint32 {
 // would return at once: then the plain numbers choose.
 func (w *worker) pick(f *frame, attack bool, thpn, thdn uint32) (int, uint32) {
 	if !w.parallel {
-		return pickBy(f, attack, false)
+		return w.pickBy(f, attack, false)
 	}
-	best, second := pickBy(f, attack, true)
+	best, second := w.pickBy(f, attack, true)
 	c := &f.kids[best]
 	if (attack && c.pn >= thpn) || (!attack && c.dn >= thdn) {
-		return pickBy(f, attack, false)
+		return w.pickBy(f, attack, false)
 	}
 	return best, second
 }
 
 // pickBy is pick by the children's numbers, or with virtual their virtual
-// numbers.
-func pickBy(f *frame, attack, virtual bool) (int, uint32) {
+// numbers; children of equal numbers by their evaluations (TiesEval,
+// prefer), else the first.
+func (w *worker) pickBy(f *frame, attack, virtual bool) (int, uint32) {
 	best, n1, n2 := -1, inf+1, inf+1
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]
@@ -131,7 +135,7 @@ func pickBy(f *frame, attack, virtual bool) (int, uint32) {
 			n = min(maxPN, n+uint32(c.busy)*max(n, 1))
 		}
 		switch {
-		case n < n1:
+		case n < n1 || (w.ties && n == n1 && w.prefer(c, &f.kids[best], attack)):
 			best, n1, n2 = i, n, n1
 		case n < n2:
 			n2 = n

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 // MaxDepth bounds the plies of a line the solver follows; a line that
@@ -48,6 +49,13 @@ type Config struct {
 	Every time.Duration
 	// Init chooses the first estimates of positions never searched.
 	Init Init
+	// EvalScale is the evaluation's scale for InitEval and
+	// InitEvalMobility: the first numbers change by a factor of e for
+	// every EvalScale hundredths of a seed (default DefaultEvalScale).
+	EvalScale int
+	// Ties chooses between children of equal numbers (the zero value,
+	// TiesEval, by the evaluation).
+	Ties Ties
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
 	MaxNodes uint64
@@ -75,7 +83,30 @@ const (
 	InitSeeds
 	// InitSeedsMobility: InitSeeds times the moves, as InitMobility.
 	InitSeedsMobility
+	// InitEval: from the evaluation (package eval) v of the position
+	// from the attacker's point of view: a proof number of about
+	// exp(−v/EvalScale) and a disproof number of about exp(v/EvalScale),
+	// each at least 1.
+	InitEval
+	// InitEvalMobility: InitEval times the moves, as InitMobility.
+	InitEvalMobility
 )
+
+// Ties is a way to choose between children of equal numbers.
+type Ties uint8
+
+// The ways.
+const (
+	// TiesEval: by the evaluation (package eval): where the attacker
+	// moves, the child best for the attacker; where the defender moves,
+	// the one best for the defender.
+	TiesEval Ties = iota
+	// TiesFirst: the first in the order the moves are generated.
+	TiesFirst
+)
+
+// DefaultEvalScale is Config.EvalScale's default, in hundredths of a seed.
+const DefaultEvalScale = 400
 
 // Numbers is a way to combine the numbers of a node's children where every
 // child must be proven (or disproven).
@@ -135,11 +166,16 @@ type Solver struct {
 	every    time.Duration
 	maxNodes uint64
 	init     Init
-	weakPN   bool // weak proof numbers where the defender moves
-	weakDN   bool // weak disproof numbers where the attacker moves
+	scale    float64 // Config.EvalScale
+	ties     bool    // Config.Ties is TiesEval
+	evalInit bool    // the first estimates need the evaluation
+	evalBase float64 // the first numbers of an even evaluation (defaultEvalBase)
+	weakPN   bool    // weak proof numbers where the defender moves
+	weakDN   bool    // weak disproof numbers where the attacker moves
 
 	// The search under way: set before its threads start, then only read.
 	v          *board.Variant
+	ev         *eval.Evaluator // v's evaluation
 	limit      int
 	total      int // seeds on the board
 	attacker   board.Side
@@ -176,7 +212,22 @@ func New(cfg Config) (*Solver, error) {
 	if every <= 0 {
 		every = 2 * time.Second
 	}
+	if cfg.EvalScale < 0 {
+		return nil, fmt.Errorf("dfpn: evaluation scale %d: want 0 (the default) or more", cfg.EvalScale)
+	}
+	scale := cfg.EvalScale
+	if scale == 0 {
+		scale = DefaultEvalScale
+	}
+	if cfg.Init > InitEvalMobility {
+		return nil, fmt.Errorf("dfpn: first estimate %d: no such estimate", cfg.Init)
+	}
+	if cfg.Ties > TiesFirst {
+		return nil, fmt.Errorf("dfpn: ties %d: no such way", cfg.Ties)
+	}
+	ties := cfg.Ties == TiesEval
 	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
+		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility,
 		weakPN: cfg.Numbers == NumbersWeakProof || cfg.Numbers == NumbersWeak, weakDN: cfg.Numbers == NumbersWeak}
 	s.main = newWorker(s, false)
 	for range max(cfg.Threads, 1) - 1 {
@@ -313,6 +364,7 @@ func (s *Solver) setVariant(v *board.Variant) {
 	s.v = v
 	s.limit = v.Rules().NoCaptureLimit
 	s.total = v.Total()
+	s.ev = eval.New(v)
 }
 
 // finish records a helper's final result of the root and ends the search.
