@@ -48,7 +48,7 @@ func (c *cli) bench(args []string) error {
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
+			return flagError("--cpuprofile", err) // found before any search: a usage error
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {

@@ -268,7 +268,7 @@ func (w *wdlJob) load(evalType string, v *board.Variant) error {
 		return nil
 	}
 	if w.saveNet, err = nnue.ReadFile(w.save); err != nil {
-		return usagef("--save-wdl %v", err)
+		return usagef("--save-wdl: %v", err)
 	}
 	if !w.saveNet.Evaluates(v) {
 		return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", w.save, w.saveNet.Family, w.saveNet.Boards, v.Name())
