@@ -115,7 +115,7 @@ func (s *server) cmdEval(args []string) error {
 		}
 	default:
 		if s.nets.on {
-			fmt.Fprintf(&b, "no %s network: the linear evaluation plays\n", f)
+			fmt.Fprintf(&b, "no %s network (none is built in; EvalFile can give one): the linear evaluation plays\n", f)
 		}
 		WriteEval(&b, linear, &p)
 	}

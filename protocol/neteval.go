@@ -23,7 +23,7 @@ import (
 func WriteNetEval(w io.Writer, n *nnue.Net, source string, p *board.Position, linear *eval.Evaluator) error {
 	v := p.Variant()
 	var b strings.Builder
-	fmt.Fprintf(&b, "network: %s, a %s network for %s\n", source, n.Family, netBoards(n))
+	fmt.Fprintf(&b, "network: %s, a %s network for %s\n", source, n.Family, NetBoards(n))
 	if d, _, _ := strings.Cut(n.Description, "\n"); d != "" {
 		fmt.Fprintf(&b, "made by: %s\n", d)
 	}
@@ -91,8 +91,9 @@ func writeHoleGrid(b *strings.Builder, v *board.Variant, effect map[board.Move]i
 	cols()
 }
 
-// netBoards names the boards n was trained for.
-func netBoards(n *nnue.Net) string {
+// NetBoards names the boards n was trained for: "every board", or their
+// names separated by commas.
+func NetBoards(n *nnue.Net) string {
 	if n.Boards == 0 {
 		return "every board"
 	}

@@ -169,7 +169,7 @@ func TestEvalTypeNetEval(t *testing.T) {
 		s.send("setoption name UCI_Variant value "+name, "setoption name EvalType value net", "eval")
 		got := s.sync()
 		if n == nil {
-			if !contains(got, "no "+v.Family().String()+" network: the linear evaluation plays") || !strings.HasPrefix(got[len(got)-1], "total ") {
+			if !contains(got, "no "+v.Family().String()+" network (none is built in; EvalFile can give one): the linear evaluation plays") || !strings.HasPrefix(got[len(got)-1], "total ") {
 				t.Errorf("%s eval without a network:\n%s", name, strings.Join(got, "\n"))
 			}
 			continue

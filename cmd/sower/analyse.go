@@ -176,7 +176,7 @@ func (c *cli) eval(args []string) error {
 			}
 			return protocol.WriteNetEval(c.stdout, n, source, &p, e)
 		}
-		fmt.Fprintf(c.stdout, "no %s network: the linear evaluation plays\n", p.Variant().Family())
+		fmt.Fprintf(c.stdout, "no %s network (%s): the linear evaluation plays\n", p.Variant().Family(), noNetReason(nets, *evalFile))
 	}
 	if w := e.Learned(); w != nil {
 		var a eval.Active
@@ -185,4 +185,14 @@ func (c *cli) eval(args []string) error {
 		fmt.Fprintf(c.stdout, "weights fitted on %s by: %s\n", w.Variant, w.Command)
 	}
 	return protocol.WriteEval(c.stdout, e, &p)
+}
+
+// noNetReason says why --eval net found no network for a family: the
+// networks loadNets returned are --evalfile's (first, if given) and the
+// built-in ones, and none is of that family.
+func noNetReason(nets []*nnue.Net, evalFile string) string {
+	if evalFile != "" {
+		return fmt.Sprintf("--evalfile %s is a %s network, and none is built in", evalFile, nets[0].Family)
+	}
+	return "none is built in; give one with --evalfile"
 }

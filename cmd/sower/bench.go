@@ -8,9 +8,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -48,7 +51,7 @@ func (c *cli) bench(args []string) error {
 	if *profile != "" {
 		f, err := os.Create(*profile)
 		if err != nil {
-			return fmt.Errorf("--cpuprofile: %w", err)
+			return flagError("--cpuprofile", err) // found before any search: a usage error
 		}
 		defer f.Close()
 		if err := pprof.StartCPUProfile(f); err != nil {
@@ -82,8 +85,42 @@ func runBench(ctx context.Context, w io.Writer, set bench.Settings) error {
 	if set.MultiPV > 1 {
 		fmt.Fprintf(w, "\nMultiPV: %d (not the signature, which is that of one line)\n", set.MultiPV)
 	}
+	if len(set.Nets) > 0 {
+		fmt.Fprintf(w, "\n%s\n", benchEvalLine(set))
+	}
 	fmt.Fprintf(w, "\nNodes searched: %d\n", sum.Nodes)
 	fmt.Fprintf(w, "Time (ms): %d\n", sum.Time.Milliseconds())
 	fmt.Fprintf(w, "Nodes/second: %d\n", sum.NPS())
+	return nil
+}
+
+// benchEvalLine is the line that says, after a bench with networks, that
+// its node count is not the signature and which evaluation each family
+// was searched with.
+func benchEvalLine(set bench.Settings) string {
+	var b strings.Builder
+	b.WriteString("Eval: net")
+	if set.NetLazy > 0 {
+		fmt.Fprintf(&b, ", lazy %d", set.NetLazy)
+	}
+	b.WriteString(" (not the signature, which is that of the linear evaluation)")
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		fmt.Fprintf(&b, "; %s: ", f)
+		if n := netOf(set.Nets, f); n != nil {
+			fmt.Fprintf(&b, "a network for %s", protocol.NetBoards(n))
+		} else {
+			b.WriteString("the linear evaluation (no network)")
+		}
+	}
+	return b.String()
+}
+
+// netOf returns the network of nets for family f, or nil.
+func netOf(nets []*nnue.Net, f board.Family) *nnue.Net {
+	for _, n := range nets {
+		if n.Family == f {
+			return n
+		}
+	}
 	return nil
 }

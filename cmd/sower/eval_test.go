@@ -128,3 +128,26 @@ func TestEvalNet(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalNoNet checks sower eval --eval net on a game whose family has
+// no network: it says why, and what would give one, then shows the
+// linear evaluation the search plays with.
+func TestEvalNoNet(t *testing.T) {
+	if n, err := nnue.Builtin(board.Katro); err != nil || n != nil {
+		t.Skipf("a Katro network is built in (error %v): no Katro game is without one", err)
+	}
+	file := testNetFile(t, t.TempDir())
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "no katro network (none is built in; give one with --evalfile): the linear evaluation plays"},
+		{[]string{"--evalfile", file}, "no katro network (--evalfile " + file + " is a hoyito3 network, and none is built in): the linear evaluation plays"},
+	} {
+		args := append([]string{"eval", "--game", "katro-4x4", "--eval", "net"}, tc.args...)
+		stdout, stderr, st := runCLI(args...)
+		if st != exitOK || !strings.Contains(stdout, tc.want+"\n") || !strings.Contains(stdout, "\ntotal ") {
+			t.Errorf("%v: status %d, stderr %q, want %q and the linear total in:\n%s", args, st, stderr, tc.want, stdout)
+		}
+	}
+}

@@ -31,7 +31,7 @@ func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 	if evalFile != "" {
 		n, err := nnue.ReadFile(evalFile)
 		if err != nil {
-			return nil, usagef("--evalfile %v", err)
+			return nil, usagef("--evalfile: %v", err)
 		}
 		nets = append(nets, n)
 	}

@@ -66,6 +66,8 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--init", "evaluation"}, `--init: first estimate "evaluation": want one of mobility, `},
 		{[]string{"solve", "--ties", "last"}, `--ties: ties "last": want eval or first`},
 		{[]string{"solve", "--eval-scale", "0"}, "--eval-scale 0: want 1 or more"},
+		{[]string{"solve", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not mobility"},
+		{[]string{"solve", "--init", "seeds", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not seeds"},
 		{[]string{"solve", "--method", "ab", "--init", "eval"}, "--init: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)

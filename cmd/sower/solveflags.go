@@ -139,6 +139,9 @@ func (o *solveFlags) checkDfpn() error {
 	if o.scale < 1 {
 		return usagef("--eval-scale %d: want 1 or more", o.scale)
 	}
+	if o.fs.Changed("eval-scale") && in != dfpn.InitEval && in != dfpn.InitEvalMobility {
+		return usagef("--eval-scale %d: it scales --init eval or eval-mobility, not %s", o.scale, o.init)
+	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
 	return nil
 }

@@ -35,7 +35,7 @@ func (c *cli) train(args []string) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial weights, the validation split and the order of positions")
 	fs.IntVar(&cfg.Threads, "threads", cfg.Threads, "threads computing the gradient (the result does not depend on them)")
 	fs.StringVar(&checkpoint, "checkpoint", "", "checkpoint file, written after every epoch and resumed from (default: OUT.ckpt)")
-	fs.StringVar(&tablesDir, "tables", "", "Hoyito III endgame tables: positions they know exactly under the data's rules are labelled with their exact result")
+	fs.StringVar(&tablesDir, "tables", "", "directory of Hoyito III endgame tables (sower tables build, docs/tables.md): positions they know exactly under the data's rules are labelled with their exact result")
 	if err := parse(fs, args); err != nil {
 		return err
 	}

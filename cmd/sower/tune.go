@@ -43,6 +43,8 @@ func (c *cli) tune(args []string) error {
 	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net the network's")
 	fs.StringVar(&saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
 	evalType, evalFile := addEvalFlags(fs)
+	fs.Lookup("eval").Usage = "with --calibrate: the evaluation whose model it measures: linear, or net (a network: --evalfile's, else the built-in one)"
+	fs.Lookup("evalfile").Usage = "with --calibrate --eval net: the network file (docs/nnue.md) whose model it measures"
 	err := parse(fs, args)
 	if err != nil {
 		return err
@@ -268,7 +270,7 @@ func (w *wdlJob) load(evalType string, v *board.Variant) error {
 		return nil
 	}
 	if w.saveNet, err = nnue.ReadFile(w.save); err != nil {
-		return usagef("--save-wdl %v", err)
+		return usagef("--save-wdl: %v", err)
 	}
 	if !w.saveNet.Evaluates(v) {
 		return usagef("--save-wdl %s: a %s network for boards %#x does not evaluate %s, the data's board", w.save, w.saveNet.Family, w.saveNet.Boards, v.Name())

@@ -114,7 +114,7 @@ func TestTuneSaveWDL(t *testing.T) {
 		{[]string{"--fit-wdl", "--evalfile", net}, "--evalfile"},
 		{[]string{"--out", filepath.Join(dir, "w.go"), "--evalfile", net}, "--evalfile"},
 		{[]string{"--fit-wdl", "--save-wdl", data}, "not a Sower network"},
-		{[]string{"--fit-wdl", "--save-wdl", filepath.Join(dir, "none.nnue")}, "none.nnue"},
+		{[]string{"--fit-wdl", "--save-wdl", filepath.Join(dir, "none.nnue")}, "--save-wdl: open " + filepath.Join(dir, "none.nnue") + ": no such file"},
 		{[]string{"--calibrate", "--eval", "net", "--evalfile", data}, "not a Sower network"},
 	} {
 		if _, stderr, st := runCLI(append([]string{"tune", "--data", data}, tc.args...)...); st != exitUsage || !strings.Contains(stderr, tc.want) || strings.Contains(stderr, "positions in all") {
