@@ -49,7 +49,7 @@ func TestAgreesWithBoundedRecursion(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			n := count
 			if tc.cfg != (Config{Threads: 1}) {
-				n = max(count/3, 8) // the first of the same positions
+				n = max(count/10, 8) // the first of the same positions
 			}
 			agreeWithBounded(t, tc.cfg, n, budget)
 		})
