@@ -46,14 +46,7 @@ func expNumber(x float64) uint32 {
 func (w *worker) evalInitial(p *board.Position, v int32, mobility bool) result {
 	pn, dn := evalNumbers(v, w.scale, w.evalBase)
 	if mobility {
-		var l board.MoveList
-		p.GenerateMoves(&l)
-		n := uint32(max(l.N, 1))
-		if p.Side() == w.attacker {
-			dn = min(maxPN, dn*n)
-		} else {
-			pn = min(maxPN, pn*n)
-		}
+		return w.timesMoves(p, pn, dn)
 	}
 	return result{pn: pn, dn: dn}
 }

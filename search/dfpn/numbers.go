@@ -38,14 +38,7 @@ func (w *worker) initial(p *board.Position, est int32) result {
 		a, d := p.SeedsOf(w.attacker), p.SeedsOf(w.attacker.Other())
 		pn, dn := seedNumbers(a, d, w.total)
 		if w.init == InitSeedsMobility {
-			var l board.MoveList
-			p.GenerateMoves(&l)
-			n := uint32(max(l.N, 1))
-			if p.Side() == w.attacker {
-				dn = min(maxPN, dn*n)
-			} else {
-				pn = min(maxPN, pn*n)
-			}
+			return w.timesMoves(p, pn, dn)
 		}
 		return result{pn: pn, dn: dn}
 	}
@@ -56,6 +49,19 @@ func (w *worker) initial(p *board.Position, est int32) result {
 		return result{pn: 1, dn: n}
 	}
 	return result{pn: n, dn: 1}
+}
+
+// timesMoves multiplies the number that needs every move answered (the
+// disproof number where the attacker moves, else the proof number) by
+// p's moves: the mobility part of the first estimates.
+func (w *worker) timesMoves(p *board.Position, pn, dn uint32) result {
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	n := uint32(max(l.N, 1))
+	if p.Side() == w.attacker {
+		return result{pn: pn, dn: min(maxPN, dn*n)}
+	}
+	return result{pn: min(maxPN, pn*n), dn: dn}
 }
 
 // weakSum is the weak proof number (Ueda, Hashimoto, Hashimoto and Iida
