@@ -72,6 +72,9 @@ func endingCases(rng *rand.Rand, v *board.Variant, games int) []endingCase {
 // the solver's, on positions of random games of every game and option set,
 // with histories that repeat and clocks up to the limit.
 func TestEndingAgreesWithTheOldEnds(t *testing.T) {
+	if raceEnabled {
+		t.Skip("no goroutines, some tenfold slower under the race detector: checked without it")
+	}
 	rng := rand.New(rand.NewPCG(25, 7))
 	checked, over := 0, 0
 	for _, name := range board.Names() {

@@ -135,10 +135,13 @@ func TestForced(t *testing.T) {
 			t.Errorf("forced.txt has no %s position", k)
 		}
 	}
-	for _, c := range cases {
+	for i, c := range cases {
 		t.Run(fmt.Sprintf("line%d-%s-%s", c.line, c.kind, c.pos.Variant().Name()), func(t *testing.T) {
 			if testing.Short() && c.pos.Variant().Family() == board.Hoyito {
 				t.Skip("the exhaustive Hoyito III solver is slow: not in -short mode")
+			}
+			if raceEnabled && i%4 != 0 {
+				t.Skip("a quarter of the cases under the race detector (some tenfold slower)")
 			}
 			verifyForced(t, c)
 			if t.Failed() {

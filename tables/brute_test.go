@@ -40,12 +40,11 @@ func keyOf(p *board.Position) bkey {
 	return k
 }
 
-// bopt is one move's outcome: a same-layer child, or a known value.
-type bopt struct {
-	kid    int // index of the child, or -1
-	lo, hi int // the mover's value when kid < 0
-	sl, sh int // the mover's stop-anywhere bounds when kid < 0
-}
+// bopt is a known value of one move's outcome (the game ended, or a
+// capture into the layer below): the mover's value and stop-anywhere
+// bounds. Values are margins of at most the seeds on the board, so int8
+// holds them.
+type bopt struct{ lo, hi, sl, sh int8 }
 
 // bval is the solver's answer for a state: the tables' bounds and
 // distances, and the stop-anywhere bounds.
@@ -80,11 +79,17 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 		add(p)
 	}
 	n := starts[0].OnBoard()
-	var opts [][]bopt
+	if n > 100 {
+		t.Fatalf("%d seeds: the brute force keeps values in int8", n)
+	}
+	// The moves, flattened: state i's are kid[off[i]:off[i+1]], a kid
+	// below 0 standing for the known value known[-kid-1].
+	var kid []int32
+	var known []bopt
+	off := []int32{0}
 	for i := 0; i < len(pos); i++ {
 		p := pos[i]
 		me := p.Side()
-		var os []bopt
 		for _, m := range p.LegalMoves() {
 			c := p
 			if !c.Play(m) {
@@ -93,7 +98,9 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 			gain := c.Captured(me) - p.Captured(me) - (c.Captured(me.Other()) - p.Captured(me.Other()))
 			switch {
 			case c.OnBoard() == 0: // the game ended
-				os = append(os, bopt{kid: -1, lo: gain, hi: gain, sl: gain, sh: gain})
+				g := int8(gain)
+				known = append(known, bopt{lo: g, hi: g, sl: g, sh: g})
+				kid = append(kid, int32(-len(known)))
 			case c.OnBoard() < n: // a capture: the mover again, in the layer below
 				if c.Side() != me {
 					t.Fatalf("%s: capture %s hands the move over", p, m)
@@ -104,58 +111,67 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 				}
 				// After a capture the clock starts again and no earlier
 				// position can recur, so both kinds of bound hold.
-				os = append(os, bopt{kid: -1, lo: gain + v.lo, hi: gain + v.hi,
-					sl: gain + max(v.lo, v.sl), sh: gain + min(v.hi, v.sh)})
+				known = append(known, bopt{lo: int8(gain + v.lo), hi: int8(gain + v.hi),
+					sl: int8(gain + max(v.lo, v.sl)), sh: int8(gain + min(v.hi, v.sh))})
+				kid = append(kid, int32(-len(known)))
 			default:
-				os = append(os, bopt{kid: add(c)})
+				kid = append(kid, int32(add(c)))
 			}
 		}
-		opts = append(opts, os)
+		off = append(off, int32(len(kid)))
 	}
-	lo, hi := make([]int, len(pos)), make([]int, len(pos))
-	dlo, dhi := make([]int, len(pos)), make([]int, len(pos))
-	sl, sh := make([]int, len(pos)), make([]int, len(pos))
+	// A state's pair of values sits together: one cache line per child
+	// read. cur holds lo and hi, stop sl and sh.
+	type pair struct{ a, b int8 }
+	cur, next := make([]pair, len(pos)), make([]pair, len(pos))
+	stop, nstop := make([]pair, len(pos)), make([]pair, len(pos))
+	dlo, dhi := make([]int16, len(pos)), make([]int16, len(pos))
 	for i := range pos {
-		lo[i], hi[i] = -n, n
-		sl[i], sh[i] = n, -n
+		cur[i] = pair{int8(-n), int8(n)}
+		stop[i] = pair{int8(n), int8(-n)}
 	}
-	nlo, nhi := make([]int, len(pos)), make([]int, len(pos))
-	nsl, nsh := make([]int, len(pos)), make([]int, len(pos))
 	for k := 1; ; k++ {
 		changed := false
-		for i, os := range opts {
-			l, h := -1000, -1000
-			a, b := -1000, -1000
-			for _, o := range os {
-				if o.kid < 0 {
+		for i := range pos {
+			l, h := int8(-128), int8(-128)
+			for _, c := range kid[off[i]:off[i+1]] {
+				if c < 0 {
+					o := &known[-c-1]
 					l, h = max(l, o.lo), max(h, o.hi)
-					a, b = max(a, o.sl), max(b, o.sh)
 				} else {
-					l, h = max(l, -hi[o.kid]), max(h, -lo[o.kid])
-					a, b = max(a, -sh[o.kid]), max(b, -sl[o.kid])
+					v := cur[c]
+					l, h = max(l, -v.b), max(h, -v.a)
 				}
 			}
-			nlo[i], nhi[i] = l, h
-			if l != lo[i] {
-				dlo[i], changed = k, true
+			next[i] = pair{l, h}
+			if l != cur[i].a {
+				dlo[i], changed = int16(k), true
 			}
-			if h != hi[i] {
-				dhi[i], changed = k, true
+			if h != cur[i].b {
+				dhi[i], changed = int16(k), true
 			}
 			if !stops {
 				continue
 			}
-			stop := rowMargin(&pos[i])
-			nsl[i], nsh[i] = min(a, stop), max(b, stop)
-			if nsl[i] != sl[i] || nsh[i] != sh[i] {
+			a, b := int8(-128), int8(-128)
+			for _, c := range kid[off[i]:off[i+1]] {
+				if c < 0 {
+					o := &known[-c-1]
+					a, b = max(a, o.sl), max(b, o.sh)
+				} else {
+					v := stop[c]
+					a, b = max(a, -v.b), max(b, -v.a)
+				}
+			}
+			margin := int8(rowMargin(&pos[i]))
+			nstop[i] = pair{min(a, margin), max(b, margin)}
+			if nstop[i] != stop[i] {
 				changed = true
 			}
 		}
-		lo, nlo = nlo, lo
-		hi, nhi = nhi, hi
+		cur, next = next, cur
 		if stops {
-			sl, nsl = nsl, sl
-			sh, nsh = nsh, sh
+			stop, nstop = nstop, stop
 		}
 		if !changed {
 			break
@@ -166,7 +182,7 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 	}
 	out := make(map[bkey]bval, len(pos))
 	for k, i := range idx {
-		out[k] = bval{lo[i], hi[i], dlo[i], dhi[i], sl[i], sh[i]}
+		out[k] = bval{int(cur[i].a), int(cur[i].b), int(dlo[i]), int(dhi[i]), int(stop[i].a), int(stop[i].b)}
 	}
 	return out
 }

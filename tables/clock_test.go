@@ -152,6 +152,7 @@ func offRules(r board.Rules, limit int) board.Rules {
 // 12-seed positions with up to 12 plies left (more would make the
 // recursion slow).
 func TestValuesAgreeWithRecursion(t *testing.T) {
+	t.Parallel() // the package's three longest tests, side by side
 	for _, rs := range ruleSets {
 		for _, limit := range []int{6, 10, 24} {
 			if limit == 24 && rs.name != "default" {
@@ -257,16 +258,18 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 		}
 		off = append(off, int32(len(kid)))
 	}
-	cur, next := make([]int, len(pos)), make([]int, len(pos))
+	// Values are margins of at most the seeds on the board: int8 keeps
+	// the sweeps' arrays in the cache.
+	cur, next := make([]int8, len(pos)), make([]int8, len(pos))
 	for i := range pos {
-		cur[i] = rowMargin(&pos[i])
+		cur[i] = int8(rowMargin(&pos[i]))
 	}
 	got := make([]int, len(pos)*len(horizons)) // state i's at got[i*len(horizons):]
 	record := func(h int) {
 		for j, want := range horizons {
 			if want == h {
 				for i, v := range cur {
-					got[i*len(horizons)+j] = v
+					got[i*len(horizons)+j] = int(v)
 				}
 			}
 		}
@@ -279,10 +282,10 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 				if k := kid[e]; k < 0 {
 					best = max(best, int(val[e]))
 				} else {
-					best = max(best, -cur[k])
+					best = max(best, -int(cur[k]))
 				}
 			}
-			next[i] = best
+			next[i] = int8(best)
 		}
 		cur, next = next, cur
 		record(h)
@@ -300,6 +303,7 @@ func clockSweeps(t testing.TB, starts []board.Position, lower map[bkey]int, limi
 // positions of the default set; with SOWER_SWEEP_ALL set, 500 of each
 // other set's too (several minutes each, too slow for every run).
 func TestValuesAgreeWithSweeps(t *testing.T) {
+	t.Parallel() // the package's three longest tests, side by side
 	const limit = board.DefaultNoCaptureLimit
 	horizons := []int{1, 2, 3, 5, 8, 13, 30, 60, 100, 150, 199, 200}
 	for _, rs := range ruleSets {

@@ -49,6 +49,7 @@ func agree(t *testing.T, tb *Tables, v *board.Variant, want map[bkey]bval, board
 // compares every position of the 8-seed layer (both sides to move) and
 // random positions of the 12-seed layer with the independent solver.
 func TestTablesAgreeWithBruteForce(t *testing.T) {
+	t.Parallel() // the package's three longest tests, side by side
 	for _, rs := range ruleSets {
 		t.Run(rs.name, func(t *testing.T) {
 			// The 12-seed brute force solves most of the layer (under a

@@ -16,6 +16,10 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
+	first, err := o.firstSide(p.Side())
+	if err != nil {
+		return err
+	}
 	cfg := o.dfpn
 	cfg.Every = 5 * time.Second
 	s, err := dfpn.New(cfg)
@@ -34,7 +38,7 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 		threads = fmt.Sprintf(", %d threads", o.threads)
 	}
 	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB%s\n", p.String(), p.Side(), o.hash, threads)
-	res, err := s.Solve(ctx, p, game.History(), func(pr dfpn.Progress) {
+	res, err := s.SolveFirst(ctx, p, game.History(), first, func(pr dfpn.Progress) {
 		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s, table %.1f%% full, %s\n",
 			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), 100*pr.Fill, pr.Time.Round(time.Second))
 	})

@@ -52,10 +52,21 @@ func TestSolveDfpn(t *testing.T) {
 	if stdout, _, st = runCLI("verify", "--game", "katro-4x6", "--fen", lost, "--proof", proof); st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins") {
 		t.Errorf("verify the loss: status %d, %s", st, stdout)
 	}
+	// Asking first for the winner's win: the same answer, and the
+	// loser's question is never asked.
+	for _, first := range []string{"opponent", "north"} {
+		stdout, stderr, st := runCLI("solve", "--game", "katro-4x6", "--fen", lost, "--hash", "16", "--first", first)
+		if st != exitOK || !strings.Contains(stdout, "solved: a loss for the side to move (North wins in at most ") ||
+			!strings.Contains(stderr, "dfpn: North wins? ") || strings.Contains(stderr, "South wins?") {
+			t.Errorf("solve --first %s: status %d\nstdout %s\nstderr %s", first, st, stdout, stderr)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"solve", "--first", "west"}, `--first "west": want mover, opponent, south or north`},
+		{[]string{"solve", "--method", "ab", "--first", "north"}, "--first: only for --method dfpn"},
 		{[]string{"solve", "--game", "hoyito3", "--method", "dfpn"}, "--method dfpn: proof-number search is for Katro"},
 		{[]string{"solve", "--method", "pn"}, `--method "pn": want ab or dfpn`},
 		{[]string{"solve", "--method", "dfpn", "--depth", "3"}, "--depth: only for --method ab"},

@@ -162,6 +162,8 @@ func envInt(t *testing.T, name string, def int) int {
 // a few evaluation estimates). It reports, for each configuration, the
 // positions solved and the nodes on the positions every configuration
 // solved, and for an unsolved position its last question's root numbers.
+// SOWER_DFPN_FIRST=opponent asks first for the win of the side not to
+// move (default mover).
 // It only reports (SOWER_DFPN_MEASURE=eval).
 func TestMeasureEval(t *testing.T) {
 	if os.Getenv("SOWER_DFPN_MEASURE") != "eval" {
@@ -177,6 +179,14 @@ func TestMeasureEval(t *testing.T) {
 	specs := strings.Split(os.Getenv("SOWER_DFPN_CONFIGS"), ",")
 	if specs[0] == "" {
 		specs = []string{"mob", "eval", "evalmob", "eval+ties", "evalmob+ties"}
+	}
+	askOpponent := false
+	switch f := os.Getenv("SOWER_DFPN_FIRST"); f {
+	case "", "mover":
+	case "opponent":
+		askOpponent = true
+	default:
+		t.Fatalf("SOWER_DFPN_FIRST=%q: want mover or opponent", f)
 	}
 	// nodes[i][j]: configuration i on position j; 0 when unsolved.
 	nodes := make([][]uint64, len(specs))
@@ -197,7 +207,12 @@ func TestMeasureEval(t *testing.T) {
 		for j, lp := range set {
 			s.Clear()
 			var last Progress
-			res, err := s.Solve(context.Background(), lp.game.Position(), lp.history, func(p Progress) { last = p })
+			root := lp.game.Position()
+			first := root.Side()
+			if askOpponent {
+				first = first.Other()
+			}
+			res, err := s.SolveFirst(context.Background(), root, lp.history, first, func(p Progress) { last = p })
 			if err != nil {
 				t.Fatal(err)
 			}

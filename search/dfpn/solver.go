@@ -261,13 +261,22 @@ var ErrNotKatro = errors.New("dfpn: proof-number search is for Katro")
 // Config.Every with the search's progress. When ctx is cancelled Solve
 // returns what it has proven with ctx's error.
 func (s *Solver) Solve(ctx context.Context, root board.Position, history []uint64, report func(Progress)) (Result, error) {
+	return s.SolveFirst(ctx, root, history, root.Side(), report)
+}
+
+// SolveFirst is Solve asking first whether first wins (Solve asks first
+// for the side to move). The answer is the same either way; the work is
+// not: once a side's win is proven the other question is never asked, so
+// asking first for the side expected to win saves the disproof of the
+// other's.
+func (s *Solver) SolveFirst(ctx context.Context, root board.Position, history []uint64, first board.Side, report func(Progress)) (Result, error) {
 	v := root.Variant()
 	if v == nil || v.Family() != board.Katro {
 		return Result{}, ErrNotKatro
 	}
 	start := time.Now()
 	var res Result
-	for _, attacker := range [2]board.Side{root.Side(), root.Side().Other()} {
+	for _, attacker := range [2]board.Side{first, first.Other()} {
 		r, err := s.Prove(ctx, root, history, attacker, report)
 		res.Nodes += s.searched
 		res.Time = time.Since(start)

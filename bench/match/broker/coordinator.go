@@ -36,8 +36,11 @@ type job interface {
 	over() bool
 	// line returns a progress line, or "".
 	line(workers, running int) string
-	// resumed returns a line on what earlier runs did, or "".
-	resumed() string
+	// resumed returns a line on what earlier runs did, or "": waiting
+	// is the number of their results not yet collected (delivered to a
+	// coordinator that stopped before acknowledging them, or never
+	// delivered).
+	resumed(waiting uint64) string
 	// end writes the final report and returns the error that names what
 	// failed, if anything did.
 	end() error
@@ -227,12 +230,13 @@ func (co *coordinator) prepare(ctx context.Context) (jetstream.Consumer, jetstre
 		return nil, nil, status{}, fmt.Errorf("the results consumer: %w", err)
 	}
 	// A self-play run's output says what is written: nothing to restore.
+	var waiting uint64
 	if !co.requeue {
-		if err := co.restore(ctx, results); err != nil {
+		if waiting, err = co.restore(ctx, results); err != nil {
 			return nil, nil, status{}, err
 		}
 	}
-	if line := co.job.resumed(); line != "" {
+	if line := co.job.resumed(waiting); line != "" {
 		fmt.Fprintln(co.out, line)
 	}
 	kv, err := co.c.JS.KeyValue(ctx, MatchBucket)
@@ -382,37 +386,40 @@ func (co *coordinator) take(data []byte, from origin) error {
 }
 
 // restore hands the job, as restored, the results an earlier run
-// acknowledged: those up to the consumer's acknowledgement floor.
-func (co *coordinator) restore(ctx context.Context, cons jetstream.Consumer) error {
+// acknowledged: those up to the consumer's acknowledgement floor. It
+// returns the number of results waiting beyond them (the loop takes those
+// as they are delivered).
+func (co *coordinator) restore(ctx context.Context, cons jetstream.Consumer) (uint64, error) {
 	info, err := cons.Info(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
+	waiting := info.NumPending + uint64(max(info.NumAckPending, 0))
 	floor := info.AckFloor.Stream
 	if floor == 0 {
-		return nil
+		return waiting, nil
 	}
 	oc, err := co.c.JS.OrderedConsumer(ctx, ResultStream, jetstream.OrderedConsumerConfig{FilterSubjects: []string{resultSubject(co.id)}})
 	if err != nil {
-		return err
+		return 0, err
 	}
 	for {
 		msg, err := oc.Next(jetstream.FetchMaxWait(2 * time.Second))
 		if err != nil {
-			return fmt.Errorf("reading the earlier results of %s %s: %w", co.job.kind(), co.id, err)
+			return 0, fmt.Errorf("reading the earlier results of %s %s: %w", co.job.kind(), co.id, err)
 		}
 		meta, err := msg.Metadata()
 		if err != nil {
-			return err
+			return 0, err
 		}
 		if meta.Sequence.Stream > floor {
-			return nil
+			return waiting, nil
 		}
 		if err := co.take(msg.Data(), restored); err != nil {
-			return err
+			return 0, err
 		}
 		if meta.Sequence.Stream == floor {
-			return nil
+			return waiting, nil
 		}
 	}
 }

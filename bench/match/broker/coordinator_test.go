@@ -442,3 +442,69 @@ func TestBuiltinOtherBuild(t *testing.T) {
 		t.Errorf("Run without a build: %v", err)
 	}
 }
+
+// TestResumeCountsWaitingResults stops a match's coordinator once its
+// tasks are queued; a worker then plays both pairs while no coordinator
+// runs. The coordinator that resumes says so at once, counting the
+// results waiting for it (as it does for one delivered to a coordinator
+// killed before acknowledging it), and ends with every game.
+func TestResumeCountsWaitingResults(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	c := dial(t, srv)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	m := Match{Config: builtinMatch(t, 4), ID: "waiting", Build: testBuild}
+	first, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := Run(first, c, m); done <- err }()
+	cons := waitConsumer(ctx, t, c, "waiting")
+	for {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.NumPending == 2 {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped coordinator: %v", err)
+	}
+	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
+	wctx, stopWorker := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	results, err := c.JS.Stream(ctx, ResultStream)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		info, err := results.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.State.Msgs == 2 {
+			break
+		}
+		if ctx.Err() != nil {
+			t.Fatalf("%d results after a minute, want 2", info.State.Msgs)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stopWorker()
+	<-served
+	var progress sowertest.SyncBuffer
+	m.Config.Progress = &progress
+	sum, err := Run(ctx, c, m)
+	if err != nil {
+		t.Fatalf("the resumed coordinator: %v\n%s", err, progress.String())
+	}
+	if want := "Resuming match waiting: 0 pairs (0 games) already played, 0 failed, results of earlier runs still to collect: 2"; !strings.Contains(progress.String(), want) {
+		t.Errorf("progress lacks %q:\n%s", want, progress.String())
+	}
+	if n := sum.Score.Games(); n != 4 {
+		t.Errorf("%d games counted, want 4", n)
+	}
+}

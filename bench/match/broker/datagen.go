@@ -268,7 +268,7 @@ func (j *datagenJob) fail(g int, worker, reason string) {
 func (j *datagenJob) over() bool { return len(j.pending) == len(j.failed) }
 
 func (j *datagenJob) line(workers, running int) string { return "" }
-func (j *datagenJob) resumed() string                  { return "" }
+func (j *datagenJob) resumed(uint64) string            { return "" }
 
 // end names the games not played.
 func (j *datagenJob) end() error {

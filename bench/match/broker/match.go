@@ -323,13 +323,20 @@ func (j *matchJob) line(workers, running int) string {
 		j.m.ID, workers, queued, running, len(j.done), len(j.failed), j.pairs)
 }
 
-// resumed describes what earlier runs played.
-func (j *matchJob) resumed() string {
-	if len(j.done) == 0 && len(j.failed) == 0 {
+// resumed describes what earlier runs played: the results counted, and
+// those waiting to be collected (a coordinator stopped between writing a
+// result and acknowledging it leaves one; its records are not written
+// twice).
+func (j *matchJob) resumed(waiting uint64) string {
+	if len(j.done) == 0 && len(j.failed) == 0 && waiting == 0 {
 		return ""
 	}
-	return fmt.Sprintf("Resuming match %s: %d pairs (%d games) already played, %d failed",
+	line := fmt.Sprintf("Resuming match %s: %d pairs (%d games) already played, %d failed",
 		j.m.ID, len(j.done), j.tally.Summary().Score.Games(), len(j.failed))
+	if waiting > 0 {
+		line += fmt.Sprintf(", results of earlier runs still to collect: %d", waiting)
+	}
+	return line
 }
 
 // end writes the report and names the failed pairs.
