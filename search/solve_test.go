@@ -100,7 +100,7 @@ func TestSolveAgreesWithTables(t *testing.T) {
 // does is TestSolveTableSeesThePath.)
 func TestSolveExactWithHistory(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 11))
-	want, budget := 40, 1_000_000
+	want, budget := 24, 1_000_000
 	if testing.Short() { // the race detector's run: the solver is single-threaded
 		want, budget = 4, 200_000
 	}

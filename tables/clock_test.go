@@ -148,7 +148,7 @@ func offRules(r board.Rules, limit int) board.Rules {
 // TestValuesAgreeWithRecursion builds the 8-seed layer of every option set
 // for the limits 6 and 10 (and 24 for the default set), and compares the
 // value of every position (both sides to move; with -short every seventh
-// board, quickBoards) at several clocks with the recursion's; and, for the limit 24 except with -short, 1,000 random
+// board, quickBoards) at several clocks with the recursion's; and, for the limit 24 except with -short, 500 random
 // 12-seed positions with up to 12 plies left (more would make the
 // recursion slow).
 func TestValuesAgreeWithRecursion(t *testing.T) {
@@ -198,7 +198,7 @@ func TestValuesAgreeWithRecursion(t *testing.T) {
 					return
 				}
 				rng := rand.New(rand.NewPCG(17, uint64(limit)))
-				const samples = 1000
+				const samples = 500
 				for i := 0; i < samples && bad <= 5; i++ {
 					c := randomBoard(rng, 12)
 					if !check(&c, board.Side(rng.IntN(2)), limit-1-rng.IntN(12)) {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 // line46 is the katro-4x6 self-play line of docs/dfpn.md (North wins every
@@ -163,7 +164,7 @@ func envInt(t *testing.T, name string, def int) int {
 // positions solved and the nodes on the positions every configuration
 // solved, and for an unsolved position its last question's root numbers.
 // SOWER_DFPN_FIRST=opponent asks first for the win of the side not to
-// move (default mover).
+// move, eval for the side the static evaluation favours (default mover).
 // It only reports (SOWER_DFPN_MEASURE=eval).
 func TestMeasureEval(t *testing.T) {
 	if os.Getenv("SOWER_DFPN_MEASURE") != "eval" {
@@ -180,13 +181,13 @@ func TestMeasureEval(t *testing.T) {
 	if specs[0] == "" {
 		specs = []string{"mob", "eval", "evalmob", "eval+ties", "evalmob+ties"}
 	}
-	askOpponent := false
-	switch f := os.Getenv("SOWER_DFPN_FIRST"); f {
-	case "", "mover":
-	case "opponent":
-		askOpponent = true
+	firstBy := os.Getenv("SOWER_DFPN_FIRST")
+	switch firstBy {
+	case "":
+		firstBy = "mover"
+	case "mover", "opponent", "eval":
 	default:
-		t.Fatalf("SOWER_DFPN_FIRST=%q: want mover or opponent", f)
+		t.Fatalf("SOWER_DFPN_FIRST=%q: want mover, opponent or eval", firstBy)
 	}
 	// nodes[i][j]: configuration i on position j; 0 when unsolved.
 	nodes := make([][]uint64, len(specs))
@@ -209,7 +210,7 @@ func TestMeasureEval(t *testing.T) {
 			var last Progress
 			root := lp.game.Position()
 			first := root.Side()
-			if askOpponent {
+			if firstBy == "opponent" || (firstBy == "eval" && eval.New(root.Variant()).Evaluate(&root) < 0) {
 				first = first.Other()
 			}
 			res, err := s.SolveFirst(context.Background(), root, lp.history, first, func(p Progress) { last = p })
@@ -224,7 +225,7 @@ func TestMeasureEval(t *testing.T) {
 					what = fmt.Sprintf("%s wins in %d plies", res.Winner, res.Plies)
 				}
 			}
-			t.Logf("%s\t%s\t%s\t%d nodes", spec, lp.name, what, res.Nodes)
+			t.Logf("%s\t%s\t%s\t%d nodes\t%s first", spec, lp.name, what, res.Nodes, first)
 		}
 		s = nil
 		runtime.GC()
