@@ -59,7 +59,7 @@ func TestCertificatesVerify(t *testing.T) {
 // certificatesVerify is TestCertificatesVerify with a solver of
 // configuration cfg on count roots of each board.
 func certificatesVerify(t *testing.T, cfg Config, count int) {
-	cfg.HashMiB, cfg.MaxNodes = 64, 200_000
+	cfg.HashMiB, cfg.MaxNodes = 16, 200_000
 	s, err := New(cfg)
 	if err != nil {
 		t.Fatal(err)
