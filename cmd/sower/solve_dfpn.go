@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
@@ -16,7 +17,7 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
-	first, err := o.firstSide(p.Side())
+	first, err := o.firstSide(p.Side(), eval.New(p.Variant()).Evaluate(&p))
 	if err != nil {
 		return err
 	}

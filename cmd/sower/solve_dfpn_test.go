@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 )
 
 // TestSolveDfpn solves the katro-4x4 start by proof-number search, writes
@@ -61,11 +64,32 @@ func TestSolveDfpn(t *testing.T) {
 			t.Errorf("solve --first %s: status %d\nstdout %s\nstderr %s", first, st, stdout, stderr)
 		}
 	}
+	// --first eval asks first for the side the evaluation favours, in a
+	// position where it favours the side to move and in one where it
+	// favours the other.
+	for _, fen := range []string{lost, "0,0,0,1,0,0/0,0,1,0,1,1/10,1,4,2,13,3/1,2,3,4,1,0 S 4"} {
+		v, err := board.New("katro-4x6")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := v.ParsePosition(fen)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := p.Side()
+		if eval.New(v).Evaluate(&p) < 0 {
+			want = want.Other()
+		}
+		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--first", "eval", "--threads", "1", "--ties", "first")
+		if !strings.HasPrefix(stderr, "dfpn: "+want.String()+" wins? ") {
+			t.Errorf("solve --first eval --fen %s: the evaluation favours %s; stderr %.200s", fen, want, stderr)
+		}
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"solve", "--first", "west"}, `--first "west": want mover, opponent, south or north`},
+		{[]string{"solve", "--first", "west"}, `--first "west": want mover, opponent, eval, south or north`},
 		{[]string{"solve", "--method", "ab", "--first", "north"}, "--first: only for --method dfpn"},
 		{[]string{"solve", "--game", "hoyito3", "--method", "dfpn"}, "--method dfpn: proof-number search is for Katro"},
 		{[]string{"solve", "--method", "pn"}, `--method "pn": want ab or dfpn`},

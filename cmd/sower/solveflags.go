@@ -53,7 +53,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
 	fs.StringVar(&o.init, "init", dfpn.InitMobility.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
 	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
-	fs.StringVar(&o.first, "first", "mover", "--method dfpn: whose win to try to prove first: mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
+	fs.StringVar(&o.first, "first", "mover", "--method dfpn: whose win to try to prove first: mover (the side to move), opponent, eval (the side the static evaluation favours), south or north; once a win is proven the other question is not asked")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
@@ -144,7 +144,7 @@ func (o *solveFlags) checkDfpn() error {
 	if o.fs.Changed("eval-scale") && in != dfpn.InitEval && in != dfpn.InitEvalMobility {
 		return usagef("--eval-scale %d: it scales --init eval or eval-mobility, not %s", o.scale, o.init)
 	}
-	if _, err := o.firstSide(board.South); err != nil {
+	if _, err := o.firstSide(board.South, 0); err != nil {
 		return err
 	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
@@ -152,17 +152,23 @@ func (o *solveFlags) checkDfpn() error {
 }
 
 // firstSide returns the side whose win --first asks about first when
-// mover is to move.
-func (o *solveFlags) firstSide(mover board.Side) (board.Side, error) {
+// mover is to move and the static evaluation is score from its point of
+// view.
+func (o *solveFlags) firstSide(mover board.Side, score int) (board.Side, error) {
 	switch o.first {
 	case "mover":
 		return mover, nil
 	case "opponent":
 		return mover.Other(), nil
+	case "eval":
+		if score < 0 {
+			return mover.Other(), nil
+		}
+		return mover, nil
 	case "south":
 		return board.South, nil
 	case "north":
 		return board.North, nil
 	}
-	return 0, usagef("--first %q: want mover, opponent, south or north", o.first)
+	return 0, usagef("--first %q: want mover, opponent, eval, south or north", o.first)
 }
