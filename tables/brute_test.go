@@ -40,11 +40,30 @@ func keyOf(p *board.Position) bkey {
 	return k
 }
 
-// bopt is a known value of one move's outcome (the game ended, or a
-// capture into the layer below): the mover's value and stop-anywhere
-// bounds. Values are margins of at most the seeds on the board, so int8
-// holds them.
-type bopt struct{ lo, hi, sl, sh int8 }
+// pair is a state's two values side by side (one cache line per child
+// read): the bounds lo and hi, or the stop-anywhere bounds sl and sh.
+// Values are margins of at most the seeds on the board, so int8 holds
+// them.
+type pair struct{ a, b int8 }
+
+// bestOf is the mover's pair over its moves: a move below 0 has the known
+// pair known[-m-1] (the game ended, or a capture into the layer below),
+// another its child's pair in vals seen from the other side (negated and
+// swapped).
+func bestOf(moves []int32, known, vals []pair) pair {
+	l, h := int8(-128), int8(-128)
+	for _, c := range moves {
+		p := pair{}
+		if c < 0 {
+			p = known[-c-1]
+		} else {
+			v := vals[c]
+			p = pair{-v.b, -v.a}
+		}
+		l, h = max(l, p.a), max(h, p.b)
+	}
+	return pair{l, h}
+}
 
 // bval is the solver's answer for a state: the tables' bounds and
 // distances, and the stop-anywhere bounds.
@@ -83,9 +102,10 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 		t.Fatalf("%d seeds: the brute force keeps values in int8", n)
 	}
 	// The moves, flattened: state i's are kid[off[i]:off[i+1]], a kid
-	// below 0 standing for the known value known[-kid-1].
+	// below 0 standing for the known bounds known[-kid-1] and
+	// stop-anywhere bounds knownStop[-kid-1].
 	var kid []int32
-	var known []bopt
+	var known, knownStop []pair
 	off := []int32{0}
 	for i := 0; i < len(pos); i++ {
 		p := pos[i]
@@ -99,7 +119,7 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 			switch {
 			case c.OnBoard() == 0: // the game ended
 				g := int8(gain)
-				known = append(known, bopt{lo: g, hi: g, sl: g, sh: g})
+				known, knownStop = append(known, pair{g, g}), append(knownStop, pair{g, g})
 				kid = append(kid, int32(-len(known)))
 			case c.OnBoard() < n: // a capture: the mover again, in the layer below
 				if c.Side() != me {
@@ -111,8 +131,8 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 				}
 				// After a capture the clock starts again and no earlier
 				// position can recur, so both kinds of bound hold.
-				known = append(known, bopt{lo: int8(gain + v.lo), hi: int8(gain + v.hi),
-					sl: int8(gain + max(v.lo, v.sl)), sh: int8(gain + min(v.hi, v.sh))})
+				known = append(known, pair{int8(gain + v.lo), int8(gain + v.hi)})
+				knownStop = append(knownStop, pair{int8(gain + max(v.lo, v.sl)), int8(gain + min(v.hi, v.sh))})
 				kid = append(kid, int32(-len(known)))
 			default:
 				kid = append(kid, int32(add(c)))
@@ -120,9 +140,7 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 		}
 		off = append(off, int32(len(kid)))
 	}
-	// A state's pair of values sits together: one cache line per child
-	// read. cur holds lo and hi, stop sl and sh.
-	type pair struct{ a, b int8 }
+	// cur holds lo and hi, stop sl and sh.
 	cur, next := make([]pair, len(pos)), make([]pair, len(pos))
 	stop, nstop := make([]pair, len(pos)), make([]pair, len(pos))
 	dlo, dhi := make([]int16, len(pos)), make([]int16, len(pos))
@@ -133,38 +151,20 @@ func brute(t testing.TB, starts []board.Position, lower map[bkey]bval, stops boo
 	for k := 1; ; k++ {
 		changed := false
 		for i := range pos {
-			l, h := int8(-128), int8(-128)
-			for _, c := range kid[off[i]:off[i+1]] {
-				if c < 0 {
-					o := &known[-c-1]
-					l, h = max(l, o.lo), max(h, o.hi)
-				} else {
-					v := cur[c]
-					l, h = max(l, -v.b), max(h, -v.a)
-				}
-			}
-			next[i] = pair{l, h}
-			if l != cur[i].a {
+			moves := kid[off[i]:off[i+1]]
+			next[i] = bestOf(moves, known, cur)
+			if next[i].a != cur[i].a {
 				dlo[i], changed = int16(k), true
 			}
-			if h != cur[i].b {
+			if next[i].b != cur[i].b {
 				dhi[i], changed = int16(k), true
 			}
 			if !stops {
 				continue
 			}
-			a, b := int8(-128), int8(-128)
-			for _, c := range kid[off[i]:off[i+1]] {
-				if c < 0 {
-					o := &known[-c-1]
-					a, b = max(a, o.sl), max(b, o.sh)
-				} else {
-					v := stop[c]
-					a, b = max(a, -v.b), max(b, -v.a)
-				}
-			}
+			best := bestOf(moves, knownStop, stop)
 			margin := int8(rowMargin(&pos[i]))
-			nstop[i] = pair{min(a, margin), max(b, margin)}
+			nstop[i] = pair{min(best.a, margin), max(best.b, margin)}
 			if nstop[i] != stop[i] {
 				changed = true
 			}

@@ -153,6 +153,31 @@ func nextTask(cons jetstream.Consumer) (jetstream.Msg, *Task, error) {
 	return msg, task, nil
 }
 
+// stopOnceQueued runs match m's coordinator until its task consumer holds
+// tasks tasks, stops it, and returns the consumer.
+func stopOnceQueued(ctx context.Context, t *testing.T, c *Client, m Match, tasks uint64) jetstream.Consumer {
+	t.Helper()
+	first, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { _, err := Run(first, c, m); done <- err }()
+	cons := waitConsumer(ctx, t, c, m.ID)
+	for {
+		info, err := cons.Info(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if info.NumPending == tasks {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped coordinator: %v", err)
+	}
+	return cons
+}
+
 // TestExhaustedWhileDown hands a match's task out until its deliveries
 // are used up while its coordinator is stopped, so that the broker's
 // advisory reaches no one: the resumed coordinator finds it from the
@@ -163,24 +188,7 @@ func TestExhaustedWhileDown(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	m := Match{Config: builtinMatch(t, 2), ID: "down", AckWait: 200 * time.Millisecond, MaxDeliver: 2, Build: testBuild}
-	first, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { _, err := Run(first, c, m); done <- err }()
-	cons := waitConsumer(ctx, t, c, "down")
-	for {
-		info, err := cons.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.NumPending == 1 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("the stopped coordinator: %v", err)
-	}
+	cons := stopOnceQueued(ctx, t, c, m, 1)
 	// Its workers take the task and die, twice; a healthy worker then
 	// gets nothing.
 	for range 2 {
@@ -454,24 +462,7 @@ func TestResumeCountsWaitingResults(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	m := Match{Config: builtinMatch(t, 4), ID: "waiting", Build: testBuild}
-	first, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { _, err := Run(first, c, m); done <- err }()
-	cons := waitConsumer(ctx, t, c, "waiting")
-	for {
-		info, err := cons.Info(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if info.NumPending == 2 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	stop()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("the stopped coordinator: %v", err)
-	}
+	stopOnceQueued(ctx, t, c, m, 2)
 	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
 	wctx, stopWorker := context.WithCancel(ctx)
 	served := make(chan error, 1)
