@@ -17,7 +17,11 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
-	first, err := o.firstSide(p.Side(), eval.New(p.Variant()).Evaluate(&p))
+	score := 0
+	if o.first == "eval" {
+		score = eval.New(p.Variant()).Evaluate(&p)
+	}
+	first, err := o.firstSide(p.Side(), score)
 	if err != nil {
 		return err
 	}

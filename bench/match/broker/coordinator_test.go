@@ -153,6 +153,17 @@ func nextTask(cons jetstream.Consumer) (jetstream.Msg, *Task, error) {
 	return msg, task, nil
 }
 
+// serveWorker runs w on a connection of its own to srv until the returned
+// function stops it and waits for it.
+func serveWorker(ctx context.Context, t *testing.T, srv *Server, w *Worker) func() {
+	t.Helper()
+	wc := dial(t, srv)
+	wctx, stop := context.WithCancel(ctx)
+	served := make(chan error, 1)
+	go func() { served <- w.Serve(wctx, wc) }()
+	return func() { stop(); <-served }
+}
+
 // stopOnceQueued runs match m's coordinator until its task consumer holds
 // tasks tasks, stops it, and returns the consumer.
 func stopOnceQueued(ctx context.Context, t *testing.T, c *Client, m Match, tasks uint64) jetstream.Consumer {
@@ -398,10 +409,7 @@ func TestAckSurvivesInterrupt(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
-	wctx, stopWorker := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
-	defer func() { stopWorker(); <-served }()
+	defer serveWorker(ctx, t, srv, w)()
 
 	rctx, interrupt := context.WithCancel(ctx)
 	cfg := builtinMatch(t, 4)
@@ -434,10 +442,7 @@ func TestBuiltinOtherBuild(t *testing.T) {
 	other := Build{Version: testBuild.Version, SHA256: strings.Repeat("1", 64)}
 	var workerOut sowertest.SyncBuffer
 	w := &Worker{Name: "other", CacheDir: t.TempDir(), Progress: &workerOut, Build: other}
-	wctx, stopWorker := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
-	defer func() { stopWorker(); <-served }()
+	defer serveWorker(ctx, t, srv, w)()
 	sum, err := Run(ctx, dial(t, srv), Match{Config: builtinMatch(t, 2), ID: "builds", Build: testBuild})
 	want := "this worker is sower test (build 111111111111); the run's games are played by sower test (build 000000000000)"
 	if err == nil || !strings.Contains(err.Error(), "1 of 1 pairs failed") || !strings.Contains(err.Error(), want) {
@@ -464,9 +469,7 @@ func TestResumeCountsWaitingResults(t *testing.T) {
 	m := Match{Config: builtinMatch(t, 4), ID: "waiting", Build: testBuild}
 	stopOnceQueued(ctx, t, c, m, 2)
 	w := &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild}
-	wctx, stopWorker := context.WithCancel(ctx)
-	served := make(chan error, 1)
-	go func() { served <- w.Serve(wctx, dial(t, srv)) }()
+	stopWorker := serveWorker(ctx, t, srv, w)
 	results, err := c.JS.Stream(ctx, ResultStream)
 	if err != nil {
 		t.Fatal(err)
@@ -485,7 +488,6 @@ func TestResumeCountsWaitingResults(t *testing.T) {
 		time.Sleep(50 * time.Millisecond)
 	}
 	stopWorker()
-	<-served
 	var progress sowertest.SyncBuffer
 	m.Config.Progress = &progress
 	sum, err := Run(ctx, c, m)
