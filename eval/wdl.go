@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"fmt"
 	"math"
 
 	"github.com/sower-engine/sower/board"
@@ -31,9 +32,73 @@ var (
 // of +Band is as likely a draw as a win. With Band 0 there are no draws and
 // the expected score, win + draw/2, is Texel's σ(K·score). Both are fitted
 // on game results by maximum likelihood (tune.Dataset.FitWDL).
+//
+// A model may also carry a table (WDLTable): the chances observed at
+// scores a fixed step apart, which then replace the logistic's. A game
+// whose final margins are far apart (Hoyito III's move by eight seeds)
+// does not follow one logistic curve, and a table follows what was seen
+// (docs/tuning.md).
 type WDLModel struct {
-	K    float64 // per hundredth of a seed
-	Band float64 // hundredths of a seed, 0 or more
+	K     float64  // per hundredth of a seed
+	Band  float64  // hundredths of a seed, 0 or more
+	Table WDLTable // if not Empty, the forecast; K and Band stay for the scale
+}
+
+// The knots of a WDLTable: WDLKnots scores from −WDLSpan to +WDLSpan,
+// WDLStep apart (hundredths of a seed).
+const (
+	WDLStep  = 100
+	WDLSpan  = 1600
+	WDLKnots = 2*WDLSpan/WDLStep + 1
+	// WDLUnit is the unit of a table's chances: 1/10000.
+	WDLUnit = 10000
+)
+
+// WDLTable gives the chances of a win and of a loss at the knots, in
+// units of 1/WDLUnit: Win[i] and Loss[i] at the score −WDLSpan +
+// i·WDLStep, Win[i] + Loss[i] at most WDLUnit (the rest is the draw).
+// Between two knots the chances are interpolated linearly; beyond the
+// last knot on either side they are the last knot's. A score of exactly
+// 0 has chances of its own, Win0 and Loss0: the search scores 0 the draws
+// it finds (by repetition or the no-capture limit) before they are
+// proven, so that positions scored 0 are drawn far more often than those
+// scored a little either side. The zero table is empty: no table.
+type WDLTable struct {
+	Win, Loss   [WDLKnots]uint16
+	Win0, Loss0 uint16
+}
+
+// Empty reports whether t is the zero table (none).
+func (t *WDLTable) Empty() bool { return *t == WDLTable{} }
+
+// Check reports whether t is a table a model may hold: every knot's
+// chances within 0 and WDLUnit together.
+func (t *WDLTable) Check() error {
+	for i := range t.Win {
+		if int(t.Win[i])+int(t.Loss[i]) > WDLUnit {
+			return fmt.Errorf("win/draw/loss table: at %+d the chances of a win (%d) and a loss (%d) add up to more than %d", KnotScore(i), t.Win[i], t.Loss[i], WDLUnit)
+		}
+	}
+	if int(t.Win0)+int(t.Loss0) > WDLUnit {
+		return fmt.Errorf("win/draw/loss table: at exactly 0 the chances of a win (%d) and a loss (%d) add up to more than %d", t.Win0, t.Loss0, WDLUnit)
+	}
+	return nil
+}
+
+// KnotScore returns the score of knot i of a WDLTable.
+func KnotScore(i int) int { return -WDLSpan + i*WDLStep }
+
+// chances interpolates t at score.
+func (t *WDLTable) chances(score float64) (win, loss float64) {
+	if score == 0 {
+		return float64(t.Win0) / WDLUnit, float64(t.Loss0) / WDLUnit
+	}
+	x := (min(max(score, -WDLSpan), WDLSpan) + WDLSpan) / WDLStep
+	i := min(int(x), WDLKnots-2)
+	f := x - float64(i)
+	win = (float64(t.Win[i])*(1-f) + float64(t.Win[i+1])*f) / WDLUnit
+	loss = (float64(t.Loss[i])*(1-f) + float64(t.Loss[i+1])*f) / WDLUnit
+	return win, loss
 }
 
 // BuiltinWDL returns the win/draw/loss model of family f, fitted to the
@@ -44,18 +109,20 @@ type WDLModel struct {
 //	sower datagen --game katro --games 2000 --nodes 5000 --seed 2 --out katro-fit.dat
 //	sower datagen --game hoyito3 --games 1500 --nodes 5000 --seed 2 --out hoyito3-fit.dat
 //	sower tune --fit-wdl --data katro-fit.dat
-//	sower tune --fit-wdl --data hoyito3-fit.dat
+//	sower tune --fit-wdl --wdl-table --data hoyito3-fit.dat
 //
 // Katro games are drawn only by the no-capture limit or repetition, and
 // none of the games fitted on was, so its band is 0 and it forecasts no
-// draw. The smaller Katro boards, which play with the hand-made weights,
+// draw. Hoyito III's forecasts come from its table (WDLTable): its games
+// end by margins eight seeds apart, and the results seen at the scores
+// between follow no logistic curve (docs/tuning.md). The smaller Katro boards, which play with the hand-made weights,
 // use Katro's model: it is measured on the 6x6 board only (the calibration
 // is in docs/tuning.md). A network evaluation's scores have their own
 // scale, so a network file carries its own model (nnue.Net.WDL), and this
 // one serves a network only when its file has none.
 func BuiltinWDL(f board.Family) WDLModel {
 	if f == board.Hoyito {
-		return WDLModel{K: hoyitoWDLK, Band: hoyitoWDLBand}
+		return WDLModel{K: hoyitoWDLK, Band: hoyitoWDLBand, Table: hoyitoWDLTable()}
 	}
 	return WDLModel{K: katroWDLK, Band: katroWDLBand}
 }
@@ -68,10 +135,24 @@ const (
 	hoyitoWDLBand = 359.5
 )
 
+// hoyitoWDLTable returns Hoyito III's table, fitted on the same games.
+func hoyitoWDLTable() WDLTable {
+	return WDLTable{
+		Win:  [WDLKnots]uint16{0, 0, 0, 0, 8, 28, 45, 125, 185, 647, 1324, 1534, 2012, 1953, 2149, 2778, 4546, 5834, 5474, 5116, 4533, 4078, 3591, 4354, 5891, 7767, 8970, 9523, 9800, 9902, 9977, 9991, 10000},
+		Loss: [WDLKnots]uint16{9999, 9989, 9987, 9912, 9778, 9556, 9133, 8016, 6084, 4432, 3603, 4168, 4689, 4903, 5105, 5914, 4828, 2840, 2013, 1855, 2116, 1646, 1508, 704, 174, 133, 101, 113, 19, 9, 6, 0, 0},
+		Win0: 447, Loss0: 434,
+	}
+}
+
 func logistic(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
 
-// Chances returns the chances of a win, a draw and a loss at score.
+// Chances returns the chances of a win, a draw and a loss at score: the
+// table's if the model has one, else the logistic's.
 func (m WDLModel) Chances(score float64) (win, draw, loss float64) {
+	if !m.Table.Empty() {
+		win, loss = m.Table.chances(score)
+		return win, max(0, 1-win-loss), loss
+	}
 	win = logistic(m.K * (score - m.Band))
 	loss = logistic(-m.K * (score + m.Band))
 	draw = max(0, 1-win-loss)

@@ -35,10 +35,9 @@ func WriteNetEval(w io.Writer, n *nnue.Net, source string, p *board.Position, li
 		return WriteEval(w, linear, p)
 	}
 	if n.WDL.K > 0 {
-		fmt.Fprintf(&b, "wdl model: K %.6f, band %.1f (the network's own)\n", n.WDL.K, n.WDL.Band)
+		fmt.Fprintf(&b, "wdl model: %s (the network's own)\n", describeWDL(n.WDL))
 	} else {
-		m := eval.BuiltinWDL(v.Family())
-		fmt.Fprintf(&b, "wdl model: K %.6f, band %.1f (none recorded: the linear evaluation's)\n", m.K, m.Band)
+		fmt.Fprintf(&b, "wdl model: %s (none recorded: the linear evaluation's)\n", describeWDL(eval.BuiltinWDL(v.Family())))
 	}
 	m, err := nnue.NewModel(n, v)
 	if err != nil {
@@ -108,4 +107,14 @@ func NetBoards(n *nnue.Net) string {
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// describeWDL names a win/draw/loss model's numbers: its K and band, and
+// whether its table gives the forecasts.
+func describeWDL(m eval.WDLModel) string {
+	d := fmt.Sprintf("K %.6f, band %.1f", m.K, m.Band)
+	if !m.Table.Empty() {
+		d += ", forecast by its table"
+	}
+	return d
 }

@@ -49,7 +49,7 @@ func TestNetEvalByHand(t *testing.T) {
 	want := []string{
 		"network: file " + path + ", a hoyito3 network for every board",
 		"made by: seed count",
-		"wdl model: K 0.002838, band 359.5 (none recorded: the linear evaluation's)",
+		"wdl model: K 0.002838, band 359.5, forecast by its table (none recorded: the linear evaluation's)",
 		"effect of each hole's seeds on the score, for South (the score less the score without them):",
 		"         a     b     c     d     e     f",
 		"  2    -15    -2    -2    -2   -13   -13",

@@ -22,7 +22,7 @@ func (c *cli) tune(args []string) error {
 		game, out, start string
 		data             []string
 	)
-	var fitWDL, calibrate bool
+	var fitWDL, calibrate, wdlTable bool
 	var saveWDL string
 	fs := c.flags("tune", "--game G --data FILE[,FILE…] (--out WEIGHTS.go | --fit-wdl | --calibrate) [flags]")
 	cfg := tune.DefaultConfig(board.Katro)
@@ -41,6 +41,7 @@ func (c *cli) tune(args []string) error {
 	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
 	fs.BoolVar(&fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
 	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net the network's")
+	fs.BoolVar(&wdlTable, "wdl-table", false, "with --fit-wdl: fit a table of the chances at scores a seed apart too, which then gives the forecasts (for results no logistic follows, as in Hoyito III: docs/tuning.md)")
 	fs.StringVar(&saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
 	evalType, evalFile := addEvalFlags(fs)
 	fs.Lookup("eval").Usage = "with --calibrate: the evaluation whose model it measures: linear, or net (a network: --evalfile's, else the built-in one)"
@@ -55,6 +56,8 @@ func (c *cli) tune(args []string) error {
 	switch {
 	case len(data) == 0:
 		return usagef("--data: give at least one data file")
+	case wdlTable && !fitWDL:
+		return usagef("--wdl-table: it is a part of the model --fit-wdl fits")
 	case out == "" && !fitWDL && !calibrate:
 		return usagef("--out: a weights file is required (or --fit-wdl or --calibrate)")
 	case out != "" && (fitWDL || calibrate):
@@ -95,7 +98,7 @@ func (c *cli) tune(args []string) error {
 	}
 	// The networks are checked before the data is read: a bad file is
 	// found now, not after minutes of reading.
-	w := wdlJob{fit: fitWDL, calibrate: calibrate, save: saveWDL, evalFile: *evalFile, command: "sower tune " + strings.Join(args, " ")}
+	w := wdlJob{fit: fitWDL, table: wdlTable, calibrate: calibrate, save: saveWDL, evalFile: *evalFile, command: "sower tune " + strings.Join(args, " ")}
 	if err := w.load(*evalType, v); err != nil {
 		return err
 	}
@@ -252,6 +255,7 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 // wdlJob is what tune --fit-wdl and --calibrate do.
 type wdlJob struct {
 	fit, calibrate bool
+	table          bool        // --wdl-table
 	nets           []*nnue.Net // --eval net's networks (none: linear)
 	save           string      // --save-wdl's file
 	evalFile       string      // --evalfile's
@@ -285,6 +289,13 @@ func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, w wdlJob) error {
 	if w.fit {
 		m, loss := d.FitWDL()
 		fmt.Fprintf(c.stdout, "wdl model fitted on %d positions: K %.6f, band %.1f (log loss %.4f)\n", d.Len(), m.K, m.Band, loss)
+		if w.table {
+			m = d.FitWDLTable(m)
+			fmt.Fprintf(c.stdout, "wdl table fitted (log loss %.4f):\n", d.WDLLoss(m))
+			if err := tune.WriteTable(c.stdout, m); err != nil {
+				return err
+			}
+		}
 		if w.saveNet != nil {
 			w.saveNet.WDL = m
 			if note := "\nwdl: " + w.command; len(w.saveNet.Description)+len(note) <= nnue.MaxDescription {

@@ -104,11 +104,25 @@ func TestTuneSaveWDL(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, "calibration of the network's wdl model of hoyito3: model K "+fit[1]) {
 		t.Errorf("tune --fit-wdl --save-wdl F --calibrate --eval net --evalfile F: status %d, stderr %q, stdout:\n%s", st, stderr, stdout)
 	}
+	// With --wdl-table: the table printed (a line a knot, one for 0) and
+	// stored, and the calibration forecast by it.
+	table := testNetFile(t, dir)
+	stdout, stderr, st = runCLI("tune", "--data", data, "--fit-wdl", "--wdl-table", "--save-wdl", table, "--calibrate", "--eval", "net", "--evalfile", table)
+	knots := regexp.MustCompile(`(?m)^ +[+-]\d+  win [01]\.\d{4}  draw [01]\.\d{4}  loss [01]\.\d{4}$`).FindAllString(stdout, -1)
+	if st != exitOK || len(knots) != 33 || !strings.Contains(stdout, "wdl table fitted (log loss ") || !strings.Contains(stdout, "exactly 0  win ") ||
+		!strings.Contains(stdout, "(forecast by its table)") {
+		t.Errorf("tune --fit-wdl --wdl-table: status %d, %d knots, stderr %q, stdout:\n%s", st, len(knots), stderr, stdout)
+	}
+	if n, err := nnue.ReadFile(table); err != nil || n.WDL.Table.Empty() || n.WDL.Table.Check() != nil {
+		t.Errorf("the file stored with --wdl-table: %v, model %+v", err, n.WDL)
+	}
 	// Each refused before the data is read.
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
+		{[]string{"--wdl-table"}, "--wdl-table"},
+		{[]string{"--calibrate", "--wdl-table"}, "--wdl-table"},
 		{[]string{"--calibrate", "--save-wdl", net}, "--save-wdl"},
 		{[]string{"--fit-wdl", "--eval", "net"}, "--eval"},
 		{[]string{"--fit-wdl", "--evalfile", net}, "--evalfile"},

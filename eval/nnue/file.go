@@ -22,12 +22,17 @@ const (
 	// Magic opens every network file.
 	Magic = "SOWERNET"
 	// FormatVersion is the version of the file format written. Read
-	// reads it and version 1, which has no win/draw/loss model.
-	FormatVersion = 2
+	// reads it, version 2, whose win/draw/loss model has no table, and
+	// version 1, which has no model.
+	FormatVersion = 3
 	// headerSize is the size of the fixed header, before the description.
-	headerSize = 46
-	// headerSizeV1 is version 1's: no win/draw/loss model.
+	headerSize = 182
+	// headerSizeV2 is version 2's: no table; headerSizeV1 version 1's: no
+	// win/draw/loss model.
+	headerSizeV2 = 46
 	headerSizeV1 = 30
+	// tableAt is the offset of the model's table in a version-3 file.
+	tableAt = 44
 	// MaxDescription bounds the description's length in bytes.
 	MaxDescription = 4096
 	// MaxFileSize bounds a network file: the largest family's weights
@@ -46,33 +51,50 @@ func (n *Net) Size() int {
 	return n.header() + len(n.Description) + len(n.FT)*2 + fixedWeights + 4
 }
 
-// fileVersion returns the format version n is written in: version 1 for
-// a network read from a version-1 file and given no win/draw/loss model
-// since, so that a file is written back as it was read; FormatVersion
-// otherwise.
+// fileVersion returns the format version n is written in, so that a file
+// is written back as it was read: version 1 for a network read from a
+// version-1 file and given no win/draw/loss model since, version 2 for
+// one read from a version-2 file and given no model table since;
+// FormatVersion otherwise.
 func (n *Net) fileVersion() uint16 {
-	if n.version == 1 && n.WDL == (eval.WDLModel{}) {
+	switch {
+	case n.version == 1 && n.WDL == (eval.WDLModel{}):
 		return 1
+	case n.version == 2 && n.WDL.Table.Empty():
+		return 2
 	}
 	return FormatVersion
 }
 
 // header returns the size of the fixed header of n's file.
-func (n *Net) header() int {
-	if n.fileVersion() == 1 {
+func (n *Net) header() int { return headerOf(n.fileVersion()) }
+
+// headerOf returns the size of the fixed header of a file of a format
+// version.
+func headerOf(version uint16) int {
+	switch version {
+	case 1:
 		return headerSizeV1
+	case 2:
+		return headerSizeV2
 	}
 	return headerSize
 }
 
 // checkWDL reports whether m is a win/draw/loss model a file may hold:
-// none (zero), or a positive finite K with a finite band of 0 or more.
+// none (zero), or a positive finite K with a finite band of 0 or more,
+// and a table (eval.WDLTable.Check) or none.
 func checkWDL(m eval.WDLModel) error {
 	switch {
 	case m == eval.WDLModel{}:
 		return nil
+	case m.K == 0 && m.Band == 0:
+		return errors.New("nnue: a win/draw/loss table without its model (K 0)")
 	case !(m.K > 0) || math.IsInf(m.K, 0) || !(m.Band >= 0) || math.IsInf(m.Band, 0):
 		return fmt.Errorf("nnue: win/draw/loss model K %g, band %g: want K above 0 and a band of 0 or more, both finite (or both 0: none)", m.K, m.Band)
+	}
+	if err := m.Table.Check(); err != nil {
+		return fmt.Errorf("nnue: %w", err)
 	}
 	return nil
 }
@@ -104,6 +126,17 @@ func (n *Net) AppendBinary(b []byte) ([]byte, error) {
 	if version >= 2 {
 		b = le.AppendUint64(b, math.Float64bits(n.WDL.K))
 		b = le.AppendUint64(b, math.Float64bits(n.WDL.Band))
+	}
+	if version >= 3 {
+		t := &n.WDL.Table
+		for _, x := range t.Win {
+			b = le.AppendUint16(b, x)
+		}
+		for _, x := range t.Loss {
+			b = le.AppendUint16(b, x)
+		}
+		b = le.AppendUint16(b, t.Win0)
+		b = le.AppendUint16(b, t.Loss0)
 	}
 	b = le.AppendUint16(b, uint16(len(n.Description)))
 	b = append(b, n.Description...)
@@ -216,13 +249,10 @@ func Decode(b []byte) (*Net, error) {
 		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
 	}
 	version := le.Uint16(b[8:])
-	if version != 1 && version != FormatVersion {
-		return nil, fmt.Errorf("nnue: format version %d; this program reads versions 1 and %d", version, FormatVersion)
+	if version < 1 || version > FormatVersion {
+		return nil, fmt.Errorf("nnue: format version %d; this program reads versions 1 to %d", version, FormatVersion)
 	}
-	hs := headerSize
-	if version == 1 {
-		hs = headerSizeV1
-	}
+	hs := headerOf(version)
 	if len(b) < hs+4 {
 		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
 	}
@@ -248,6 +278,9 @@ func Decode(b []byte) (*Net, error) {
 	n.version = version
 	if version >= 2 {
 		n.WDL = eval.WDLModel{K: math.Float64frombits(le.Uint64(b[28:])), Band: math.Float64frombits(le.Uint64(b[36:]))}
+		if version >= 3 {
+			n.WDL.Table = decodeTable(b[tableAt:])
+		}
 		if err := checkWDL(n.WDL); err != nil {
 			return nil, err
 		}
@@ -282,6 +315,21 @@ func Decode(b []byte) (*Net, error) {
 	}
 	n.OutBias = rd.i32()
 	return n, nil
+}
+
+// decodeTable decodes a win/draw/loss table (a version-3 header's, from
+// byte tableAt).
+func decodeTable(b []byte) eval.WDLTable {
+	var t eval.WDLTable
+	rd := reader{b: b}
+	for i := range t.Win {
+		t.Win[i] = uint16(rd.i16())
+	}
+	for i := range t.Loss {
+		t.Loss[i] = uint16(rd.i16())
+	}
+	t.Win0, t.Loss0 = uint16(rd.i16()), uint16(rd.i16())
+	return t
 }
 
 // reader decodes little-endian integers from a slice whose length was

@@ -32,13 +32,13 @@ func TestRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		f    board.Family
 		want int
-	}{{board.Katro, 148758}, {board.Hoyito, 26134}} {
+	}{{board.Katro, 148894}, {board.Hoyito, 26270}} {
 		if got := New(tc.f, "").Size(); got != tc.want {
 			t.Errorf("a %s file has %d bytes, docs/nnue.md says %d", tc.f, got, tc.want)
 		}
 	}
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
-		for _, wdl := range []eval.WDLModel{{}, {K: 0.002838, Band: 359.5}, {K: 1.0 / 3}} {
+		for _, wdl := range []eval.WDLModel{{}, {K: 0.002838, Band: 359.5}, {K: 1.0 / 3}, tableModel()} {
 			n := randomNet(f, 3)
 			n.Description = "sower train --data x.dat — a test"
 			n.Boards = 1
@@ -88,27 +88,33 @@ func TestVersion1(t *testing.T) {
 	}
 }
 
+// oldBuiltin reads testdata's file name, a file of the built-in Hoyito III
+// network in an earlier format version, and the built-in network.
+func oldBuiltin(t *testing.T, name string, version uint16) (b []byte, old, now *Net) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("testdata", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint16(b[8:]); v != version {
+		t.Fatalf("the fixture %s is of format version %d", name, v)
+	}
+	if old, err = Decode(b); err != nil {
+		t.Fatal(err)
+	}
+	if now, err = Builtin(board.Hoyito); err != nil || now == nil {
+		t.Fatalf("no built-in Hoyito III network: %v", err)
+	}
+	return b, old, now
+}
+
 // TestVersion1File reads a file written in format version 1 by an
 // earlier program, the built-in Hoyito III network before it was given
 // its model (testdata/hoyito3-v1.nnue): it has no model, the weights and
 // the description of the built-in network today, and it is written back
 // byte for byte.
 func TestVersion1File(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("testdata", "hoyito3-v1.nnue"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := binary.LittleEndian.Uint16(b[8:]); v != 1 {
-		t.Fatalf("the fixture is of format version %d", v)
-	}
-	old, err := Decode(b)
-	if err != nil {
-		t.Fatal(err)
-	}
-	now, err := Builtin(board.Hoyito)
-	if err != nil || now == nil {
-		t.Fatalf("no built-in Hoyito III network: %v", err)
-	}
+	b, old, now := oldBuiltin(t, "hoyito3-v1.nnue", 1)
 	if old.WDL != (eval.WDLModel{}) || old.Family != board.Hoyito || old.Boards != now.Boards || !equalNets(old, now) {
 		t.Errorf("the version-1 file: model %+v, family %s, boards %#x; its weights are not the built-in network's", old.WDL, old.Family, old.Boards)
 	}
@@ -117,6 +123,47 @@ func TestVersion1File(t *testing.T) {
 	}
 	if out := encode(t, old); !bytes.Equal(out, b) {
 		t.Error("the version-1 file is not written back byte for byte")
+	}
+}
+
+// tableModel returns a model with a table: a win's chance rising from 0
+// to 1 over the knots, a draw's 1/10 in the middle, and its own chances
+// at exactly 0.
+func tableModel() eval.WDLModel {
+	m := eval.WDLModel{K: 0.003, Band: 350}
+	for i := range m.Table.Win {
+		w := i * eval.WDLUnit / (eval.WDLKnots - 1)
+		d := 0
+		if i > 0 && i < eval.WDLKnots-1 {
+			d = eval.WDLUnit / 10
+		}
+		m.Table.Win[i] = uint16(max(0, w-d/2))
+		m.Table.Loss[i] = uint16(max(0, eval.WDLUnit-w-d/2))
+	}
+	m.Table.Win0, m.Table.Loss0 = 400, 450
+	return m
+}
+
+// TestVersion2File reads the built-in Hoyito III network as it was before
+// its model had a table (testdata/hoyito3-v2.nnue, format version 2): its
+// model has no table, its weights are today's, it is written back byte for
+// byte, and in the current version once given a table.
+func TestVersion2File(t *testing.T) {
+	b, old, now := oldBuiltin(t, "hoyito3-v2.nnue", 2)
+	if d := int(binary.LittleEndian.Uint16(b[44:])); len(b) != 26134+d {
+		t.Fatalf("the fixture has %d bytes for a description of %d", len(b), d)
+	}
+	if old.WDL.K <= 0 || !old.WDL.Table.Empty() || !equalNets(old, now) {
+		t.Errorf("the version-2 file's model %+v; its weights are the built-in network's: %v", old.WDL, equalNets(old, now))
+	}
+	if out := encode(t, old); !bytes.Equal(out, b) {
+		t.Error("the version-2 file is not written back byte for byte")
+	}
+	old.WDL = tableModel()
+	out := encode(t, old)
+	again, err := Decode(out)
+	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != old.WDL || !equalNets(again, old) {
+		t.Errorf("a version-2 network given a table: error %v, written as version %d", err, binary.LittleEndian.Uint16(out[8:]))
 	}
 }
 
@@ -137,6 +184,37 @@ func TestWDLRefused(t *testing.T) {
 			t.Errorf("%+v read: error %v", m, err)
 		}
 	}
+	// Tables whose chances add up to more than a whole, at a knot or at 0.
+	over := tableModel()
+	over.Table.Loss[3] = eval.WDLUnit - over.Table.Win[3] + 1
+	zero := tableModel()
+	zero.Table.Win0 = eval.WDLUnit
+	for _, m := range []eval.WDLModel{over, zero} {
+		n := randomNet(board.Hoyito, 4)
+		n.WDL = m
+		if _, err := n.AppendBinary(nil); err == nil || !strings.Contains(err.Error(), "win/draw/loss table") {
+			t.Errorf("a table past a whole written: error %v", err)
+		}
+		n.WDL = tableModel()
+		b := encode(t, n)
+		putTable(b, m.Table)
+		if _, err := Decode(reseal(b)); err == nil || !strings.Contains(err.Error(), "win/draw/loss table") {
+			t.Errorf("a table past a whole read: error %v", err)
+		}
+	}
+}
+
+// putTable writes table t into file b's header (format version 3).
+func putTable(b []byte, t eval.WDLTable) {
+	le := binary.LittleEndian
+	for i, x := range t.Win {
+		le.PutUint16(b[tableAt+2*i:], x)
+	}
+	for i, x := range t.Loss {
+		le.PutUint16(b[tableAt+2*eval.WDLKnots+2*i:], x)
+	}
+	le.PutUint16(b[tableAt+4*eval.WDLKnots:], t.Win0)
+	le.PutUint16(b[tableAt+4*eval.WDLKnots+2:], t.Loss0)
 }
 
 func equalNets(a, b *Net) bool {
@@ -173,16 +251,19 @@ func TestReadRefuses(t *testing.T) {
 		{"damaged weight", edit(func(b []byte) []byte { b[100] ^= 1; return b }), "damaged"},
 		{"damaged checksum", edit(func(b []byte) []byte { b[len(b)-1] ^= 0x80; return b }), "damaged"},
 		{"trailing byte", reseal(append(bytes.Clone(good[:len(good)-4]), 0, 0, 0, 0, 0)), "bytes"},
-		{"version 3", edit(func(b []byte) []byte { b[8] = 3; return reseal(b) }), "format version 3"},
+		{"version 4", edit(func(b []byte) []byte { b[8] = 4; return reseal(b) }), "format version 4"},
+		{"version 0", edit(func(b []byte) []byte { b[8] = 0; return reseal(b) }), "format version 0"},
 		{"version 1's size", edit(func(b []byte) []byte { b[8] = 1; return reseal(b) }), "bytes"},
+		{"version 2's size", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), "bytes"},
+		{"table without a model", edit(func(b []byte) []byte { b[tableAt] = 1; return reseal(b) }), "table without"},
 		{"unknown family", edit(func(b []byte) []byte { b[10] = 7; return reseal(b) }), "unknown family"},
 		{"other architecture", edit(func(b []byte) []byte { b[11] = 2; return reseal(b) }), "architecture"},
 		{"other width", edit(func(b []byte) []byte { b[16] = 32; return reseal(b) }), "architecture"},
 		{"other board", edit(func(b []byte) []byte { b[21] = 2; return reseal(b) }), "board bits 0x2"},
-		{"long description", edit(func(b []byte) []byte { b[44] = 1; return reseal(b) }), "bytes"},
+		{"long description", edit(func(b []byte) []byte { b[headerSize-2] = 1; return reseal(b) }), "bytes"},
 		{"bad description", edit(func(b []byte) []byte {
 			b = append(b[:headerSize:headerSize], append([]byte{0xff}, b[headerSize:]...)...)
-			b[44]++
+			b[headerSize-2]++
 			return reseal(b)
 		}), "UTF-8"},
 	} {
@@ -275,6 +356,9 @@ func FuzzDecode(f *testing.F) {
 	wdl := randomNet(board.Katro, 5)
 	wdl.WDL = eval.WDLModel{K: 0.0025, Band: 300}
 	f.Add(encode(f, wdl), true)
+	table := randomNet(board.Hoyito, 7)
+	table.WDL = tableModel()
+	f.Add(encode(f, table), true)
 	f.Add([]byte(Magic), false)
 	f.Fuzz(func(t *testing.T, b []byte, seal bool) {
 		if seal && len(b) >= 4 {

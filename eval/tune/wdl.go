@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 
 	"github.com/sower-engine/sower/eval"
 )
@@ -24,10 +25,10 @@ func (d *Dataset) FitWDL() (eval.WDLModel, float64) {
 	}
 	bandAt := func(k float64) (float64, float64) {
 		if !draws {
-			return 0, d.wdlLoss(eval.WDLModel{K: k})
+			return 0, d.WDLLoss(eval.WDLModel{K: k})
 		}
-		b := golden(0, 5000, 30, func(b float64) float64 { return d.wdlLoss(eval.WDLModel{K: k, Band: b}) })
-		return b, d.wdlLoss(eval.WDLModel{K: k, Band: b})
+		b := golden(0, 5000, 30, func(b float64) float64 { return d.WDLLoss(eval.WDLModel{K: k, Band: b}) })
+		return b, d.WDLLoss(eval.WDLModel{K: k, Band: b})
 	}
 	lk := golden(math.Log(1e-5), math.Log(0.1), 30, func(lk float64) float64 {
 		_, loss := bandAt(math.Exp(lk))
@@ -35,7 +36,105 @@ func (d *Dataset) FitWDL() (eval.WDLModel, float64) {
 	})
 	m := eval.WDLModel{K: math.Exp(lk)}
 	m.Band, _ = bandAt(m.K)
-	return m, d.wdlLoss(m)
+	return m, d.WDLLoss(m)
+}
+
+// FitWDLTable returns m with a table (eval.WDLTable) fitted to the
+// dataset's search scores and game results: at each knot, the shares of
+// wins and of losses among the positions whose score lies within a step
+// of it, each position weighted by its nearness (1 at the knot, falling
+// linearly to 0 a step away: the weights of the table's interpolation);
+// a position beyond the last knot counts at it. A knot that no position
+// is near takes the value interpolated between its nearest fitted
+// neighbours, or the nearest one's beyond them. The positions scored
+// exactly 0 are counted apart, for the table's chances at 0 (the knot at
+// 0 is their neighbours'); without any, those are the knot's. An empty
+// dataset returns m unchanged.
+func (d *Dataset) FitWDLTable(m eval.WDLModel) eval.WDLModel {
+	var weight, win, loss [eval.WDLKnots]float64
+	var zero, win0, loss0 float64
+	for i := range d.samples {
+		s := &d.samples[i]
+		if s.score == 0 {
+			zero++
+			switch s.result {
+			case 1:
+				win0++
+			case 0:
+				loss0++
+			}
+			continue
+		}
+		x := (min(max(float64(s.score), -eval.WDLSpan), eval.WDLSpan) + eval.WDLSpan) / eval.WDLStep
+		k := min(int(x), eval.WDLKnots-2)
+		f := x - float64(k)
+		for j, w := range [2]float64{1 - f, f} {
+			weight[k+j] += w
+			switch s.result {
+			case 1:
+				win[k+j] += w
+			case 0:
+				loss[k+j] += w
+			}
+		}
+	}
+	var fitted []int
+	for k := range weight {
+		if weight[k] > 0 {
+			win[k], loss[k] = win[k]/weight[k], loss[k]/weight[k]
+			fitted = append(fitted, k)
+		}
+	}
+	if len(fitted) == 0 && zero == 0 {
+		return m
+	}
+	switch {
+	case len(fitted) == 0:
+		for k := range win {
+			win[k], loss[k] = win0/zero, loss0/zero
+		}
+	default:
+		fillGaps(&win, &loss, fitted)
+	}
+	m.Table = eval.WDLTable{}
+	for k := range weight {
+		m.Table.Win[k], m.Table.Loss[k] = tableUnits(win[k], loss[k])
+	}
+	if zero > 0 {
+		m.Table.Win0, m.Table.Loss0 = tableUnits(win0/zero, loss0/zero)
+	} else {
+		m.Table.Win0, m.Table.Loss0 = m.Table.Win[eval.WDLKnots/2], m.Table.Loss[eval.WDLKnots/2]
+	}
+	return m
+}
+
+// tableUnits rounds the chances of a win and a loss to a table's units,
+// their sum at most a whole.
+func tableUnits(win, loss float64) (uint16, uint16) {
+	w := uint16(math.Round(win * eval.WDLUnit))
+	return w, min(uint16(math.Round(loss*eval.WDLUnit)), eval.WDLUnit-w)
+}
+
+// fillGaps gives the knots not in fitted (ascending, not empty) the
+// values interpolated between their nearest fitted neighbours, or the
+// nearest one's beyond the first or the last.
+func fillGaps(win, loss *[eval.WDLKnots]float64, fitted []int) {
+	for k := range win {
+		next := sort.SearchInts(fitted, k)
+		switch {
+		case next < len(fitted) && fitted[next] == k:
+		case next == 0:
+			win[k], loss[k] = win[fitted[0]], loss[fitted[0]]
+		case next == len(fitted):
+			last := fitted[len(fitted)-1]
+			win[k], loss[k] = win[last], loss[last]
+		default:
+			a, b := fitted[next-1], fitted[next]
+			f := float64(k-a) / float64(b-a)
+			win[k] = win[a]*(1-f) + win[b]*f
+			loss[k] = loss[a]*(1-f) + loss[b]*f
+		}
+	}
 }
 
 // golden returns the x in [lo, hi] that minimises f, by n steps of a
@@ -58,8 +157,9 @@ func golden(lo, hi float64, n int, f func(float64) float64) float64 {
 	return (lo + hi) / 2
 }
 
-// wdlLoss returns m's mean log loss over the dataset.
-func (d *Dataset) wdlLoss(m eval.WDLModel) float64 {
+// WDLLoss returns m's mean log loss over the dataset: the mean of −ln of
+// the chance it gives each position's result.
+func (d *Dataset) WDLLoss(m eval.WDLModel) float64 {
 	if len(d.samples) == 0 {
 		return 0
 	}
@@ -164,10 +264,31 @@ func (d *Dataset) Calibrate(m eval.WDLModel, n int) Calibration {
 	return c
 }
 
+// WriteTable writes m's table (eval.WDLTable), a line a knot and one for
+// exactly 0: the score and the chances of a win, a draw and a loss.
+func WriteTable(w io.Writer, m eval.WDLModel) error {
+	line := func(name string, win, loss uint16) error {
+		_, err := fmt.Fprintf(w, "%9s  win %.4f  draw %.4f  loss %.4f\n", name,
+			float64(win)/eval.WDLUnit, float64(eval.WDLUnit-int(win)-int(loss))/eval.WDLUnit, float64(loss)/eval.WDLUnit)
+		return err
+	}
+	t := &m.Table
+	for i := range t.Win {
+		if err := line(fmt.Sprintf("%+d", eval.KnotScore(i)), t.Win[i], t.Loss[i]); err != nil {
+			return err
+		}
+	}
+	return line("exactly 0", t.Win0, t.Loss0)
+}
+
 // WriteMarkdown writes the calibration as a Markdown table, a row a bin,
 // followed by a line of totals.
 func (c *Calibration) WriteMarkdown(w io.Writer) error {
-	if _, err := fmt.Fprintf(w, "model K %.6f, band %.0f; %d positions of %d games\n\n", c.Model.K, c.Model.Band, c.N, c.Games); err != nil {
+	table := ""
+	if !c.Model.Table.Empty() {
+		table = " (forecast by its table)"
+	}
+	if _, err := fmt.Fprintf(w, "model K %.6f, band %.0f%s; %d positions of %d games\n\n", c.Model.K, c.Model.Band, table, c.N, c.Games); err != nil {
 		return err
 	}
 	if _, err := fmt.Fprintln(w, "| forecast expected score | positions | games | forecast | observed | forecast draws | observed draws |\n|---|---|---|---|---|---|---|"); err != nil {

@@ -130,3 +130,93 @@ func TestCalibrateByHand(t *testing.T) {
 		t.Errorf("Brier %g, want %g", c.Brier, want)
 	}
 }
+
+// FitWDLTable by hand: the positions near a knot give it their shares of
+// wins and losses, weighted by nearness; knots without any are
+// interpolated between their fitted neighbours or take the nearest's;
+// the positions scored exactly 0 give the chances at 0 and nothing else;
+// a position beyond the span counts at the last knot.
+func TestFitWDLTableByHand(t *testing.T) {
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := NewDataset(v)
+	add := func(score, result float64) { d.AddFeatures(nil, 0, result, score, uint64(d.Len())) }
+	for _, r := range []float64{1, 1, 0.5, 0} {
+		add(300, r)
+	}
+	add(350, 1) // half to the knot at 300, half to the one at 400
+	add(-500, 0)
+	add(-500, 0)
+	add(0, 0.5)
+	add(0, 1)
+	add(5000, 0) // at the knot at +1600
+	m := d.FitWDLTable(eval.WDLModel{K: 0.003, Band: 100})
+	if m.K != 0.003 || m.Band != 100 {
+		t.Errorf("the logistic changed: %+v", m)
+	}
+	knot := func(score int) int { return (score + eval.WDLSpan) / eval.WDLStep }
+	for _, tc := range []struct {
+		score     int
+		win, loss float64
+	}{
+		{-1600, 0, 1}, {-600, 0, 1}, {-500, 0, 1}, // the first fitted knot, and before it
+		{-100, 2.5 / 4.5 / 2, (1 + 1/4.5) / 2}, // halfway from −500 to 300
+		{300, 2.5 / 4.5, 1 / 4.5},
+		{400, 1, 0},
+		{1000, 0.5, 0.5}, // halfway from 400 to 1600
+		{1600, 0, 1},
+	} {
+		k := knot(tc.score)
+		if w, l := float64(m.Table.Win[k])/eval.WDLUnit, float64(m.Table.Loss[k])/eval.WDLUnit; math.Abs(w-tc.win) > 1e-4 || math.Abs(l-tc.loss) > 1e-4 {
+			t.Errorf("knot %+d: win %g loss %g, want %g and %g", tc.score, w, l, tc.win, tc.loss)
+		}
+	}
+	if m.Table.Win0 != eval.WDLUnit/2 || m.Table.Loss0 != 0 {
+		t.Errorf("at exactly 0: win %d loss %d, want %d and 0", m.Table.Win0, m.Table.Loss0, eval.WDLUnit/2)
+	}
+	if err := m.Table.Check(); err != nil {
+		t.Error(err)
+	}
+	if e := NewDataset(v).FitWDLTable(m); e != m {
+		t.Error("an empty dataset changed the model")
+	}
+}
+
+// FitWDLTable finds a table the results were drawn from, one no logistic
+// follows (the chance of a win falls over a stretch of rising scores, and
+// draws cluster off the middle): every knot within sampling error, and on
+// fresh results from the same table it loses little against the truth and
+// much less than the best logistic.
+func TestFitWDLTable(t *testing.T) {
+	truth := eval.WDLModel{K: 0.003, Band: 300}
+	for i := range truth.Table.Win {
+		s := float64(eval.KnotScore(i))
+		w := 0.5 + 0.45*math.Tanh(s/600) - 0.2*math.Exp(-(s-400)*(s-400)/(2*150*150))
+		dr := 0.1 + 0.4*math.Exp(-(math.Abs(s)-500)*(math.Abs(s)-500)/(2*200*200))
+		w = min(max(w, 0), 1-dr)
+		truth.Table.Win[i] = uint16(math.Round(w * eval.WDLUnit))
+		truth.Table.Loss[i] = uint16(math.Round((1 - w - dr) * eval.WDLUnit))
+	}
+	truth.Table.Win0, truth.Table.Loss0 = 1000, 1000
+	fit := wdlData(t, truth, 30_000, 5)
+	logistic, _ := fit.FitWDL()
+	m := fit.FitWDLTable(logistic)
+	worst := 0.0
+	for i := range m.Table.Win {
+		worst = max(worst, math.Abs(float64(m.Table.Win[i])-float64(truth.Table.Win[i]))/eval.WDLUnit,
+			math.Abs(float64(m.Table.Loss[i])-float64(truth.Table.Loss[i]))/eval.WDLUnit)
+	}
+	// About 500 positions weigh on a knot inside the span: a share's
+	// standard error is at most 0.022.
+	if worst > 0.08 {
+		t.Errorf("a knot fitted %.3f away from the truth", worst)
+	}
+	fresh := wdlData(t, truth, 30_000, 6)
+	truthLoss, tableLoss, logLoss := fresh.WDLLoss(truth), fresh.WDLLoss(m), fresh.WDLLoss(logistic)
+	if tableLoss > truthLoss+0.01 || logLoss < tableLoss+0.02 {
+		t.Errorf("log loss on fresh results: truth %.4f, fitted table %.4f, best logistic %.4f", truthLoss, tableLoss, logLoss)
+	}
+	t.Logf("worst knot %.3f; log loss: truth %.4f, table %.4f, logistic %.4f", worst, truthLoss, tableLoss, logLoss)
+}
