@@ -117,6 +117,7 @@ func TestIdentify(t *testing.T) {
 				"option name TablePath type string default <empty>",
 				"option name TableEstimate type check default true",
 				"option name Prover type check default true",
+				"option name ProverThread type check default false",
 				"option name EvalType type combo default linear var linear var net",
 				"option name EvalFile type string default <empty>",
 				"option name EvalLazy type spin default 0 min 0 max 10000",

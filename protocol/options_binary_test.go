@@ -35,7 +35,7 @@ func TestBinaryOptions(t *testing.T) {
 	bin := buildSower(t)
 	s, stderr := startSower(t, bin)
 	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder", "UCI_ShowWDL",
-		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate", "Prover", "EvalType", "EvalFile", "EvalLazy"}
+		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate", "Prover", "ProverThread", "EvalType", "EvalFile", "EvalLazy"}
 	for _, hello := range []string{"ugi", "uci"} {
 		s.send(hello)
 		got := s.expect(hello + "ok")
@@ -51,7 +51,7 @@ func TestBinaryOptions(t *testing.T) {
 	}
 	for _, good := range []string{
 		"Threads value 2", "MultiPV value 3", "Ponder value true", "Skill Level value 10",
-		"UCI_LimitStrength value false", "UCI_Elo value 1000", "Hash value 8", "Clear Hash",
+		"UCI_LimitStrength value false", "UCI_Elo value 1000", "Hash value 8", "Clear Hash", "ProverThread value true",
 	} {
 		s.send("setoption name " + good)
 	}
@@ -69,6 +69,7 @@ func TestBinaryOptions(t *testing.T) {
 		{"Skill Level value -1", `Skill Level: "-1" is not an integer from 0 to 20`},
 		{"UCI_LimitStrength value 1", `UCI_LimitStrength: "1" is not true or false`},
 		{"UCI_ShowWDL value yes", `UCI_ShowWDL: "yes" is not true or false`},
+		{"ProverThread value 1", `ProverThread: "1" is not true or false`},
 		{"UCI_Elo value 99999", `UCI_Elo: "99999" is not an integer from`},
 		{"UCI_Elo value x", `UCI_Elo: "x" is not an integer from`},
 		{"Threadz value 2", `unknown option "Threadz"`},

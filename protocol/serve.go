@@ -119,6 +119,7 @@ type server struct {
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
 	noProver      bool       // Prover false
+	proverThread  bool       // ProverThread true
 	nets          netState   // EvalType and EvalFile (net.go)
 	evalLazy      int        // EvalLazy
 
@@ -213,6 +214,7 @@ func (s *server) engine() (*search.Engine, error) {
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
 		e.SetProver(!s.noProver)
+		e.SetProverThread(s.proverThread)
 		if err := e.SetNetLazy(s.evalLazy); err != nil {
 			return nil, err
 		}

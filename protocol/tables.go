@@ -79,6 +79,17 @@ func (s *server) setProver(value string) error {
 	return nil
 }
 
+// setProverThread gives the prover a thread of its own, or not
+// (search.Engine.SetProverThread). It waits for a running search to end.
+func (s *server) setProverThread(value string) error {
+	s.stopJob()
+	s.proverThread = value == "true"
+	if s.eng != nil {
+		s.eng.SetProverThread(s.proverThread)
+	}
+	return nil
+}
+
 // reportTables prints the open set: "tables <dir>: <options>, up to <n>
 // seeds".
 func (s *server) reportTables() {

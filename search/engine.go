@@ -73,9 +73,10 @@ type Engine struct {
 	// (SetTableEstimate).
 	noEstimate bool
 
-	// proverOn and solver: the Katro prover (SetProver) and its table.
-	proverOn bool
-	solver   *dfpn.Solver
+	// proverOn and solver: the Katro prover (SetProver) and its table;
+	// proverThread: its own thread (SetProverThread).
+	proverOn, proverThread bool
+	solver                 *dfpn.Solver
 
 	threads int         // see SetThreads
 	helpers []*searcher // the helper threads' searchers, reused

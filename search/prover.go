@@ -25,9 +25,9 @@ const (
 
 // SetProver turns the Katro prover on or off for the next searches: a
 // df-pn proof search of the root (package dfpn) beside the alpha-beta
-// search, on a thread of its own when Threads is 2 or more (the Lazy SMP
-// helpers are one fewer), else between iterations for about a quarter of
-// their time (a budget in nodes, see proverShare). A root it proves is reported as the proven win or loss (Info.Proven,
+// search, between the main thread's iterations for about a quarter of
+// their time (a budget in nodes, see proverShare), or on a thread of its
+// own with SetProverThread. A root it proves is reported as the proven win or loss (Info.Proven,
 // Callbacks.Proven), a clock-managed search ends on a proven win, and the
 // search plays the proof's move: a winning move in a proven win, the
 // longest defence along the proof in a proven loss. Off by default; its
@@ -44,6 +44,14 @@ func (e *Engine) SetProver(on bool) {
 	}
 }
 
+// SetProverThread gives the prover a thread of its own when Threads is 2
+// or more, one of them (the Lazy SMP helpers are one fewer), instead of
+// slices of the main thread's time. Off by default: in Katro 6x6 matches
+// at 10+0.1 with two threads, the thread cost more strength than its
+// proofs won (docs/dfpn.md). Like SetThreads, it is called between
+// searches.
+func (e *Engine) SetProverThread(on bool) { e.proverThread = on }
+
 // prover is the df-pn search that runs beside one alpha-beta search.
 type prover struct {
 	solver  *dfpn.Solver
@@ -55,7 +63,7 @@ type prover struct {
 	done     chan struct{}
 	finished atomic.Bool
 	res      dfpn.Result
-	// sliced: the prover runs between iterations (one thread).
+	// sliced: the prover runs between the main thread's iterations.
 	sliced bool
 	spent  uint64 // the alpha-beta nodes paid for by earlier slices
 	ctx    context.Context
@@ -77,7 +85,7 @@ func (e *Engine) startProver(ctx context.Context, s *searcher, lim Limits) *prov
 		return nil
 	}
 	p := &prover{solver: e.solver, root: s.root, history: append([]uint64(nil), s.keys...), ctx: ctx}
-	if e.Threads() < 2 {
+	if e.Threads() < 2 || !e.proverThread {
 		p.sliced = true
 		return p
 	}

@@ -10,8 +10,8 @@ import (
 )
 
 // TestProverPlaysProofs searches Katro positions whose results df-pn
-// proves quickly, with the prover time-sliced (one thread) and on its own
-// thread (two): the search reports the proven result (an hour's clock ends
+// proves quickly, with the prover time-sliced (one thread and two) and on
+// its own thread (two, ProverThread): the search reports the proven result (an hour's clock ends
 // at once on a proven win), and its move keeps the win or, in a lost
 // position, still loses (checked by a separate df-pn solve of the
 // position after it); nothing is reported proven of an open position.
@@ -37,12 +37,17 @@ func TestProverPlaysProofs(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, threads := range []int{1, 2} {
+		for _, mode := range []struct {
+			threads int
+			own     bool
+		}{{1, false}, {2, false}, {2, true}} {
+			threads := mode.threads
 			e, err := NewEngine(MinHashMiB)
 			if err != nil {
 				t.Fatal(err)
 			}
 			e.SetProver(true)
+			e.SetProverThread(mode.own)
 			if err := e.SetThreads(threads); err != nil {
 				t.Fatal(err)
 			}
@@ -86,5 +91,34 @@ func TestProverPlaysProofs(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestProverThread checks where the prover runs: between the main
+// thread's iterations at any thread count, on a thread of its own only
+// with SetProverThread and two threads or more.
+func TestProverThread(t *testing.T) {
+	v, err := board.New("katro-4x6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		threads    int
+		own, slice bool
+	}{{1, false, true}, {1, true, true}, {2, false, true}, {2, true, false}, {3, true, false}} {
+		e, err := NewEngine(MinHashMiB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.SetProver(true)
+		e.SetProverThread(tc.own)
+		if err := e.SetThreads(tc.threads); err != nil {
+			t.Fatal(err)
+		}
+		p := e.startProver(context.Background(), &searcher{family: board.Katro, root: v.Start()}, Limits{})
+		if p == nil || p.sliced != tc.slice || (p.done != nil) == tc.slice {
+			t.Errorf("%d threads, own thread %v: prover %+v, want sliced %v", tc.threads, tc.own, p, tc.slice)
+		}
+		p.stop()
 	}
 }
