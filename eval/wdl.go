@@ -115,9 +115,9 @@ func (t *WDLTable) chances(score float64) (win, loss float64) {
 // none of the games fitted on was, so its band is 0 and it forecasts no
 // draw. Hoyito III's forecasts come from its table (WDLTable): its games
 // end by margins eight seeds apart, and the results seen at the scores
-// between follow no logistic curve (docs/tuning.md). The smaller Katro boards, which play with the hand-made weights,
-// use Katro's model: it is measured on the 6x6 board only (the calibration
-// is in docs/tuning.md). A network evaluation's scores have their own
+// between follow no logistic curve (docs/tuning.md). The smaller Katro
+// boards, which play with the hand-made weights, use Katro's model: it is
+// measured on the 6x6 board only (the calibration is in docs/tuning.md). A network evaluation's scores have their own
 // scale, so a network file carries its own model (nnue.Net.WDL), and this
 // one serves a network only when its file has none.
 func BuiltinWDL(f board.Family) WDLModel {

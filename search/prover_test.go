@@ -11,10 +11,11 @@ import (
 
 // TestProverPlaysProofs searches Katro positions whose results df-pn
 // proves quickly, with the prover time-sliced (one thread and two) and on
-// its own thread (two, ProverThread): the search reports the proven result (an hour's clock ends
-// at once on a proven win), and its move keeps the win or, in a lost
-// position, still loses (checked by a separate df-pn solve of the
-// position after it); nothing is reported proven of an open position.
+// its own thread (two, ProverThread): the search reports the proven
+// result (an hour's clock ends at once on a proven win), and its move
+// keeps the win or, in a lost position, still loses (checked by a
+// separate df-pn solve of the position after it); nothing is reported
+// proven of an open position.
 func TestProverPlaysProofs(t *testing.T) {
 	v, err := board.New("katro-4x6")
 	if err != nil {

@@ -182,6 +182,20 @@ func TestFitWDLTableByHand(t *testing.T) {
 	if e := NewDataset(v).FitWDLTable(m); e != m {
 		t.Error("an empty dataset changed the model")
 	}
+	// Only positions scored 0: every knot takes their chances.
+	zeros := NewDataset(v)
+	for i, r := range []float64{1, 0, 0, 0.5} {
+		zeros.AddFeatures(nil, 0, r, 0, uint64(i))
+	}
+	z := zeros.FitWDLTable(eval.WDLModel{K: 0.003})
+	for k := range z.Table.Win {
+		if z.Table.Win[k] != eval.WDLUnit/4 || z.Table.Loss[k] != eval.WDLUnit/2 {
+			t.Fatalf("only zeros: knot %+d win %d loss %d", eval.KnotScore(k), z.Table.Win[k], z.Table.Loss[k])
+		}
+	}
+	if z.Table.Win0 != eval.WDLUnit/4 || z.Table.Loss0 != eval.WDLUnit/2 {
+		t.Errorf("only zeros: at 0 win %d loss %d", z.Table.Win0, z.Table.Loss0)
+	}
 }
 
 // FitWDLTable finds a table the results were drawn from, one no logistic
