@@ -30,21 +30,23 @@ func TestNoAllocationPerNode(t *testing.T) {
 		t.Skip("the race detector allocates on its own")
 	}
 	p := hardPosition(t)
-	s, err := New(Config{HashMiB: 16})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var nodes uint64
-	allocs := testing.AllocsPerRun(2, func() {
-		s.tt.clear()
-		res, err := s.Solve(context.Background(), p, nil, nil)
-		if err != nil || res.Outcome != Loss {
-			t.Fatalf("%s: %+v, %v; want a loss", hardish, res, err)
+	for _, in := range []Init{InitMobility, InitLookaheadSum} {
+		s, err := New(Config{HashMiB: 16, Init: in})
+		if err != nil {
+			t.Fatal(err)
 		}
-		nodes = res.Nodes
-	})
-	if nodes < 10000 || allocs > 4 {
-		t.Errorf("%.0f allocations for %d nodes", allocs, nodes)
+		var nodes uint64
+		allocs := testing.AllocsPerRun(2, func() {
+			s.tt.clear()
+			res, err := s.Solve(context.Background(), p, nil, nil)
+			if err != nil || res.Outcome != Loss {
+				t.Fatalf("%s: %+v, %v; want a loss", hardish, res, err)
+			}
+			nodes = res.Nodes
+		})
+		if nodes < 10000 || allocs > 4 {
+			t.Errorf("init %s: %.0f allocations for %d nodes", in, allocs, nodes)
+		}
 	}
 }
 

@@ -31,7 +31,7 @@ func TestEvalNumbers(t *testing.T) {
 // TestParseInit checks that every estimate's and way of breaking ties'
 // name reads back, and that an unknown name is refused.
 func TestParseInit(t *testing.T) {
-	for in := InitMobility; in <= InitEvalMobility; in++ {
+	for in := InitMobility; in <= InitLookaheadSum; in++ {
 		got, err := ParseInit(in.String())
 		if err != nil || got != in {
 			t.Errorf("ParseInit(%q) = %v, %v; want %v", in.String(), got, err, in)
@@ -82,7 +82,7 @@ func TestAttackerEval(t *testing.T) {
 // TestNewRefuses checks that New refuses a negative evaluation scale, an
 // unknown estimate and an unknown way of breaking ties.
 func TestNewRefuses(t *testing.T) {
-	for _, cfg := range []Config{{HashMiB: 1, EvalScale: -1}, {HashMiB: 1, Init: InitEvalMobility + 1}, {HashMiB: 1, Ties: TiesFirst + 1}} {
+	for _, cfg := range []Config{{HashMiB: 1, EvalScale: -1}, {HashMiB: 1, Init: InitLookaheadSum + 1}, {HashMiB: 1, Ties: TiesFirst + 1}} {
 		if _, err := New(cfg); err == nil {
 			t.Errorf("New(%+v): no error", cfg)
 		}

@@ -13,6 +13,8 @@ var initNames = [...]string{
 	InitSeedsMobility: "seeds-mobility",
 	InitEval:          "eval",
 	InitEvalMobility:  "eval-mobility",
+	InitLookahead:     "lookahead",
+	InitLookaheadSum:  "lookahead-sum",
 }
 
 // String returns the estimate's name, as ParseInit reads it.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
@@ -35,7 +36,8 @@ func parseSpec(spec string) (Config, float64, error) {
 	}
 	parts := strings.Split(s, ":")
 	inits := map[string]Init{"mob": InitMobility, "uniform": InitUniform, "seeds": InitSeeds,
-		"seedsmob": InitSeedsMobility, "eval": InitEval, "evalmob": InitEvalMobility}
+		"seedsmob": InitSeedsMobility, "eval": InitEval, "evalmob": InitEvalMobility,
+		"look": InitLookahead, "looksum": InitLookaheadSum}
 	in, ok := inits[parts[0]]
 	if !ok || len(parts) > 3 {
 		return cfg, 0, fmt.Errorf("configuration %q: want estimate[:scale[:base]][+ties]", spec)
@@ -191,6 +193,8 @@ func TestMeasureEval(t *testing.T) {
 	}
 	// nodes[i][j]: configuration i on position j; 0 when unsolved.
 	nodes := make([][]uint64, len(specs))
+	took := make([]time.Duration, len(specs)) // all positions, solved or not
+	searched := make([]uint64, len(specs))    // all positions, solved or not
 	for i, spec := range specs {
 		cfg, base, err := parseSpec(spec)
 		if err != nil {
@@ -225,7 +229,9 @@ func TestMeasureEval(t *testing.T) {
 					what = fmt.Sprintf("%s wins in %d plies", res.Winner, res.Plies)
 				}
 			}
-			t.Logf("%s\t%s\t%s\t%d nodes\t%s first", spec, lp.name, what, res.Nodes, first)
+			took[i] += res.Time
+			searched[i] += res.Nodes
+			t.Logf("%s\t%s\t%s\t%d nodes\t%s first\t%.1f s", spec, lp.name, what, res.Nodes, first, res.Time.Seconds())
 		}
 		s = nil
 		runtime.GC()
@@ -250,7 +256,8 @@ func TestMeasureEval(t *testing.T) {
 				}
 			}
 		}
-		t.Logf("%s: %d of %d solved; %d nodes on the %d all solved (fewer than %s on %d)", spec, solved, len(set), sum, count(common), specs[0], fewer)
+		t.Logf("%s: %d of %d solved; %d nodes on the %d all solved (fewer than %s on %d); all positions: %d nodes, %.1f s, %.0f nodes/s",
+			spec, solved, len(set), sum, count(common), specs[0], fewer, searched[i], took[i].Seconds(), float64(searched[i])/took[i].Seconds())
 	}
 }
 

@@ -156,6 +156,12 @@ func (w *worker) look(f *frame, ply int) {
 			continue
 		}
 		c.result = w.initial(&c.pos, c.est)
+		if c.pn == 0 || c.dn == 0 {
+			// Decided at once by the first estimate (InitLookahead): kept
+			// in the table as the child's own search would keep it.
+			c.done = true
+			w.tt.store(c.key, c.result, 1)
+		}
 	}
 }
 

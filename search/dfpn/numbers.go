@@ -34,6 +34,8 @@ func (w *worker) initial(p *board.Position, est int32) result {
 		return w.evalInitial(p, est, w.init == InitEvalMobility)
 	case InitUniform:
 		return result{pn: 1, dn: 1}
+	case InitLookahead, InitLookaheadSum:
+		return w.lookahead(p)
 	case InitSeeds, InitSeedsMobility:
 		a, d := p.SeedsOf(w.attacker), p.SeedsOf(w.attacker.Other())
 		pn, dn := seedNumbers(a, d, w.total)
@@ -170,4 +172,60 @@ func seedNumbers(a, d, total int) (pn, dn uint32) {
 		return 1, 1 << uint(min(-x, 16)/2)
 	}
 	return 1, 1
+}
+
+// moves returns the candidate moves of side s at p: the non-empty holes of
+// its back row.
+func moves(p *board.Position, s board.Side) uint32 {
+	d := p.BackDepth(s)
+	if d < 0 {
+		return 0
+	}
+	return uint32(p.NonEmpty(s, d))
+}
+
+// lookahead is InitLookahead's and InitLookaheadSum's estimate of p: its
+// side to move's moves are played; the number that needs every move
+// answered is the count of the legal ones (InitLookaheadSum: the sum over
+// them of the mover's moves after each, at least 1 each), the other the
+// fewest candidate moves the opponent is left with. A move that leaves the opponent no seed wins at once: the result is
+// then final, as the search of p would find it (a proof of one ply, or a
+// disproof that rests on no repetition and holds at every clock). At the
+// no-capture limit, where p itself would be a draw, and when p has no
+// legal move, it gives plain estimates and leaves p to its search.
+func (w *worker) lookahead(p *board.Position) result {
+	if w.limit > 0 && p.Clock() >= w.limit {
+		return result{pn: 1, dn: 1}
+	}
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	mover := p.Side()
+	opp := mover.Other()
+	legal, fewest, sum := uint32(0), uint32(maxPN), uint32(0)
+	for _, m := range l.Slice() {
+		c := *p
+		if !c.Play(m) {
+			continue
+		}
+		legal++
+		if c.SeedsOf(opp) == 0 {
+			if mover == w.attacker {
+				return w.proven(1, m, clockAny)
+			}
+			return result{pn: inf, dn: 0, clock: 0, rep: noRep}
+		}
+		fewest = min(fewest, moves(&c, opp))
+		sum += max(moves(&c, mover), 1)
+	}
+	if w.init == InitLookaheadSum {
+		legal = sum
+	}
+	if sum == 0 {
+		return result{pn: 1, dn: 1}
+	}
+	fewest = max(fewest, 1)
+	if mover == w.attacker {
+		return result{pn: fewest, dn: legal}
+	}
+	return result{pn: legal, dn: fewest}
 }

@@ -90,6 +90,20 @@ const (
 	InitEval
 	// InitEvalMobility: InitEval times the moves, as InitMobility.
 	InitEvalMobility
+	// InitLookahead: the side to move's moves are played (a lookahead
+	// of one ply): the number where every move must be answered is the
+	// count of its legal moves, the other the fewest moves the opponent
+	// has after one of them (what the position's own expansion would
+	// give it with InitMobility); a move that leaves the opponent no
+	// seed decides the position at once (a win in one ply, proven
+	// without a node of its own, and stored as its search would store
+	// it).
+	InitLookahead
+	// InitLookaheadSum: as InitLookahead, but each legal move counts
+	// as the mover's own moves after it (at least 1) instead of 1: an
+	// estimate of the opponent's positions' own fewest replies, as the
+	// side not to move keeps its moves unless a capture takes them.
+	InitLookaheadSum
 )
 
 // Ties is a way to choose between children of equal numbers.
@@ -219,7 +233,7 @@ func New(cfg Config) (*Solver, error) {
 	if scale == 0 {
 		scale = DefaultEvalScale
 	}
-	if cfg.Init > InitEvalMobility {
+	if cfg.Init > InitLookaheadSum {
 		return nil, fmt.Errorf("dfpn: first estimate %d: no such estimate", cfg.Init)
 	}
 	if cfg.Ties > TiesFirst {
