@@ -135,6 +135,8 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"train", "--data", missing, "--out", "x.nnue", "--rate", "0"}, "--rate 0: want more than 0"},
 		{[]string{"tune", "--data", missing, "--out", "x.go", "--patience", "-1"}, "--patience -1: want 0 or more"},
 		{[]string{"train", "--data", missing, "--out", "x.nnue", "--patience", "-1"}, "--patience -1: want 0 or more"},
+		{[]string{"train", "--data", missing, "--out", "x.nnue", "--drop", "0"}, "--drop 0: want more than 0, at most 1"},
+		{[]string{"train", "--data", missing, "--out", "x.nnue", "--drop", "NaN"}, "--drop NaN: want more than 0, at most 1"},
 		{[]string{"train", "--data", missing, "--out", "x.nnue", "--valid", "1"}, "--valid 1: want 0 or more, below 1"},
 		{[]string{"tune", "--data", missing, "--out", "x.go", "--valid", "-0.1"}, "--valid -0.1: want 0 or more, below 1"},
 		{[]string{"bench", "--evalfile", missing}, "--evalfile " + missing + ": it is read with --eval net"},

@@ -31,6 +31,7 @@ func (c *cli) train(args []string) error {
 	fs.IntVar(&cfg.Batch, "batch", cfg.Batch, "positions per optimiser step")
 	fs.Float64Var(&cfg.Rate, "rate", cfg.Rate, "Adam step size")
 	fs.IntVar(&cfg.Patience, "patience", cfg.Patience, "stop after this many epochs without a better validation loss (0: never)")
+	fs.Float64Var(&cfg.Drop, "drop", cfg.Drop, "multiply the step size by this after every epoch without a better validation loss (1: keep it)")
 	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the initial weights, the validation split and the order of positions")
 	fs.IntVar(&cfg.Threads, "threads", cfg.Threads, "threads computing the gradient (the result does not depend on them)")
@@ -51,6 +52,8 @@ func (c *cli) train(args []string) error {
 		return usagef("--scale %g: want 0 (the WDL model's) or more", cfg.Scale)
 	case cfg.Epochs < 1:
 		return usagef("--epochs %d: want 1 or more", cfg.Epochs)
+	case !(cfg.Drop > 0 && cfg.Drop <= 1):
+		return usagef("--drop %g: want more than 0, at most 1", cfg.Drop)
 	case cfg.Threads < 1 || cfg.Threads > 256:
 		return usagef("--threads %d: want 1 to 256", cfg.Threads)
 	}
@@ -102,6 +105,9 @@ func (c *cli) train(args []string) error {
 			mark := ""
 			if p.Best {
 				mark = " *"
+			}
+			if cfg.Drop != 1 {
+				mark += fmt.Sprintf("  rate %.3g", p.Rate)
 			}
 			fmt.Fprintf(c.stdout, "epoch %3d  train %.6f  valid %.6f%s\n", p.Epoch, p.Train, p.Valid, mark)
 		}

@@ -20,11 +20,14 @@ type Config struct {
 	Lambda float64
 	// Scale is the score scale in hundredths of a seed: a score s means
 	// σ(s/Scale). 0 takes 1/K of the family's built-in WDL model.
-	Scale      float64
-	Epochs     int     // at most this many passes over the training set
-	Batch      int     // positions per optimiser step
-	Rate       float64 // Adam's step size
-	Patience   int     // stop after this many epochs without a better validation loss; 0 never
+	Scale    float64
+	Epochs   int     // at most this many passes over the training set
+	Batch    int     // positions per optimiser step
+	Rate     float64 // Adam's step size
+	Patience int     // stop after this many epochs without a better validation loss; 0 never
+	// Drop multiplies the step size after every epoch whose validation
+	// loss is not the best so far (reduce on plateau); 1 (or 0) keeps it.
+	Drop       float64
 	ValidShare float64 // share of the games held out for validation, below 1
 	Seed       uint64  // for the initial weights, the split and the order of positions
 	Threads    int     // goroutines computing a batch's gradient (the result does not depend on it)
@@ -37,7 +40,7 @@ type Config struct {
 
 // DefaultConfig returns the settings of sower train.
 func DefaultConfig() Config {
-	return Config{Lambda: 0.75, Epochs: 30, Batch: 1024, Rate: 0.001, Patience: 5, ValidShare: 0.1, Seed: 1, Threads: 2}
+	return Config{Lambda: 0.75, Epochs: 30, Batch: 1024, Rate: 0.001, Patience: 5, Drop: 1, ValidShare: 0.1, Seed: 1, Threads: 2}
 }
 
 // Progress reports a run's course.
@@ -48,6 +51,7 @@ type Progress struct {
 	EpochEnd      bool          // the epoch is complete: the losses are set
 	Train, Valid  float64       // the epoch's losses
 	Best          bool          // the best validation loss so far
+	Rate          float64       // the step size for the next epoch
 	Resumed       bool          // the run resumed from the checkpoint before this epoch
 }
 
@@ -90,6 +94,8 @@ func (c *Config) check() error {
 		return fmt.Errorf("train: rate %g: want more than 0", c.Rate)
 	case c.Patience < 0:
 		return fmt.Errorf("train: patience %d: want 0 or more", c.Patience)
+	case math.IsNaN(c.Drop) || c.Drop < 0 || c.Drop > 1:
+		return fmt.Errorf("train: drop %g: want more than 0, at most 1", c.Drop)
 	case math.IsNaN(c.ValidShare) || c.ValidShare < 0 || c.ValidShare >= 1:
 		return fmt.Errorf("train: validation share %g: want 0 or more, below 1", c.ValidShare)
 	}
@@ -150,13 +156,18 @@ type state struct {
 	BestLoss  float64
 	StartLoss float64
 	Stale     int
+	Rate      float64 // the step size now (0 in checkpoints from before Drop: the configured one)
 	TrainLoss float64
 	Stopped   bool
 }
 
 // key returns the settings a checkpoint must share with a run to resume.
 func (c *Config) key() string {
-	return fmt.Sprintf("lambda %g scale %g batch %d rate %g valid %g seed %d", c.Lambda, c.Scale, c.Batch, c.Rate, c.ValidShare, c.Seed)
+	k := fmt.Sprintf("lambda %g scale %g batch %d rate %g valid %g seed %d", c.Lambda, c.Scale, c.Batch, c.Rate, c.ValidShare, c.Seed)
+	if c.Drop != 1 {
+		k += fmt.Sprintf(" drop %g", c.Drop)
+	}
+	return k
 }
 
 // Train fits a network to d. With a checkpoint file that exists, it
@@ -174,6 +185,9 @@ func Train(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 	if cfg.Scale == 0 {
 		cfg.Scale = 1 / eval.BuiltinWDL(d.family).K
 	}
+	if cfg.Drop == 0 {
+		cfg.Drop = 1
+	}
 	train, valid := d.split(cfg.ValidShare, cfg.Seed)
 	if len(train) == 0 {
 		return Result{}, errors.New("train: every game went to the validation set; lower the share or add games")
@@ -190,7 +204,10 @@ func Train(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 		return res, err
 	}
 	net := NewFloat(d.family, st.Params)
-	opt := adam{rate: float32(cfg.Rate), m1: st.M1, m2: st.M2, t: st.Step}
+	if st.Rate == 0 {
+		st.Rate = cfg.Rate
+	}
+	opt := adam{rate: float32(st.Rate), m1: st.M1, m2: st.M2, t: st.Step}
 	threads := max(cfg.Threads, 1)
 	grads := make([]*Float, chunks)
 	for i := range grads {
@@ -234,9 +251,12 @@ func Train(ctx context.Context, d *Dataset, cfg Config) (Result, error) {
 			copy(st.Best, net.Params)
 		} else {
 			st.Stale++
+			st.Rate *= cfg.Drop
+			opt.rate = float32(st.Rate)
 		}
 		st.Epoch, st.Step, st.TrainLoss = ep, opt.t, p.Train
 		st.Stopped = cfg.Patience > 0 && st.Stale >= cfg.Patience
+		p.Rate = st.Rate
 		if cfg.Checkpoint != "" {
 			if err := st.save(cfg.Checkpoint); err != nil {
 				return res, err

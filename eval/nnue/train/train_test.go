@@ -238,6 +238,8 @@ func TestBadSettings(t *testing.T) {
 		func(c *Config) { c.Rate = 0 },
 		func(c *Config) { c.ValidShare = 1 },
 		func(c *Config) { c.Scale = math.NaN() },
+		func(c *Config) { c.Drop = 1.5 },
+		func(c *Config) { c.Drop = -0.5 },
 	} {
 		c := syntheticConfig()
 		mod(&c)
@@ -247,5 +249,56 @@ func TestBadSettings(t *testing.T) {
 	}
 	if _, err := Train(context.Background(), NewDataset(board.Katro), syntheticConfig()); err == nil {
 		t.Error("an empty dataset accepted")
+	}
+}
+
+// TestDropOnPlateau trains with a step size large enough for the
+// validation loss to stall, and Drop 0.5: after every epoch without a
+// better validation loss the step size is halved, after the others it is
+// kept; a run resumed from a checkpoint in the middle goes on with the
+// lowered step size and ends with the same weights bit for bit.
+func TestDropOnPlateau(t *testing.T) {
+	d := syntheticSet(t, syntheticPositions(t, 600, 5))
+	cfg := syntheticConfig()
+	cfg.Epochs, cfg.Rate, cfg.Drop = 12, 0.05, 0.5
+	rate, stale := cfg.Rate, 0
+	cfg.Progress = func(p Progress) {
+		if !p.EpochEnd {
+			return
+		}
+		if !p.Best {
+			rate *= cfg.Drop
+			stale++
+		}
+		if p.Rate != rate {
+			t.Errorf("epoch %d (best %v): rate %g, want %g", p.Epoch, p.Best, p.Rate, rate)
+		}
+	}
+	whole, err := Train(context.Background(), d, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stale == 0 || stale == cfg.Epochs {
+		t.Fatalf("%d of %d epochs without a better validation loss: the test needs some of each", stale, cfg.Epochs)
+	}
+	ck := filepath.Join(t.TempDir(), "ck")
+	half := cfg
+	half.Epochs, half.Checkpoint, half.Progress = 6, ck, nil
+	if _, err := Train(context.Background(), d, half); err != nil {
+		t.Fatal(err)
+	}
+	rest := cfg
+	rest.Checkpoint, rest.Progress = ck, nil
+	second, err := Train(context.Background(), d, rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if second.Loss != whole.Loss || !equal(second.Net.Params, whole.Net.Params) {
+		t.Errorf("resumed: loss %v, the whole run %v", second.Loss, whole.Loss)
+	}
+	keep := cfg
+	keep.Drop, keep.Checkpoint, keep.Progress = 1, ck, nil
+	if _, err := Train(context.Background(), d, keep); err == nil {
+		t.Error("a checkpoint made with Drop 0.5 resumed with Drop 1")
 	}
 }
