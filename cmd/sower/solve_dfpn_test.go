@@ -44,6 +44,15 @@ func TestSolveDfpn(t *testing.T) {
 	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof3); st != exitOK {
 		t.Errorf("verify the proof of --init eval-mobility --ties first: status %d, %s", st, stdout)
 	}
+	// Mobility's estimates (the default before lookahead-sum): the proof
+	// holds as well.
+	proof4 := filepath.Join(dir, "k44-4.txt")
+	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--init", "mobility", "--proof", proof4); st != exitOK || !strings.Contains(stdout, "South wins in at most 23 plies") {
+		t.Fatalf("solve --init mobility: status %d, %s", st, stdout)
+	}
+	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof4); st != exitOK {
+		t.Errorf("verify the proof of --init mobility: status %d, %s", st, stdout)
+	}
 	// A lost position: the side to move loses, and the certificate proves
 	// the other side's win.
 	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
@@ -101,7 +110,7 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--init", "evaluation"}, `--init: first estimate "evaluation": want one of mobility, `},
 		{[]string{"solve", "--ties", "last"}, `--ties: ties "last": want eval or first`},
 		{[]string{"solve", "--eval-scale", "0"}, "--eval-scale 0: want 1 or more"},
-		{[]string{"solve", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not mobility"},
+		{[]string{"solve", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not lookahead-sum"},
 		{[]string{"solve", "--init", "seeds", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not seeds"},
 		{[]string{"solve", "--method", "ab", "--init", "eval"}, "--init: only for --method dfpn"},
 	} {

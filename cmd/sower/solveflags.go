@@ -51,7 +51,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
 	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
-	fs.StringVar(&o.init, "init", dfpn.InitMobility.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
+	fs.StringVar(&o.init, "init", dfpn.InitLookaheadSum.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
 	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
 	fs.StringVar(&o.first, "first", "mover", "--method dfpn: whose win to try to prove first: mover (the side to move), opponent, eval (the side the static evaluation favours), south or north; once a win is proven the other question is not asked")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
