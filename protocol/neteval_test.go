@@ -180,7 +180,7 @@ func TestEvalTypeNetEval(t *testing.T) {
 		}
 		p := v.Start()
 		want := "network " + strconv.Itoa(m.EvaluatePosition(&p)) + " for South, the side to move"
-		if !contains(got, "network: the built-in "+nnue.BuiltinName(v.Family())+", a "+v.Family().String()+" network for every board") || !strings.Contains(strings.Join(got, "\n"), want) {
+		if !contains(got, "network: the built-in "+nnue.BuiltinName(v.Family())+", a "+v.Family().String()+" network for "+NetBoards(n)) || !strings.Contains(strings.Join(got, "\n"), want) {
 			t.Errorf("%s eval with the built-in network, want %q:\n%s", name, want, strings.Join(got, "\n"))
 		}
 	}
