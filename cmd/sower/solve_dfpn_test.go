@@ -160,15 +160,15 @@ func TestSolveSaveResume(t *testing.T) {
 }
 
 // TestKatro46LineCertificate checks the stored certificate of the
-// katro-4x6 self-play line's position after 18 plies (docs/dfpn.md): North
+// katro-4x6 self-play line's position after 4 plies (docs/dfpn.md): North
 // wins, by the rules alone.
 func TestKatro46LineCertificate(t *testing.T) {
 	if testing.Short() {
-		t.Skip("reads an 806,197-position certificate")
+		t.Skip("reads a 2,168,820-position certificate")
 	}
-	moves := "e1 c4 d1 f4 a1 f4 c1 c4 e1 b4 b1 a4 b1 c4 c1 e4 f1 f4"
-	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/dfpn/katro-4x6-ply18.txt.gz")
-	if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from 1,5,0,5,4,3/4,1,0,2,4,3/1,0,0,0,2,1/2,3,1,3,2,1 S 0") {
+	moves := "e1 c4 d1 f4"
+	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/dfpn/katro-4x6-ply4.txt.gz")
+	if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from 2,1,2,1,6,2/0,2,3,6,1,3/0,0,0,3,0,1/3,3,3,0,2,4 S 0") {
 		t.Errorf("verify: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 }
