@@ -188,11 +188,12 @@ func moves(p *board.Position, s board.Side) uint32 {
 // side to move's moves are played; the number that needs every move
 // answered is the count of the legal ones (InitLookaheadSum: the sum over
 // them of the mover's moves after each, at least 1 each), the other the
-// fewest candidate moves the opponent is left with. A move that leaves the opponent no seed wins at once: the result is
-// then final, as the search of p would find it (a proof of one ply, or a
-// disproof that rests on no repetition and holds at every clock). At the
-// no-capture limit, where p itself would be a draw, and when p has no
-// legal move, it gives plain estimates and leaves p to its search.
+// fewest candidate moves the opponent is left with. A move that leaves
+// the opponent no seed wins at once: the result is then final, as the
+// search of p would find it (a proof of one ply, or a disproof that rests
+// on no repetition and holds at every clock). At the no-capture limit,
+// where p itself would be a draw, and when p has no legal move, it gives
+// plain estimates and leaves p to its search.
 func (w *worker) lookahead(p *board.Position) result {
 	if w.limit > 0 && p.Clock() >= w.limit {
 		return result{pn: 1, dn: 1}
