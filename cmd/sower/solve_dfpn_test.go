@@ -73,9 +73,9 @@ func TestSolveDfpn(t *testing.T) {
 			t.Errorf("solve --first %s: status %d\nstdout %s\nstderr %s", first, st, stdout, stderr)
 		}
 	}
-	// --first eval asks first for the side the evaluation favours, in a
-	// position where it favours the side to move and in one where it
-	// favours the other.
+	// --first eval (the default) asks first for the side the evaluation
+	// favours, in a position where it favours the side to move and in one
+	// where it favours the other; --first mover asks for the side to move.
 	for _, fen := range []string{lost, "0,0,0,1,0,0/0,0,1,0,1,1/10,1,4,2,13,3/1,2,3,4,1,0 S 4"} {
 		v, err := board.New("katro-4x6")
 		if err != nil {
@@ -89,9 +89,19 @@ func TestSolveDfpn(t *testing.T) {
 		if eval.New(v).Evaluate(&p) < 0 {
 			want = want.Other()
 		}
-		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--first", "eval", "--threads", "1", "--ties", "first")
-		if !strings.HasPrefix(stderr, "dfpn: "+want.String()+" wins? ") {
-			t.Errorf("solve --first eval --fen %s: the evaluation favours %s; stderr %.200s", fen, want, stderr)
+		for _, first := range []string{"eval", ""} {
+			args := []string{"solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--ties", "first"}
+			if first != "" {
+				args = append(args, "--first", first)
+			}
+			_, stderr, _ := runCLI(args...)
+			if !strings.HasPrefix(stderr, "dfpn: "+want.String()+" wins? ") {
+				t.Errorf("solve --first %q --fen %s: the evaluation favours %s; stderr %.200s", first, fen, want, stderr)
+			}
+		}
+		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--ties", "first", "--first", "mover")
+		if !strings.HasPrefix(stderr, "dfpn: "+p.Side().String()+" wins? ") {
+			t.Errorf("solve --first mover --fen %s: %s is to move; stderr %.200s", fen, p.Side(), stderr)
 		}
 	}
 	for _, c := range []struct {

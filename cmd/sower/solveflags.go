@@ -53,7 +53,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
 	fs.StringVar(&o.init, "init", dfpn.InitLookaheadSum.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
 	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
-	fs.StringVar(&o.first, "first", "mover", "--method dfpn: whose win to try to prove first: mover (the side to move), opponent, eval (the side the static evaluation favours), south or north; once a win is proven the other question is not asked")
+	fs.StringVar(&o.first, "first", "eval", "--method dfpn: whose win to try to prove first: eval (the side the static evaluation favours), mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 

@@ -63,14 +63,21 @@ func parseSpec(spec string) (Config, float64, error) {
 
 // evalSet returns the positions of one measuring set by name: "starts"
 // (the katro-4x4 and katro-6x3 starts), "late" (the 24 Katro 6x6
-// positions of katro-6x6-late.txt), "late30" and "late40" (the positions
-// of the same games 30 and 40 plies before the end: the 20-ply positions
-// with their last 10 or 20 moves taken back), "line46" (the katro-4x6 line
+// positions of katro-6x6-late.txt), "late20" to "late40" (the positions
+// of the same games that many plies before the end: the 20-ply positions
+// with moves taken back; the side to move loses at an even number and
+// wins at an odd one), "bal30" (late29 and late30: as many wins for the
+// side to move as losses), "line46" (the katro-4x6 line
 // at plies 24 and 22), "line46-24", "line46-22" and "line46-20" (one of
 // its plies) and "random46" (the 40
 // katro-4x6 positions 1 to 40 plies before the end of random games of
 // TestMeasureInit).
 func evalSet(t *testing.T, name string) []latePosition {
+	if n, ok := strings.CutPrefix(name, "late"); ok {
+		if plies, err := strconv.Atoi(n); err == nil && plies >= 20 && plies <= 40 {
+			return lateBack(t, plies)
+		}
+	}
 	switch name {
 	case "starts":
 		var set []latePosition
@@ -97,24 +104,8 @@ func evalSet(t *testing.T, name string) []latePosition {
 			}
 		}
 		return set
-	case "late30", "late40":
-		back := 10
-		if name == "late40" {
-			back = 20
-		}
-		var set []latePosition
-		for _, lp := range lateSet(t) {
-			if !strings.HasSuffix(lp.name, "-20") {
-				continue
-			}
-			moves := lp.game.Moves()
-			g := board.NewGame(lp.game.Start())
-			if err := g.PlayAll(moves[:len(moves)-back]); err != nil {
-				t.Fatal(err)
-			}
-			set = append(set, latePosition{name: strings.TrimSuffix(lp.name, "-20") + "-" + name[4:], game: g, history: g.History()})
-		}
-		return set
+	case "bal30":
+		return append(evalSet(t, "late29"), evalSet(t, "late30")...)
 	case "line46", "line46-24", "line46-22", "line46-20":
 		plies := []int{24, 22}
 		if n, ok := strings.CutPrefix(name, "line46-"); ok {
@@ -141,6 +132,24 @@ func evalSet(t *testing.T, name string) []latePosition {
 	}
 	t.Fatalf("no measuring set %q", name)
 	return nil
+}
+
+// lateBack returns the 20-ply positions of the late set with plies-20
+// moves taken back, named "gN-plies".
+func lateBack(t *testing.T, plies int) []latePosition {
+	var set []latePosition
+	for _, lp := range lateSet(t) {
+		if !strings.HasSuffix(lp.name, "-20") {
+			continue
+		}
+		moves := lp.game.Moves()
+		g := board.NewGame(lp.game.Start())
+		if err := g.PlayAll(moves[:len(moves)-(plies-20)]); err != nil {
+			t.Fatal(err)
+		}
+		set = append(set, latePosition{name: strings.TrimSuffix(lp.name, "-20") + "-" + strconv.Itoa(plies), game: g, history: g.History()})
+	}
+	return set
 }
 
 // envInt returns the environment variable name as a number, or def.
