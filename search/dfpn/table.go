@@ -109,10 +109,14 @@ func (t *table) at(i int, key uint64) *entry {
 }
 
 // slot returns the entry to write key into: its own, an empty one, or the
-// one the replacement policy gives up (entries that threads are searching
-// are kept first, then final results before unfinished ones, then the
-// costliest). The caller holds the bucket's lock; a new entry is returned
-// blank with its key.
+// one the replacement policy gives up: the cheapest to find again, by the
+// work below it (entries that threads are searching are kept first; of two
+// with equal work a final result is kept before an unfinished one). Work
+// decides rather than finality: a full table fills with proven leaves of
+// one node each, and keeping those before unfinished entries with millions
+// of nodes below them (the policy before) lost the numbers of the root's
+// children in long proofs. The caller holds the bucket's lock; a new entry
+// is returned blank with its key.
 func (t *table) slot(i int, key uint64) *entry {
 	var victim *entry
 	var vscore uint64
@@ -126,9 +130,9 @@ func (t *table) slot(i int, key uint64) *entry {
 		if e.key == key {
 			return e
 		}
-		s := uint64(e.work)
+		s := uint64(e.work) << 1
 		if e.pn == 0 || e.dn == 0 {
-			s |= 1 << 32
+			s |= 1
 		}
 		if e.busy > 0 {
 			s |= 1 << 33

@@ -1,0 +1,53 @@
+package dfpn
+
+import "testing"
+
+// bucketKeys returns n keys of one bucket of t: keys below 2^29 fall in
+// the bucket of their low bits.
+func bucketKeys(t *table, n int) []uint64 {
+	keys := make([]uint64, n)
+	for i := range keys {
+		keys[i] = 5 + uint64(i)*(t.mask+1)
+	}
+	return keys
+}
+
+// TestReplacement fills a bucket by hand and checks which entry a new one
+// replaces: the one with the least work below it, whether final or not; of
+// equal work an unfinished one before a final one; never one that a thread
+// is searching.
+func TestReplacement(t *testing.T) {
+	final := result{pn: 0, dn: inf, rep: noRep}
+	open := result{pn: 5, dn: 7, rep: noRep}
+	cases := []struct {
+		name    string
+		results []result
+		works   []uint64
+		busy    int // the entry a thread is searching, or -1
+		gone    int // the entry the fifth replaces
+	}{
+		{"one-node proofs go before a costly unfinished entry", []result{final, final, open, final}, []uint64{1, 2, 1_000_000, 3}, -1, 0},
+		{"the cheapest, final or not", []result{final, open, final, open}, []uint64{50, 40, 30, 60}, -1, 2},
+		{"of equal work the unfinished one", []result{final, open, final, final}, []uint64{10, 10, 10, 10}, -1, 1},
+		{"not one being searched", []result{open, open, final, final}, []uint64{1, 2, 3, 4}, 0, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			tt := newTable(1)
+			keys := bucketKeys(tt, 5)
+			for i, r := range c.results {
+				tt.store(keys[i], r, c.works[i])
+			}
+			if c.busy >= 0 {
+				tt.enter(keys[c.busy], c.results[c.busy])
+			}
+			tt.store(keys[4], open, 1)
+			for i := range 5 {
+				_, found := tt.find(keys[i])
+				if want := i != c.gone; found != want {
+					t.Errorf("entry %d: in the table %v, want %v", i, found, want)
+				}
+			}
+		})
+	}
+}
