@@ -88,8 +88,10 @@ func TestVersion1(t *testing.T) {
 	}
 }
 
-// oldBuiltin reads testdata's file name, a file of the built-in Hoyito III
-// network in an earlier format version, and the built-in network.
+// oldBuiltin reads testdata's file name, a file of the first built-in
+// Hoyito III network in an earlier format version, and the same network in
+// the current version as it was built in until a network trained on more
+// data replaced it (testdata/hoyito3-v3.nnue).
 func oldBuiltin(t *testing.T, name string, version uint16) (b []byte, old, now *Net) {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -102,24 +104,31 @@ func oldBuiltin(t *testing.T, name string, version uint16) (b []byte, old, now *
 	if old, err = Decode(b); err != nil {
 		t.Fatal(err)
 	}
-	if now, err = Builtin(board.Hoyito); err != nil || now == nil {
-		t.Fatalf("no built-in Hoyito III network: %v", err)
+	v3, err := os.ReadFile(filepath.Join("testdata", "hoyito3-v3.nnue"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if now, err = Decode(v3); err != nil {
+		t.Fatal(err)
+	}
+	if v := binary.LittleEndian.Uint16(v3[8:]); v != FormatVersion {
+		t.Fatalf("the fixture hoyito3-v3.nnue is of format version %d, want %d", v, FormatVersion)
 	}
 	return b, old, now
 }
 
 // TestVersion1File reads a file written in format version 1 by an
-// earlier program, the built-in Hoyito III network before it was given
-// its model (testdata/hoyito3-v1.nnue): it has no model, the weights and
-// the description of the built-in network today, and it is written back
-// byte for byte.
+// earlier program, the first built-in Hoyito III network before it was
+// given its model (testdata/hoyito3-v1.nnue): it has no model, the weights
+// and the description of that network in the current version, and it is
+// written back byte for byte.
 func TestVersion1File(t *testing.T) {
 	b, old, now := oldBuiltin(t, "hoyito3-v1.nnue", 1)
 	if old.WDL != (eval.WDLModel{}) || old.Family != board.Hoyito || old.Boards != now.Boards || !equalNets(old, now) {
-		t.Errorf("the version-1 file: model %+v, family %s, boards %#x; its weights are not the built-in network's", old.WDL, old.Family, old.Boards)
+		t.Errorf("the version-1 file: model %+v, family %s, boards %#x; its weights are not the version-3 file's", old.WDL, old.Family, old.Boards)
 	}
 	if first, _, _ := strings.Cut(now.Description, "\n"); old.Description != first {
-		t.Errorf("the version-1 file's description %q, the built-in network's first line %q", old.Description, first)
+		t.Errorf("the version-1 file's description %q, the version-3 file's first line %q", old.Description, first)
 	}
 	if out := encode(t, old); !bytes.Equal(out, b) {
 		t.Error("the version-1 file is not written back byte for byte")
@@ -144,17 +153,18 @@ func tableModel() eval.WDLModel {
 	return m
 }
 
-// TestVersion2File reads the built-in Hoyito III network as it was before
-// its model had a table (testdata/hoyito3-v2.nnue, format version 2): its
-// model has no table, its weights are today's, it is written back byte for
-// byte, and in the current version once given a table.
+// TestVersion2File reads the first built-in Hoyito III network as it was
+// before its model had a table (testdata/hoyito3-v2.nnue, format version
+// 2): its model has no table, its weights are the version-3 file's, it is
+// written back byte for byte, and in the current version once given a
+// table.
 func TestVersion2File(t *testing.T) {
 	b, old, now := oldBuiltin(t, "hoyito3-v2.nnue", 2)
 	if d := int(binary.LittleEndian.Uint16(b[44:])); len(b) != 26134+d {
 		t.Fatalf("the fixture has %d bytes for a description of %d", len(b), d)
 	}
 	if old.WDL.K <= 0 || !old.WDL.Table.Empty() || !equalNets(old, now) {
-		t.Errorf("the version-2 file's model %+v; its weights are the built-in network's: %v", old.WDL, equalNets(old, now))
+		t.Errorf("the version-2 file's model %+v; its weights are the version-3 file's: %v", old.WDL, equalNets(old, now))
 	}
 	if out := encode(t, old); !bytes.Equal(out, b) {
 		t.Error("the version-2 file is not written back byte for byte")
