@@ -65,9 +65,9 @@ func parseSpec(spec string) (Config, float64, error) {
 // (the katro-4x4 and katro-6x3 starts), "late" (the 24 Katro 6x6
 // positions of katro-6x6-late.txt), "late20" to "late40" (the positions
 // of the same games that many plies before the end: the 20-ply positions
-// with moves taken back; the side to move loses at an even number and
-// wins at an odd one), "bal30" (late29 and late30: as many wins for the
-// side to move as losses), "line46" (the katro-4x6 line
+// with moves taken back; the side to move lost the recorded game at an
+// even number and won it at an odd one), "bal30" (late29 and late30: as
+// many recorded wins for the side to move as losses), "line46" (the katro-4x6 line
 // at plies 24 and 22), "line46-24", "line46-22" and "line46-20" (one of
 // its plies) and "random46" (the 40
 // katro-4x6 positions 1 to 40 plies before the end of random games of

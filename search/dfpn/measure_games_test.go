@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -17,11 +18,13 @@ import (
 // recordedGame is the part of a sower match record (a JSON line) that
 // TestMeasureGames reads.
 type recordedGame struct {
-	Game    int    `json:"game"`
-	Variant string `json:"variant"`
-	Start   string `json:"start"`
-	Winner  string `json:"winner"`
-	Moves   []struct {
+	Game        int               `json:"game"`
+	Variant     string            `json:"variant"`
+	Options     map[string]string `json:"options"`
+	Start       string            `json:"start"`
+	Winner      string            `json:"winner"`
+	Termination string            `json:"termination"`
+	Moves       []struct {
 		Move string `json:"move"`
 	} `json:"moves"`
 }
@@ -47,7 +50,9 @@ type gameProofs struct {
 // those, the move that threw each win away (the last position proven for
 // the loser followed by one proven for the winner or unproven), and the
 // horizon (plies before the end of the earliest position of the proven run
-// from the end). It only reports (SOWER_DFPN_MEASURE=games).
+// from the end). Games that ended otherwise than by the rules (a forfeit)
+// or drawn are skipped and counted; a record of other rule options than
+// the default ones is refused. It only reports (SOWER_DFPN_MEASURE=games).
 func TestMeasureGames(t *testing.T) {
 	if os.Getenv("SOWER_DFPN_MEASURE") != "games" {
 		t.Skip("set SOWER_DFPN_MEASURE=games and SOWER_DFPN_GAMES=FILE to measure")
@@ -60,9 +65,17 @@ func TestMeasureGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	var all []gameProofs
-	thrown, thrownGames := 0, 0
+	thrown, thrownGames, skipped, positions := 0, 0, 0, 0
+	var nodes uint64
 	for _, rg := range games {
+		if rg.Termination != "normal" || (rg.Winner != "south" && rg.Winner != "north") {
+			skipped++
+			t.Logf("game %d: skipped (termination %q, winner %q)", rg.Game, rg.Termination, rg.Winner)
+			continue
+		}
 		gp := proveGame(t, s, rg, misses)
+		positions += len(gp.proven)
+		nodes += gp.nodes
 		all = append(all, gp)
 		var lost []string
 		for k := 0; k < gp.plies; k++ {
@@ -87,8 +100,8 @@ func TestMeasureGames(t *testing.T) {
 	}
 	sort.Ints(hs)
 	if len(hs) > 0 {
-		t.Logf("%d games; horizon median %d plies, quartiles %d and %d (%d to %d); %d wins thrown away in %d games",
-			len(all), hs[len(hs)/2], hs[len(hs)/4], hs[3*len(hs)/4], hs[0], hs[len(hs)-1], thrown, thrownGames)
+		t.Logf("%d games (%d skipped); %d positions proven, %d nodes; horizon median %d plies, quartiles %d and %d (%d to %d); %d wins thrown away in %d games",
+			len(all), skipped, positions, nodes, hs[len(hs)/2], hs[len(hs)/4], hs[3*len(hs)/4], hs[0], hs[len(hs)-1], thrown, thrownGames)
 	}
 }
 
@@ -124,6 +137,11 @@ func proveGame(t *testing.T, s *Solver, rg recordedGame, misses int) gameProofs 
 	if err != nil {
 		t.Fatal(err)
 	}
+	for name, value := range rg.Options {
+		if name != "NoCaptureLimit" || value != strconv.Itoa(board.DefaultRules().NoCaptureLimit) {
+			t.Fatalf("game %d: the rule option %s %s: this measurement plays the default rules", rg.Game, name, value)
+		}
+	}
 	start, err := v.ParsePosition(rg.Start)
 	if err != nil {
 		t.Fatalf("game %d: %v", rg.Game, err)
@@ -137,13 +155,9 @@ func proveGame(t *testing.T, s *Solver, rg recordedGame, misses int) gameProofs 
 		t.Fatalf("game %d: %v", rg.Game, err)
 	}
 	gp := gameProofs{game: rg.Game, plies: len(moves), proven: map[int]board.Side{}}
-	switch rg.Winner {
-	case "south":
-		gp.winner = board.South
-	case "north":
+	gp.winner = board.South
+	if rg.Winner == "north" {
 		gp.winner = board.North
-	default:
-		t.Fatalf("game %d: winner %q: want south or north", rg.Game, rg.Winner)
 	}
 	s.Clear()
 	run, missed := true, 0
