@@ -44,8 +44,12 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	}
 	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB%s\n", p.String(), p.Side(), o.hash, threads)
 	res, err := s.SolveFirst(ctx, p, game.History(), first, func(pr dfpn.Progress) {
-		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s, table %.1f%% full, %s\n",
-			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), 100*pr.Fill, pr.Time.Round(time.Second))
+		searching := ""
+		if pr.Move != board.NoMove {
+			searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
+		}
+		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
+			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
 	})
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {

@@ -29,6 +29,9 @@ type child struct {
 type frame struct {
 	kids [board.MaxMoves]child
 	n    int
+	// cur is 1 + the index of the child being searched, or 0 while the
+	// node is not searching one (for the progress report).
+	cur int
 }
 
 // noRep is the rep field of a result that rests on no repetition.
@@ -88,10 +91,12 @@ func (w *worker) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 			cdn = min(thdn, grow(second))
 			cpn = sumThreshold(f, thpn, r.pn, c.pn, w.weakPN, true)
 		}
+		f.cur = best + 1
 		cr := w.mid(&c.pos, c.key, ply+1, cpn, cdn)
+		f = &w.frames[ply]
+		f.cur = 0
 		c.result = cr
 		c.done = cr.pn == 0 || cr.dn == 0
-		f = &w.frames[ply]
 	}
 	if !w.stop || r.pn == 0 || r.dn == 0 {
 		w.tt.store(key, r, w.nodes-work)
@@ -104,7 +109,7 @@ func (w *worker) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 func (w *worker) expand(pos *board.Position, f *frame, ply int) bool {
 	var l board.MoveList
 	pos.GenerateMoves(&l)
-	f.n = 0
+	f.n, f.cur = 0, 0
 	for _, m := range l.Slice() {
 		c := &f.kids[f.n]
 		c.pos = *pos

@@ -148,6 +148,12 @@ type Progress struct {
 	Time     time.Duration
 	PN, DN   uint32  // the root's proof and disproof numbers
 	Fill     float64 // the share of the table in use
+	// Move is the root's move being searched (board.NoMove when none),
+	// MovePN and MoveDN the numbers of the position after it as the
+	// search has them now: the root's numbers change only when that
+	// search returns, which in a long proof may take hours.
+	Move           board.Move
+	MovePN, MoveDN uint32
 }
 
 // NPS returns the nodes searched per second.
@@ -419,5 +425,17 @@ func (s *Solver) progress() {
 	if f := &w.frames[0]; r.pn != 0 && r.dn != 0 && f.n > 0 {
 		r = w.combine(f, s.rootAttack, 0, 0)
 	}
-	s.report(Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()})
+	p := Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()}
+	if f := &w.frames[0]; r.pn != 0 && r.dn != 0 && f.cur > 0 && len(w.frames) > 1 {
+		// The root's child under search, with its numbers as its own
+		// children have returned them (the root's copy is updated only
+		// when the child's search returns).
+		c := &f.kids[f.cur-1]
+		p.Move, p.MovePN, p.MoveDN = c.move, c.pn, c.dn
+		if g := &w.frames[1]; g.cur > 0 {
+			cr := w.combine(g, c.pos.Side() == s.attacker, int(c.pos.Clock()), 1)
+			p.MovePN, p.MoveDN = cr.pn, cr.dn
+		}
+	}
+	s.report(p)
 }

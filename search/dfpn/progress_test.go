@@ -1,0 +1,51 @@
+package dfpn
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// TestProgressNamesTheSearchedMove checks the progress reports of a search
+// of the katro-4x6 start (200,000 nodes, a report at every poll): they
+// name a legal move of the root while its search runs, with numbers of a
+// position still open, and none once the search is over.
+func TestProgressNamesTheSearchedMove(t *testing.T) {
+	v, err := board.New("katro-4x6")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := v.Start()
+	var legal board.MoveList
+	root.GenerateMoves(&legal)
+	s, err := New(Config{HashMiB: 16, MaxNodes: 200_000, Every: time.Nanosecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var reports []Progress
+	if _, err := s.Solve(context.Background(), root, nil, func(p Progress) { reports = append(reports, p) }); err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, p := range reports {
+		if p.Move == board.NoMove {
+			continue
+		}
+		named++
+		if !slices.Contains(legal.Slice(), p.Move) {
+			t.Fatalf("a report names %s, not a move of the start", p.Move)
+		}
+		if p.MovePN == 0 || p.MoveDN == 0 || p.MovePN >= inf || p.MoveDN >= inf {
+			t.Fatalf("a report names %s with pn %d dn %d: not an open position", p.Move, p.MovePN, p.MoveDN)
+		}
+	}
+	if named < len(reports)/2 {
+		t.Errorf("%d of %d reports name the move searched", named, len(reports))
+	}
+	if last := reports[len(reports)-1]; last.Move != board.NoMove {
+		t.Errorf("the last report, after the search, names %s", last.Move)
+	}
+}
