@@ -152,6 +152,15 @@ func lateBack(t *testing.T, plies int) []latePosition {
 	return set
 }
 
+// favourite returns the side the static evaluation favours in p, the side
+// to move when it is level (sower solve's --first eval).
+func favourite(p *board.Position) board.Side {
+	if eval.New(p.Variant()).Evaluate(p) < 0 {
+		return p.Side().Other()
+	}
+	return p.Side()
+}
+
 // envInt returns the environment variable name as a number, or def.
 func envInt(t *testing.T, name string, def int) int {
 	s := os.Getenv(name)
@@ -223,8 +232,11 @@ func TestMeasureEval(t *testing.T) {
 			var last Progress
 			root := lp.game.Position()
 			first := root.Side()
-			if firstBy == "opponent" || (firstBy == "eval" && eval.New(root.Variant()).Evaluate(&root) < 0) {
+			switch firstBy {
+			case "opponent":
 				first = first.Other()
+			case "eval":
+				first = favourite(&root)
 			}
 			res, err := s.SolveFirst(context.Background(), root, lp.history, first, func(p Progress) { last = p })
 			if err != nil {

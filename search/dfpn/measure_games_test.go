@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 )
 
 // recordedGame is the part of a sower match record (a JSON line) that
@@ -167,11 +166,7 @@ func proveGame(t *testing.T, s *Solver, rg recordedGame, misses int) gameProofs 
 			t.Fatalf("game %d: %v", rg.Game, err)
 		}
 		root := g.Position()
-		first := root.Side()
-		if eval.New(v).Evaluate(&root) < 0 {
-			first = first.Other()
-		}
-		res, err := s.SolveFirst(context.Background(), root, g.History(), first, nil)
+		res, err := s.SolveFirst(context.Background(), root, g.History(), favourite(&root), nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -422,11 +422,13 @@ func (s *Solver) progress() {
 	}
 	w := &s.main
 	r := w.root
-	if f := &w.frames[0]; r.pn != 0 && r.dn != 0 && f.n > 0 {
+	f := &w.frames[0]
+	open := r.pn != 0 && r.dn != 0
+	if open && f.n > 0 {
 		r = w.combine(f, s.rootAttack, 0, 0)
 	}
 	p := Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()}
-	if f := &w.frames[0]; r.pn != 0 && r.dn != 0 && f.cur > 0 && len(w.frames) > 1 {
+	if open && f.cur > 0 && len(w.frames) > 1 {
 		// The root's child under search, with its numbers as its own
 		// children have returned them (the root's copy is updated only
 		// when the child's search returns).
