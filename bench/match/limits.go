@@ -31,6 +31,14 @@ func (l Limit) IsZero() bool { return l == Limit{} }
 // HasClock reports whether the limit runs a clock.
 func (l Limit) HasClock() bool { return l.Base > 0 }
 
+// Replays reports whether a single-threaded engine thinking under the
+// limit answers a position the same way every time: a node count or a
+// depth, with no clock and no time per move to cut the search short.
+// Games between two such engines from the same opening are the same game.
+func (l Limit) Replays() bool {
+	return l.Base == 0 && l.MoveTime == 0 && (l.Nodes > 0 || l.Depth > 0)
+}
+
 // ParseTC reads a time control "base[+inc]": the clock's starting time and
 // the increment per move, in seconds ("10+0.1", "60", "0.5+0.05"); the
 // base may also be written minutes:seconds ("1:30+1").

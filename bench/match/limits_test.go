@@ -1,6 +1,7 @@
 package match
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,34 @@ func TestNewMove(t *testing.T) {
 	}
 	if got := mt.After(2500*ms, 3*time.Second); got != 2500*ms {
 		t.Errorf("no clock: %v left, want it unchanged", got)
+	}
+}
+
+// TestReplayWarning checks that a match with more pairs than openings says
+// that its later games repeat when both engines think to a node count or
+// a depth, and not when a clock or a time per move makes games differ.
+func TestReplayWarning(t *testing.T) {
+	v := variant(t, board.NameHoyito3)
+	openings := []board.Position{v.Start(), v.Start()}
+	for _, tc := range []struct {
+		name   string
+		limits [2]Limit
+		games  int
+		warn   bool
+	}{
+		{"nodes", [2]Limit{{Nodes: 5000}, {Nodes: 5000}}, 6, true},
+		{"depth and nodes", [2]Limit{{Depth: 8}, {Nodes: 5000}}, 5, true},
+		{"enough openings", [2]Limit{{Nodes: 5000}, {Nodes: 5000}}, 4, false},
+		{"a clock", [2]Limit{{Base: time.Second, Inc: time.Millisecond}, {Nodes: 5000}}, 6, false},
+		{"time per move", [2]Limit{{MoveTime: time.Second, Nodes: 5000}, {Nodes: 5000}}, 6, false},
+	} {
+		var progress bytes.Buffer
+		cfg := &Config{Variant: v, Openings: openings, Games: tc.games, Progress: &progress}
+		cfg.Engines[0].Limit, cfg.Engines[1].Limit = tc.limits[0], tc.limits[1]
+		newRunner(cfg)
+		got := strings.Contains(progress.String(), "only the first 4 games are distinct")
+		if got != tc.warn {
+			t.Errorf("%s, %d games: warned %v, want %v (%q)", tc.name, tc.games, got, tc.warn, progress.String())
+		}
 	}
 }

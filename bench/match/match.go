@@ -304,7 +304,13 @@ func newRunner(cfg *Config) *runner {
 	r.sum.SPRT = cfg.SPRT
 	r.sum.Forfeits = [2]map[Termination]int{{}, {}}
 	r.openings = cfg.PairOpenings()
-	if pairs := (cfg.Games + 1) / 2; cfg.RandomPlies > 0 && len(cfg.Openings) == 0 && len(r.openings) < pairs && cfg.Progress != nil {
+	pairs := (cfg.Games + 1) / 2
+	switch {
+	case cfg.Progress == nil || len(r.openings) >= pairs:
+	case cfg.Engines[0].Limit.Replays() && cfg.Engines[1].Limit.Replays():
+		fmt.Fprintf(cfg.Progress, "only %d openings for %d pairs: at a node or depth limit a pair played again from an opening repeats its games, so only the first %d games are distinct\n",
+			len(r.openings), pairs, 2*len(r.openings))
+	case cfg.RandomPlies > 0 && len(cfg.Openings) == 0:
 		fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
 	}
 	return r
