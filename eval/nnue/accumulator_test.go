@@ -194,14 +194,17 @@ func TestNewModelRefuses(t *testing.T) {
 	if _, err := NewModel(bad, variant(t, board.NameKatro)); err == nil {
 		t.Error("a network with missing weights bound")
 	}
-	// 2·Hidden weights of 32767 times QA sum to 1,069,514,880: with a
-	// bias of 1,077,968,767 a neuron's sum reaches 2^31 − 1 exactly, one
+	// 2·Hidden = 64 weights of 32767 times QA sum to 534,757,440: with a
+	// bias of 1,612,726,207 a neuron's sum reaches 2^31 − 1 exactly, one
 	// more overflows.
 	big := randomNet(board.Katro, 1)
 	for i := range big.Dense[3] {
 		big.Dense[3][i] = 32767
 	}
-	big.DenseBias[3] = 1077968768
+	if 2*Hidden*32767*QA != 534757440 {
+		t.Fatal("the sizes changed: derive the bias below again")
+	}
+	big.DenseBias[3] = 1612726208
 	if _, err := NewModel(big, variant(t, board.NameKatro)); err == nil || !strings.Contains(err.Error(), "neuron 3") {
 		t.Errorf("a network whose dense sums could overflow: %v", err)
 	}

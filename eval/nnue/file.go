@@ -239,6 +239,24 @@ func ReadAny(r io.Reader) (*Net, error) {
 	return Decode(b)
 }
 
+// checkArch checks the family and the architecture recorded in the header
+// of b, a file at least as long as its version's fixed header (the fields
+// it reads are in every version's).
+func checkArch(b []byte) error {
+	le := binary.LittleEndian
+	f := board.Family(b[10])
+	if f != board.Katro && f != board.Hoyito {
+		return fmt.Errorf("nnue: unknown family %d", b[10])
+	}
+	got := [...]int{int(b[11]), int(le.Uint32(b[12:])), int(le.Uint16(b[16:])), int(le.Uint16(b[18:])), int(b[20]), int(le.Uint16(b[22:])), int(le.Uint16(b[24:])), int(le.Uint16(b[26:]))}
+	want := [...]int{Arch, Inputs(f), Hidden, L1, Buckets, QA, QB, OutScale}
+	if got != want {
+		return fmt.Errorf("nnue: the network's architecture (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d) is not this program's (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d)",
+			got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7])
+	}
+	return nil
+}
+
 // Decode decodes a whole network file (see Read).
 func Decode(b []byte) (*Net, error) {
 	le := binary.LittleEndian
@@ -257,22 +275,21 @@ func Decode(b []byte) (*Net, error) {
 		return nil, fmt.Errorf("nnue: the file is cut short (%d bytes)", len(b))
 	}
 	if len(b) > MaxFileSize {
+		// A network of an earlier, wider architecture is larger than
+		// any of this one's: say so rather than only that it is large.
+		if err := checkArch(b); err != nil {
+			return nil, err
+		}
 		return nil, fmt.Errorf("nnue: the file is larger than a network (%d bytes at most)", MaxFileSize)
 	}
 	body := b[:len(b)-4]
 	if sum, want := crc32.Checksum(body, castagnoli()), le.Uint32(b[len(b)-4:]); sum != want {
 		return nil, fmt.Errorf("nnue: damaged file: checksum %08x, recorded %08x", sum, want)
 	}
+	if err := checkArch(b); err != nil {
+		return nil, err
+	}
 	f := board.Family(b[10])
-	if f != board.Katro && f != board.Hoyito {
-		return nil, fmt.Errorf("nnue: unknown family %d", b[10])
-	}
-	got := [...]int{int(b[11]), int(le.Uint32(b[12:])), int(le.Uint16(b[16:])), int(le.Uint16(b[18:])), int(b[20]), int(le.Uint16(b[22:])), int(le.Uint16(b[24:])), int(le.Uint16(b[26:]))}
-	want := [...]int{Arch, Inputs(f), Hidden, L1, Buckets, QA, QB, OutScale}
-	if got != want {
-		return nil, fmt.Errorf("nnue: the network's architecture (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d) is not this program's (number %d: %d inputs, %d, %d, 1; %d buckets; scales %d, %d, %d)",
-			got[0], got[1], got[2], got[3], got[4], got[5], got[6], got[7], want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7])
-	}
 	d := int(le.Uint16(b[hs-2:]))
 	n := New(f, "")
 	n.version = version

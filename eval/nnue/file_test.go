@@ -32,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		f    board.Family
 		want int
-	}{{board.Katro, 148894}, {board.Hoyito, 26270}} {
+	}{{board.Katro, 73518}, {board.Hoyito, 12206}} {
 		if got := New(tc.f, "").Size(); got != tc.want {
 			t.Errorf("a %s file has %d bytes, docs/nnue.md says %d", tc.f, got, tc.want)
 		}
@@ -59,15 +59,15 @@ func TestRoundTrip(t *testing.T) {
 }
 
 // TestVersion1 reads a file of format version 1, which has no
-// win/draw/loss model: its header is 16 bytes shorter, the description's
-// length at byte 28. Such a network is written back as it was read, and
+// win/draw/loss model: its header is 30 bytes (16 fewer than version
+// 2's, 152 fewer than version 3's), the description's length at byte 28. Such a network is written back as it was read, and
 // in the current version once given a model.
 func TestVersion1(t *testing.T) {
 	n := randomNet(board.Hoyito, 6)
 	n.Description = "old"
 	n.version = 1
 	b := encode(t, n)
-	if v, d := binary.LittleEndian.Uint16(b[8:]), binary.LittleEndian.Uint16(b[28:]); v != 1 || d != 3 || string(b[30:33]) != "old" || len(b) != 26118+3 {
+	if v, d := binary.LittleEndian.Uint16(b[8:]), binary.LittleEndian.Uint16(b[28:]); v != 1 || d != 3 || string(b[30:33]) != "old" || len(b) != 12054+3 {
 		t.Fatalf("the version-1 file made for the test has version %d, description length %d, %d bytes", v, d, len(b))
 	}
 	got, err := Decode(b)
@@ -85,53 +85,6 @@ func TestVersion1(t *testing.T) {
 	again, err := Decode(out)
 	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != got.WDL || !equalNets(again, n) {
 		t.Errorf("a version-1 network given a model: error %v, written as version %d", err, binary.LittleEndian.Uint16(out[8:]))
-	}
-}
-
-// oldBuiltin reads testdata's file name, a file of the first built-in
-// Hoyito III network in an earlier format version, and the same network in
-// the current version as it was built in until a network trained on more
-// data replaced it (testdata/hoyito3-v3.nnue).
-func oldBuiltin(t *testing.T, name string, version uint16) (b []byte, old, now *Net) {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if v := binary.LittleEndian.Uint16(b[8:]); v != version {
-		t.Fatalf("the fixture %s is of format version %d", name, v)
-	}
-	if old, err = Decode(b); err != nil {
-		t.Fatal(err)
-	}
-	v3, err := os.ReadFile(filepath.Join("testdata", "hoyito3-v3.nnue"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if now, err = Decode(v3); err != nil {
-		t.Fatal(err)
-	}
-	if v := binary.LittleEndian.Uint16(v3[8:]); v != FormatVersion {
-		t.Fatalf("the fixture hoyito3-v3.nnue is of format version %d, want %d", v, FormatVersion)
-	}
-	return b, old, now
-}
-
-// TestVersion1File reads a file written in format version 1 by an
-// earlier program, the first built-in Hoyito III network before it was
-// given its model (testdata/hoyito3-v1.nnue): it has no model, the weights
-// and the description of that network in the current version, and it is
-// written back byte for byte.
-func TestVersion1File(t *testing.T) {
-	b, old, now := oldBuiltin(t, "hoyito3-v1.nnue", 1)
-	if old.WDL != (eval.WDLModel{}) || old.Family != board.Hoyito || old.Boards != now.Boards || !equalNets(old, now) {
-		t.Errorf("the version-1 file: model %+v, family %s, boards %#x; its weights are not the version-3 file's", old.WDL, old.Family, old.Boards)
-	}
-	if first, _, _ := strings.Cut(now.Description, "\n"); old.Description != first {
-		t.Errorf("the version-1 file's description %q, the version-3 file's first line %q", old.Description, first)
-	}
-	if out := encode(t, old); !bytes.Equal(out, b) {
-		t.Error("the version-1 file is not written back byte for byte")
 	}
 }
 
@@ -153,27 +106,72 @@ func tableModel() eval.WDLModel {
 	return m
 }
 
-// TestVersion2File reads the first built-in Hoyito III network as it was
-// before its model had a table (testdata/hoyito3-v2.nnue, format version
-// 2): its model has no table, its weights are the version-3 file's, it is
-// written back byte for byte, and in the current version once given a
-// table.
-func TestVersion2File(t *testing.T) {
-	b, old, now := oldBuiltin(t, "hoyito3-v2.nnue", 2)
-	if d := int(binary.LittleEndian.Uint16(b[44:])); len(b) != 26134+d {
-		t.Fatalf("the fixture has %d bytes for a description of %d", len(b), d)
+// TestVersion2 reads a file of format version 2, whose win/draw/loss
+// model has no table: its header is 46 bytes, the description's length at
+// byte 44. Such a network is written back as it was read, and in the
+// current version once given a table.
+func TestVersion2(t *testing.T) {
+	n := randomNet(board.Hoyito, 8)
+	n.Description = "older"
+	n.WDL = eval.WDLModel{K: 0.004, Band: 300}
+	n.version = 2
+	b := encode(t, n)
+	if v, d := binary.LittleEndian.Uint16(b[8:]), binary.LittleEndian.Uint16(b[44:]); v != 2 || d != 5 || string(b[46:51]) != "older" || len(b) != 12070+5 {
+		t.Fatalf("the version-2 file made for the test has version %d, description length %d, %d bytes", v, d, len(b))
 	}
-	if old.WDL.K <= 0 || !old.WDL.Table.Empty() || !equalNets(old, now) {
-		t.Errorf("the version-2 file's model %+v; its weights are the version-3 file's: %v", old.WDL, equalNets(old, now))
+	got, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if out := encode(t, old); !bytes.Equal(out, b) {
+	if got.Description != "older" || got.WDL != n.WDL || !equalNets(got, n) {
+		t.Error("the version-2 network read back differs")
+	}
+	if out := encode(t, got); !bytes.Equal(out, b) {
 		t.Error("the version-2 file is not written back byte for byte")
 	}
-	old.WDL = tableModel()
-	out := encode(t, old)
+	got.WDL = tableModel()
+	out := encode(t, got)
 	again, err := Decode(out)
-	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != old.WDL || !equalNets(again, old) {
+	if err != nil || binary.LittleEndian.Uint16(out[8:]) != FormatVersion || again.WDL != got.WDL || !equalNets(again, got) {
 		t.Errorf("a version-2 network given a table: error %v, written as version %d", err, binary.LittleEndian.Uint16(out[8:]))
+	}
+}
+
+// TestEarlierArchitecture reads files of architecture 1 (an accumulator of
+// 64 and a dense layer of 16) written by earlier programs: the first
+// built-in Hoyito III network in format versions 1, 2 and 3
+// (testdata/hoyito3-v*.nnue), and a Katro network of that architecture,
+// which is larger than any file of this one. Each is refused with a
+// message naming both architectures, not read as something else.
+func TestEarlierArchitecture(t *testing.T) {
+	files := map[string][]byte{}
+	for _, name := range []string{"hoyito3-v1.nnue", "hoyito3-v2.nnue", "hoyito3-v3.nnue"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = b
+	}
+	// A Katro file of architecture 1 as the earlier writer laid it out:
+	// version 3's header, 1,128 inputs of 64 weights, then the rest.
+	v3 := files["hoyito3-v3.nnue"]
+	katro := make([]byte, 148894)
+	copy(katro, v3[:headerSize])
+	katro[10] = byte(board.Katro)
+	binary.LittleEndian.PutUint32(katro[12:], KatroInputs)
+	binary.LittleEndian.PutUint16(katro[headerSize-2:], 0)
+	files["a katro network"] = reseal(katro)
+	if len(katro) <= MaxFileSize {
+		t.Fatalf("an architecture-1 Katro file of %d bytes is not larger than this architecture's largest, %d", len(katro), MaxFileSize)
+	}
+	for name, b := range files {
+		// ReadAny reads no more than a file of this architecture can
+		// hold, so the Katro file reaches Decode cut short.
+		_, err := ReadAny(bytes.NewReader(b))
+		if err == nil || !strings.Contains(err.Error(), "architecture (number 1:") || !strings.Contains(err.Error(), ", 64, 16, 1;") ||
+			!strings.Contains(err.Error(), "this program's (number 2:") {
+			t.Errorf("%s: error %v, want one naming architecture 1 (64, 16) and this program's", name, err)
+		}
 	}
 }
 
@@ -267,8 +265,8 @@ func TestReadRefuses(t *testing.T) {
 		{"version 2's size", edit(func(b []byte) []byte { b[8] = 2; return reseal(b) }), "bytes"},
 		{"table without a model", edit(func(b []byte) []byte { b[tableAt] = 1; return reseal(b) }), "table without"},
 		{"unknown family", edit(func(b []byte) []byte { b[10] = 7; return reseal(b) }), "unknown family"},
-		{"other architecture", edit(func(b []byte) []byte { b[11] = 2; return reseal(b) }), "architecture"},
-		{"other width", edit(func(b []byte) []byte { b[16] = 32; return reseal(b) }), "architecture"},
+		{"other architecture", edit(func(b []byte) []byte { b[11] = 3; return reseal(b) }), "architecture"},
+		{"other width", edit(func(b []byte) []byte { b[16] = 64; return reseal(b) }), "architecture"},
 		{"other board", edit(func(b []byte) []byte { b[21] = 2; return reseal(b) }), "board bits 0x2"},
 		{"long description", edit(func(b []byte) []byte { b[headerSize-2] = 1; return reseal(b) }), "bytes"},
 		{"bad description", edit(func(b []byte) []byte {
@@ -292,10 +290,8 @@ func TestReadRefuses(t *testing.T) {
 	}
 }
 
-// TestBuiltin reads the built-in networks, and checks that Hoyito III's,
-// if there is one, knows who is winning: a side 20 seeds ahead in
-// captures with an even board is scored well above zero, the other side
-// well below.
+// TestEvaluates checks which boards a Katro network evaluates by its
+// board bits, and that bits for no board are not written.
 func TestEvaluates(t *testing.T) {
 	k := randomNet(board.Katro, 1)
 	for _, tc := range []struct {
@@ -321,6 +317,10 @@ func TestEvaluates(t *testing.T) {
 	}
 }
 
+// TestBuiltin reads the built-in networks, and checks that Hoyito III's,
+// if there is one, knows who is winning: a side 20 seeds ahead in
+// captures with an even board is scored well above zero, the other side
+// well below.
 func TestBuiltin(t *testing.T) {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := Builtin(f)

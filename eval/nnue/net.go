@@ -13,11 +13,15 @@ import (
 const (
 	// Arch numbers the architecture (the layer sizes, the inputs and the
 	// quantisation below); it changes whenever any of them does.
-	Arch = 1
+	// Architecture 1 had an accumulator of 64 and a dense layer of 16;
+	// architecture 2 halves both, which cost no measured strength a node
+	// in Hoyito III and about a fifth of the gain in Katro, for a quarter
+	// to a third more nodes a second (docs/nnue.md, "A narrower network").
+	Arch = 2
 	// Hidden is the width of a perspective's accumulator.
-	Hidden = 64
+	Hidden = 32
 	// L1 is the width of the dense hidden layer.
-	L1 = 16
+	L1 = 8
 	// Buckets is the number of seed-count buckets of a non-empty hole.
 	Buckets = 12
 	// QA is the scale of the accumulator and of the hidden layer's

@@ -11,7 +11,7 @@ import (
 // Limits on the float weights, so that the quantised network's int16
 // weights and accumulators and int32 sums cannot overflow: an accumulator
 // sums at most 40 rows and its bias, 41 × 2 × 255 < 32767; a dense sum is
-// at most 128 × 255 × 8·256 plus its bias, far below 2^31.
+// at most 2·H × 255 × 8·256 plus its bias, far below 2^31.
 const (
 	maxFT    = 2.0
 	maxDense = 8.0
