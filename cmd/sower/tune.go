@@ -282,6 +282,24 @@ func (w *wdlJob) load(evalType string, v *board.Variant) error {
 	return nil
 }
 
+// wdlNote returns a network's description with the command that fitted
+// its win/draw/loss model as its last line ("wdl: …"), in place of the
+// line of an earlier fit (the model it described is gone), if the
+// description has room for it.
+func wdlNote(description, command string) string {
+	var kept []string
+	for _, line := range strings.Split(description, "\n") {
+		if !strings.HasPrefix(line, "wdl: ") {
+			kept = append(kept, line)
+		}
+	}
+	base := strings.Join(kept, "\n")
+	if note := "\nwdl: " + command; len(base)+len(note) <= nnue.MaxDescription {
+		return base + note
+	}
+	return base
+}
+
 // measureWDL fits a win/draw/loss model to d (fit), storing it in a
 // network file if asked, and measures the engine's model on it
 // (calibrate): the linear evaluation's, or the network's for v.
@@ -298,9 +316,7 @@ func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, w wdlJob) error {
 		}
 		if w.saveNet != nil {
 			w.saveNet.WDL = m
-			if note := "\nwdl: " + w.command; len(w.saveNet.Description)+len(note) <= nnue.MaxDescription {
-				w.saveNet.Description += note
-			}
+			w.saveNet.Description = wdlNote(w.saveNet.Description, w.command)
 			if err := w.saveNet.WriteFile(w.save); err != nil {
 				return err
 			}

@@ -211,3 +211,20 @@ func TestDatagenNet(t *testing.T) {
 		t.Error("datagen --eval net for a game without a network wrote a data file")
 	}
 }
+
+// wdlNote records the fit as the description's last line, in place of an
+// earlier fit's line, and only when it fits.
+func TestWDLNote(t *testing.T) {
+	long := strings.Repeat("x", nnue.MaxDescription-10)
+	for _, tc := range []struct{ desc, command, want string }{
+		{"sower train --data a.dat", "sower tune --fit-wdl --data b.dat", "sower train --data a.dat\nwdl: sower tune --fit-wdl --data b.dat"},
+		{"sower train --data a.dat\nwdl: sower tune --data b.dat", "sower tune --data c.dat", "sower train --data a.dat\nwdl: sower tune --data c.dat"},
+		{"train\nwdl: one\nnotes\nwdl: two", "three", "train\nnotes\nwdl: three"},
+		{"", "sower tune", "\nwdl: sower tune"},
+		{long + "\nwdl: a", "sower tune --data a-long-name.dat", long},
+	} {
+		if got := wdlNote(tc.desc, tc.command); got != tc.want {
+			t.Errorf("wdlNote(%q, %q) = %q, want %q", tc.desc, tc.command, got, tc.want)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 
 	"github.com/sower-engine/sower/eval"
 )
@@ -40,18 +39,24 @@ func (d *Dataset) FitWDL() (eval.WDLModel, float64) {
 }
 
 // FitWDLTable returns m with a table (eval.WDLTable) fitted to the
-// dataset's search scores and game results: at each knot, the shares of
-// wins and of losses among the positions whose score lies within a step
-// of it, each position weighted by its nearness (1 at the knot, falling
-// linearly to 0 a step away: the weights of the table's interpolation);
-// a position beyond the last knot counts at it. A knot that no position
-// is near takes the value interpolated between its nearest fitted
-// neighbours, or the nearest one's beyond them. The positions scored
-// exactly 0 are counted apart, for the table's chances at 0 (the knot at
-// 0 is their neighbours'); without any, those are the knot's. An empty
+// dataset's search scores and game results by least squares: the knots'
+// chances of a win, and of a loss, that make the table's forecasts (its
+// linear interpolation between the knots) nearest to the results seen,
+// in the sum of squared differences over the positions (see knotSystem).
+// A position beyond the last knot counts at it. Knots that no position
+// is near lie on the straight line between their fitted neighbours, or
+// level with the nearest one beyond them; chances are then kept within
+// 0 and 1. The positions scored exactly 0 are counted apart, for the
+// table's chances at 0; without any, those are the knot's. An empty
 // dataset returns m unchanged.
+//
+// Least squares, rather than each knot's share of the results weighted
+// by the positions' nearness, matters where positions crowd between
+// knots: Hoyito III's scores gather near the multiples of a capture
+// (400), and the nearness shares pulled the forecasts between the
+// crowds towards them (docs/tuning.md).
 func (d *Dataset) FitWDLTable(m eval.WDLModel) eval.WDLModel {
-	var weight, win, loss [eval.WDLKnots]float64
+	var sys knotSystem
 	var zero, win0, loss0 float64
 	for i := range d.samples {
 		s := &d.samples[i]
@@ -65,39 +70,21 @@ func (d *Dataset) FitWDLTable(m eval.WDLModel) eval.WDLModel {
 			}
 			continue
 		}
-		x := (min(max(float64(s.score), -eval.WDLSpan), eval.WDLSpan) + eval.WDLSpan) / eval.WDLStep
-		k := min(int(x), eval.WDLKnots-2)
-		f := x - float64(k)
-		for j, w := range [2]float64{1 - f, f} {
-			weight[k+j] += w
-			switch s.result {
-			case 1:
-				win[k+j] += w
-			case 0:
-				loss[k+j] += w
-			}
-		}
+		sys.add(float64(s.score), float64(s.result))
 	}
-	var fitted []int
-	for k := range weight {
-		if weight[k] > 0 {
-			win[k], loss[k] = win[k]/weight[k], loss[k]/weight[k]
-			fitted = append(fitted, k)
-		}
-	}
-	if len(fitted) == 0 && zero == 0 {
+	if sys.n == 0 && zero == 0 {
 		return m
 	}
-	switch {
-	case len(fitted) == 0:
+	var win, loss [eval.WDLKnots]float64
+	if sys.n == 0 {
 		for k := range win {
 			win[k], loss[k] = win0/zero, loss0/zero
 		}
-	default:
-		fillGaps(&win, &loss, fitted)
+	} else {
+		win, loss = sys.solve()
 	}
 	m.Table = eval.WDLTable{}
-	for k := range weight {
+	for k := range win {
 		m.Table.Win[k], m.Table.Loss[k] = tableUnits(win[k], loss[k])
 	}
 	if zero > 0 {
@@ -109,32 +96,90 @@ func (d *Dataset) FitWDLTable(m eval.WDLModel) eval.WDLModel {
 }
 
 // tableUnits rounds the chances of a win and a loss to a table's units,
-// their sum at most a whole.
+// each within 0 and 1 and their sum at most a whole.
 func tableUnits(win, loss float64) (uint16, uint16) {
-	w := uint16(math.Round(win * eval.WDLUnit))
-	return w, min(uint16(math.Round(loss*eval.WDLUnit)), eval.WDLUnit-w)
+	w := uint16(math.Round(min(max(win, 0), 1) * eval.WDLUnit))
+	return w, min(uint16(math.Round(min(max(loss, 0), 1)*eval.WDLUnit)), eval.WDLUnit-w)
 }
 
-// fillGaps gives the knots not in fitted (ascending, not empty) the
-// values interpolated between their nearest fitted neighbours, or the
-// nearest one's beyond the first or the last.
-func fillGaps(win, loss *[eval.WDLKnots]float64, fitted []int) {
-	for k := range win {
-		next := sort.SearchInts(fitted, k)
-		switch {
-		case next < len(fitted) && fitted[next] == k:
-		case next == 0:
-			win[k], loss[k] = win[fitted[0]], loss[fitted[0]]
-		case next == len(fitted):
-			last := fitted[len(fitted)-1]
-			win[k], loss[k] = win[last], loss[last]
-		default:
-			a, b := fitted[next-1], fitted[next]
-			f := float64(k-a) / float64(b-a)
-			win[k] = win[a]*(1-f) + win[b]*f
-			loss[k] = loss[a]*(1-f) + loss[b]*f
-		}
+// knotSystem holds the normal equations of the least-squares fit of a
+// WDLTable's knots. A position at score x between knots k and k+1, a
+// fraction f of the way, is forecast (1−f)·t[k] + f·t[k+1]; the fit
+// minimises, for the wins (y 1 for a win, else 0) and apart for the
+// losses,
+//
+//	Σ over positions ((1−f)·t[k] + f·t[k+1] − y)²  +  λ · Σ over k (t[k+1] − t[k])²
+//
+// whose matrix is tridiagonal. The second sum, with λ a millionth of the
+// positions (knotSmoothing), does not move a knot with positions near it
+// measurably; it decides the knots the positions leave free (a straight
+// line across a gap, level beyond the last fitted knot).
+type knotSystem struct {
+	diag, off [eval.WDLKnots]float64 // the matrix: (k, k) and (k, k+1)
+	win, loss [eval.WDLKnots]float64 // the right-hand sides
+	n         float64                // positions
+}
+
+// knotSmoothing returns λ for n positions.
+func knotSmoothing(n float64) float64 { return 1e-6*n + 1e-9 }
+
+// knotOf returns the knot k below score (clamped to the span) and the
+// fraction f of the way to k+1.
+func knotOf(score float64) (int, float64) {
+	x := (min(max(score, -eval.WDLSpan), eval.WDLSpan) + eval.WDLSpan) / eval.WDLStep
+	k := min(int(x), eval.WDLKnots-2)
+	return k, x - float64(k)
+}
+
+// add counts a position at score with result (1, ½ or 0).
+func (s *knotSystem) add(score, result float64) {
+	k, f := knotOf(score)
+	a, b := 1-f, f
+	s.diag[k] += a * a
+	s.diag[k+1] += b * b
+	s.off[k] += a * b
+	switch result {
+	case 1:
+		s.win[k] += a
+		s.win[k+1] += b
+	case 0:
+		s.loss[k] += a
+		s.loss[k+1] += b
 	}
+	s.n++
+}
+
+// solve returns the knots' chances of a win and of a loss, unclamped, by
+// the Thomas algorithm (the matrix is symmetric positive definite once a
+// position has been added).
+func (s *knotSystem) solve() (win, loss [eval.WDLKnots]float64) {
+	const n = eval.WDLKnots
+	lambda := knotSmoothing(s.n)
+	diag, off := s.diag, s.off
+	for k := range n - 1 {
+		diag[k] += lambda
+		diag[k+1] += lambda
+		off[k] -= lambda
+	}
+	var c [n]float64
+	rw, rl := s.win, s.loss
+	for k := range n {
+		m := diag[k]
+		if k > 0 {
+			m -= off[k-1] * c[k-1]
+			rw[k] -= off[k-1] * rw[k-1]
+			rl[k] -= off[k-1] * rl[k-1]
+		}
+		c[k] = off[k] / m
+		rw[k] /= m
+		rl[k] /= m
+	}
+	win[n-1], loss[n-1] = rw[n-1], rl[n-1]
+	for k := n - 2; k >= 0; k-- {
+		win[k] = rw[k] - c[k]*win[k+1]
+		loss[k] = rl[k] - c[k]*loss[k+1]
+	}
+	return win, loss
 }
 
 // golden returns the x in [lo, hi] that minimises f, by n steps of a

@@ -131,11 +131,12 @@ func TestCalibrateByHand(t *testing.T) {
 	}
 }
 
-// FitWDLTable by hand: the positions near a knot give it their shares of
-// wins and losses, weighted by nearness; knots without any are
-// interpolated between their fitted neighbours or take the nearest's;
-// the positions scored exactly 0 give the chances at 0 and nothing else;
-// a position beyond the span counts at the last knot.
+// FitWDLTable by hand: the knots are fitted by least squares, so that
+// positions between two knots are forecast their results (where a
+// weighting by nearness would not: below); knots without positions near
+// them lie on the line between their fitted neighbours or level beyond
+// them; the positions scored exactly 0 give the chances at 0 and nothing
+// else; a position beyond the span counts at the last knot.
 func TestFitWDLTableByHand(t *testing.T) {
 	v, err := board.New(board.NameHoyito3)
 	if err != nil {
@@ -143,15 +144,21 @@ func TestFitWDLTableByHand(t *testing.T) {
 	}
 	d := NewDataset(v)
 	add := func(score, result float64) { d.AddFeatures(nil, 0, result, score, uint64(d.Len())) }
-	for _, r := range []float64{1, 1, 0.5, 0} {
-		add(300, r)
+	// A quarter of the way from 300 to 400, three wins in four; three
+	// quarters of the way, one. The line through them: 1 at 300, 0 at 400
+	// (nearness weights would give the knot at 300 (0.75·3 + 0.25·1) /
+	// (0.75·4 + 0.25·4) = 0.625 wins).
+	for _, r := range []float64{1, 1, 1, 0} {
+		add(325, r)
 	}
-	add(350, 1) // half to the knot at 300, half to the one at 400
+	for _, r := range []float64{1, 0, 0, 0} {
+		add(375, r)
+	}
 	add(-500, 0)
 	add(-500, 0)
 	add(0, 0.5)
 	add(0, 1)
-	add(5000, 0) // at the knot at +1600
+	add(5000, 1) // at the knot at +1600
 	m := d.FitWDLTable(eval.WDLModel{K: 0.003, Band: 100})
 	if m.K != 0.003 || m.Band != 100 {
 		t.Errorf("the logistic changed: %+v", m)
@@ -161,17 +168,20 @@ func TestFitWDLTableByHand(t *testing.T) {
 		score     int
 		win, loss float64
 	}{
-		{-1600, 0, 1}, {-600, 0, 1}, {-500, 0, 1}, // the first fitted knot, and before it
-		{-100, 2.5 / 4.5 / 2, (1 + 1/4.5) / 2}, // halfway from −500 to 300
-		{300, 2.5 / 4.5, 1 / 4.5},
-		{400, 1, 0},
+		{-1600, 0, 1}, {-600, 0, 1}, {-500, 0, 1}, // the first fitted knot, and level before it
+		{-100, 0.5, 0.5}, // halfway from −500 to 300
+		{300, 1, 0},
+		{400, 0, 1},
 		{1000, 0.5, 0.5}, // halfway from 400 to 1600
-		{1600, 0, 1},
+		{1600, 1, 0},
 	} {
 		k := knot(tc.score)
-		if w, l := float64(m.Table.Win[k])/eval.WDLUnit, float64(m.Table.Loss[k])/eval.WDLUnit; math.Abs(w-tc.win) > 1e-4 || math.Abs(l-tc.loss) > 1e-4 {
+		if w, l := float64(m.Table.Win[k])/eval.WDLUnit, float64(m.Table.Loss[k])/eval.WDLUnit; math.Abs(w-tc.win) > 2e-4 || math.Abs(l-tc.loss) > 2e-4 {
 			t.Errorf("knot %+d: win %g loss %g, want %g and %g", tc.score, w, l, tc.win, tc.loss)
 		}
+	}
+	if w, _, _ := m.Chances(325); math.Abs(w-0.75) > 2e-4 {
+		t.Errorf("at +325 the table forecasts %g wins, the positions there won 0.75", w)
 	}
 	if m.Table.Win0 != eval.WDLUnit/2 || m.Table.Loss0 != 0 {
 		t.Errorf("at exactly 0: win %d loss %d, want %d and 0", m.Table.Win0, m.Table.Loss0, eval.WDLUnit/2)
@@ -195,6 +205,100 @@ func TestFitWDLTableByHand(t *testing.T) {
 	}
 	if z.Table.Win0 != eval.WDLUnit/4 || z.Table.Loss0 != eval.WDLUnit/2 {
 		t.Errorf("only zeros: at 0 win %d loss %d", z.Table.Win0, z.Table.Loss0)
+	}
+	// Beyond 0 and 1 the chances are clamped: wins in a row falling to
+	// losses within a step overshoot the line's ends.
+	steep := NewDataset(v)
+	steep.AddFeatures(nil, 0, 1, 320, 0)
+	steep.AddFeatures(nil, 0, 0, 380, 1)
+	s := steep.FitWDLTable(eval.WDLModel{K: 0.003})
+	if err := s.Table.Check(); err != nil {
+		t.Error(err)
+	}
+	if k := knot(300); s.Table.Win[k] != eval.WDLUnit || s.Table.Loss[k] != 0 || s.Table.Win[k+1] != 0 || s.Table.Loss[k+1] != eval.WDLUnit {
+		t.Errorf("steep: knot +300 win %d loss %d, +400 win %d loss %d", s.Table.Win[k], s.Table.Loss[k], s.Table.Win[k+1], s.Table.Loss[k+1])
+	}
+}
+
+// The tridiagonal solution of the least-squares fit equals the minimum
+// found another way: coordinate descent on the sum of squares itself,
+// computed from the positions (Gauss–Seidel), on random positions that
+// crowd in places and leave gaps.
+func TestKnotSystemSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	for round := range 5 {
+		type pos struct{ score, result float64 }
+		var ps []pos
+		var sys knotSystem
+		for range 200 + rng.IntN(300) {
+			var score float64
+			switch rng.IntN(3) {
+			case 0: // a crowd near a multiple of 400
+				score = float64(400*(rng.IntN(7)-3)) + rng.NormFloat64()*30
+			case 1:
+				score = rng.Float64()*2400 - 1200 // leaves the outer knots empty
+			default:
+				score = rng.Float64()*600 + 200
+			}
+			result := []float64{0, 0.5, 1}[rng.IntN(3)]
+			if score == 0 {
+				continue
+			}
+			ps = append(ps, pos{score, result})
+			sys.add(score, result)
+		}
+		win, loss := sys.solve()
+		lambda := knotSmoothing(float64(len(ps)))
+		for side, got := range [2][eval.WDLKnots]float64{win, loss} {
+			want := 1.0
+			if side == 1 {
+				want = 0
+			}
+			var x [eval.WDLKnots]float64
+			for sweep := 0; sweep < 200000; sweep++ {
+				change := 0.0
+				for k := range x {
+					num, den := 0.0, 0.0
+					for _, p := range ps {
+						j, f := knotOf(p.score)
+						var w, other float64
+						switch k {
+						case j:
+							w, other = 1-f, f*x[j+1]
+						case j + 1:
+							w, other = f, (1-f)*x[j]
+						default:
+							continue
+						}
+						y := 0.0
+						if p.result == want {
+							y = 1
+						}
+						num += w * (y - other)
+						den += w * w
+					}
+					if k > 0 {
+						num += lambda * x[k-1]
+						den += lambda
+					}
+					if k < len(x)-1 {
+						num += lambda * x[k+1]
+						den += lambda
+					}
+					next := num / den
+					change = max(change, math.Abs(next-x[k]))
+					x[k] = next
+				}
+				if change < 1e-13 {
+					break
+				}
+			}
+			for k := range x {
+				if math.Abs(x[k]-got[k]) > 1e-6 {
+					t.Fatalf("round %d, side %d, knot %+d: tridiagonal %.9f, coordinate descent %.9f", round, side, eval.KnotScore(k), got[k], x[k])
+				}
+			}
+		}
 	}
 }
 
@@ -222,9 +326,14 @@ func TestFitWDLTable(t *testing.T) {
 		worst = max(worst, math.Abs(float64(m.Table.Win[i])-float64(truth.Table.Win[i]))/eval.WDLUnit,
 			math.Abs(float64(m.Table.Loss[i])-float64(truth.Table.Loss[i]))/eval.WDLUnit)
 	}
-	// About 500 positions weigh on a knot inside the span: a share's
-	// standard error is at most 0.022.
-	if worst > 0.08 {
+	// About 500 positions lie within a step of a knot inside the span. A
+	// share among them would have a standard error of at most 0.022; the
+	// least-squares knot, which undoes its neighbours' overlap, about 1.6
+	// times that (the inverse of the interpolation's tridiagonal matrix,
+	// 2/3 and 1/6 a step, has √3 on its diagonal, against 2/3 for the
+	// nearness weights): at most 0.035, and the worst of 66 some 2.5 of
+	// those.
+	if worst > 0.12 {
 		t.Errorf("a knot fitted %.3f away from the truth", worst)
 	}
 	fresh := wdlData(t, truth, 30_000, 6)
