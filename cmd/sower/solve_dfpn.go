@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
@@ -17,11 +16,7 @@ import (
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	p := game.Position()
-	score := 0
-	if o.first == "eval" {
-		score = eval.New(p.Variant()).Evaluate(&p)
-	}
-	first, err := o.firstSide(p.Side(), score)
+	first, err := o.firstAt(&p)
 	if err != nil {
 		return err
 	}
@@ -43,14 +38,10 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 		threads = fmt.Sprintf(", %d threads", o.threads)
 	}
 	fmt.Fprintf(c.stdout, "solving %s (%s to move) by proof-number search, table %d MiB%s\n", p.String(), p.Side(), o.hash, threads)
-	res, err := s.SolveFirst(ctx, p, game.History(), first, func(pr dfpn.Progress) {
-		searching := ""
-		if pr.Move != board.NoMove {
-			searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
-		}
-		fmt.Fprintf(c.stderr, "dfpn: %s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
-			pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
-	})
+	if o.each {
+		return c.solveEach(ctx, s, game, o)
+	}
+	res, err := s.SolveFirst(ctx, p, game.History(), first, c.dfpnProgress(""))
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {
 		if err := c.saveTable(s, o.save); err != nil {
@@ -87,6 +78,19 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 		fmt.Fprintf(c.stdout, "not solved: the disproofs rest on the game's history or the depth bound, %s\n", effort)
 	}
 	return nil
+}
+
+// dfpnProgress returns the progress report of a proof search: a line on
+// stderr, after prefix (the move whose position is searched, for --each).
+func (c *cli) dfpnProgress(prefix string) func(dfpn.Progress) {
+	return func(pr dfpn.Progress) {
+		searching := ""
+		if pr.Move != board.NoMove {
+			searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
+		}
+		fmt.Fprintf(c.stderr, "dfpn: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
+			prefix, pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
+	}
 }
 
 // pnString writes a proof or disproof number: "inf" for a final one.

@@ -4,6 +4,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/search/dfpn"
 )
@@ -34,7 +35,11 @@ type solveFlags struct {
 	ties    string
 	scale   int
 	first   string
-	fs      *pflag.FlagSet
+	// each solves the position after each legal move instead of the
+	// position itself, eachNodes nodes at most for each question.
+	each      bool
+	eachNodes uint64
+	fs        *pflag.FlagSet
 	// dfpn is the proof-number search's configuration that init, ties
 	// and scale give (filled by check).
 	dfpn dfpn.Config
@@ -54,6 +59,8 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.init, "init", dfpn.InitLookaheadSum.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
 	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
 	fs.StringVar(&o.first, "first", "eval", "--method dfpn: whose win to try to prove first: eval (the side the static evaluation favours), mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
+	fs.BoolVar(&o.each, "each", false, "--method dfpn: solve the position after each legal move in turn, one table for all, and say what they prove of this one")
+	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
@@ -125,7 +132,7 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 
 // checkDfpn checks the proof-number search's own options and fills o.dfpn.
 func (o *solveFlags) checkDfpn() error {
-	for _, name := range []string{"init", "ties", "eval-scale", "first"} {
+	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes"} {
 		if o.method == methodAB && o.fs.Changed(name) {
 			return usagef("--%s: only for --method dfpn", name)
 		}
@@ -147,8 +154,24 @@ func (o *solveFlags) checkDfpn() error {
 	if _, err := o.firstSide(board.South, 0); err != nil {
 		return err
 	}
+	if o.fs.Changed("each-nodes") && !o.each {
+		return usagef("--each-nodes: only with --each")
+	}
+	if o.each && o.proof != "" {
+		return usagef("--proof: not with --each (solve the position without --each, --resume the table --each saved, for its certificate)")
+	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
 	return nil
+}
+
+// firstAt returns the side whose win --first asks about first in p (the
+// static evaluation is read only for --first eval).
+func (o *solveFlags) firstAt(p *board.Position) (board.Side, error) {
+	score := 0
+	if o.first == "eval" {
+		score = eval.New(p.Variant()).Evaluate(p)
+	}
+	return o.firstSide(p.Side(), score)
 }
 
 // firstSide returns the side whose win --first asks about first when
