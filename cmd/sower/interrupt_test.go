@@ -87,4 +87,9 @@ func TestInterrupt(t *testing.T) {
 				c.args, err, stdout.String(), errb.String(), exitInterrupted, c.stdout, c.stderr)
 		}
 	}
+	// solve --each --save: the moves not searched are open, and the table
+	// is saved.
+	if _, err := os.Stat(filepath.Join(dir, "each.dfpn")); err != nil {
+		t.Errorf("solve --each --save, interrupted: %v", err)
+	}
 }

@@ -20,6 +20,11 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if err != nil {
 		return err
 	}
+	if o.each {
+		if err := checkEach(game); err != nil {
+			return err
+		}
+	}
 	cfg := o.dfpn
 	cfg.Every = 5 * time.Second
 	s, err := dfpn.New(cfg)

@@ -23,8 +23,22 @@ type eachTally struct {
 }
 
 // verdict returns the line that says what the tally proves of the root,
-// of moves legal moves.
-func (t *eachTally) verdict(moves int) string {
+// of moves legal moves, the search interrupted or not. A win found before
+// Ctrl-C still proves the root; the moves not searched are left without
+// their values.
+func (t *eachTally) verdict(moves int, interrupted bool) string {
+	v := t.proves(moves)
+	if !interrupted {
+		return v
+	}
+	if rest, ok := strings.CutPrefix(v, "not solved: "); ok {
+		return "interrupted: " + rest
+	}
+	return v + "; interrupted before every move's value"
+}
+
+// proves returns what the tally proves of the root.
+func (t *eachTally) proves(moves int) string {
 	switch {
 	case t.winner != board.NoMove:
 		return fmt.Sprintf("solved: a win for the side to move (%s wins by %s)", t.mover, t.winner)
@@ -45,9 +59,6 @@ func (t *eachTally) verdict(moves int) string {
 // the move being searched; --save keeps the table either way.
 func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
 	root := game.Position()
-	if st := game.Status(); st.Over() {
-		return fmt.Errorf("--each: the game is over at %s (%s): no move to solve", root.String(), st.Reason)
-	}
 	moves := root.LegalMoves()
 	s.SetMaxNodes(o.eachNodes)
 	tally := eachTally{mover: root.Side(), winner: board.NoMove}
@@ -76,7 +87,7 @@ func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(c.stdout, "%s: %s, %s\n", m, eachResult(res, o.eachNodes), effort)
+		fmt.Fprintf(c.stdout, "%s: %s, %s\n", m, eachResult(res), effort)
 		switch {
 		case res.Outcome == dfpn.Draw:
 			tally.drawn = append(tally.drawn, m)
@@ -96,28 +107,36 @@ func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 		}
 	}
 	effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
-	verdict := tally.verdict(len(moves))
-	if interrupted && strings.HasPrefix(verdict, "not solved") {
-		fmt.Fprintf(c.stdout, "interrupted: %s, %s\n", strings.TrimPrefix(verdict, "not solved: "), effort)
-		if o.save != "" {
-			return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", total, o.save, o.save)
-		}
-		return interruptedf("after %d nodes", total)
+	fmt.Fprintf(c.stdout, "%s, %s\n", tally.verdict(len(moves), interrupted), effort)
+	if !interrupted {
+		return nil
 	}
-	fmt.Fprintf(c.stdout, "%s, %s\n", verdict, effort)
+	if o.save != "" {
+		return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", total, o.save, o.save)
+	}
+	return interruptedf("after %d nodes", total)
+}
+
+// checkEach refuses --each at a finished position, before the table is
+// made or read.
+func checkEach(game *board.Game) error {
+	if st := game.Status(); st.Over() {
+		p := game.Position()
+		return fmt.Errorf("--each: the game is over at %s (%s): no move to solve", p.String(), st.Reason)
+	}
 	return nil
 }
 
 // eachResult describes the result of one move's position.
-func eachResult(res dfpn.Result, budget uint64) string {
+func eachResult(res dfpn.Result) string {
 	switch res.Outcome {
 	case dfpn.Win, dfpn.Loss:
 		return fmt.Sprintf("%s wins in at most %d plies", res.Winner, res.Plies)
 	case dfpn.Draw:
 		return "a draw (neither side can force a win)"
 	}
-	if budget > 0 && res.Nodes >= budget {
+	if res.OutOfNodes {
 		return "not proven within --each-nodes"
 	}
-	return "not proven: the disproofs rest on the game's history"
+	return "not proven: the disproofs rest on the game's history or the depth bound"
 }

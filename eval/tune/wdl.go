@@ -45,8 +45,9 @@ func (d *Dataset) FitWDL() (eval.WDLModel, float64) {
 // in the sum of squared differences over the positions (see knotSystem).
 // A position beyond the last knot counts at it. Knots that no position
 // is near lie on the straight line between their fitted neighbours, or
-// level with the nearest one beyond them; chances are then kept within
-// 0 and 1. The positions scored exactly 0 are counted apart, for the
+// level with the nearest one beyond them; chances are then kept at 0 or
+// more, and a win and a loss that add up to more than 1 are scaled down
+// together. The positions scored exactly 0 are counted apart, for the
 // table's chances at 0; without any, those are the knot's. An empty
 // dataset returns m unchanged.
 //
@@ -96,10 +97,15 @@ func (d *Dataset) FitWDLTable(m eval.WDLModel) eval.WDLModel {
 }
 
 // tableUnits rounds the chances of a win and a loss to a table's units,
-// each within 0 and 1 and their sum at most a whole.
+// each at least 0 and their sum at most a whole (scaled down together
+// when it is more).
 func tableUnits(win, loss float64) (uint16, uint16) {
-	w := uint16(math.Round(min(max(win, 0), 1) * eval.WDLUnit))
-	return w, min(uint16(math.Round(min(max(loss, 0), 1)*eval.WDLUnit)), eval.WDLUnit-w)
+	win, loss = max(win, 0), max(loss, 0)
+	if sum := win + loss; sum > 1 {
+		win, loss = win/sum, loss/sum
+	}
+	w := uint16(math.Round(win * eval.WDLUnit))
+	return w, min(uint16(math.Round(loss*eval.WDLUnit)), eval.WDLUnit-w)
 }
 
 // knotSystem holds the normal equations of the least-squares fit of a
@@ -108,20 +114,33 @@ func tableUnits(win, loss float64) (uint16, uint16) {
 // minimises, for the wins (y 1 for a win, else 0) and apart for the
 // losses,
 //
-//	Σ over positions ((1−f)·t[k] + f·t[k+1] − y)²  +  λ · Σ over k (t[k+1] − t[k])²
+//	Σ over positions ((1−f)·t[k] + f·t[k+1] − y)²
+//	  + μ · Σ over knots with positions near (t[k] − share[k])²
+//	  + λ · Σ over k (t[k+1] − t[k])²
 //
-// whose matrix is tridiagonal. The second sum, with λ a millionth of the
-// positions (knotSmoothing), does not move a knot with positions near it
-// measurably; it decides the knots the positions leave free (a straight
+// whose matrix is tridiagonal. The second sum is a prior worth one
+// position (μ = knotPrior) at each knot that positions lie within a step
+// of, towards their share of the results weighted by nearness (1 at the
+// knot, falling to 0 a step away; the table's fit before least squares):
+// it is lost among the hundreds of positions of a knot in use, and keeps
+// a knot that a few positions barely reach from swinging beyond 0 or 1
+// to fit them. The third, with λ = knotPenalty, moves no knot that
+// positions are near; it decides the knots they leave free (a straight
 // line across a gap, level beyond the last fitted knot).
 type knotSystem struct {
 	diag, off [eval.WDLKnots]float64 // the matrix: (k, k) and (k, k+1)
 	win, loss [eval.WDLKnots]float64 // the right-hand sides
-	n         float64                // positions
+	// near, nearWin and nearLoss sum the nearness weights of the
+	// positions within a step of each knot, and of the won and the lost.
+	near, nearWin, nearLoss [eval.WDLKnots]float64
+	n                       float64 // positions
 }
 
-// knotSmoothing returns λ for n positions.
-func knotSmoothing(n float64) float64 { return 1e-6*n + 1e-9 }
+// The weights of the prior and of the smoothness (see knotSystem).
+const (
+	knotPrior   = 1
+	knotPenalty = 1e-9
+)
 
 // knotOf returns the knot k below score (clamped to the span) and the
 // fraction f of the way to k+1.
@@ -138,13 +157,19 @@ func (s *knotSystem) add(score, result float64) {
 	s.diag[k] += a * a
 	s.diag[k+1] += b * b
 	s.off[k] += a * b
+	s.near[k] += a
+	s.near[k+1] += b
 	switch result {
 	case 1:
 		s.win[k] += a
 		s.win[k+1] += b
+		s.nearWin[k] += a
+		s.nearWin[k+1] += b
 	case 0:
 		s.loss[k] += a
 		s.loss[k+1] += b
+		s.nearLoss[k] += a
+		s.nearLoss[k+1] += b
 	}
 	s.n++
 }
@@ -154,15 +179,21 @@ func (s *knotSystem) add(score, result float64) {
 // position has been added).
 func (s *knotSystem) solve() (win, loss [eval.WDLKnots]float64) {
 	const n = eval.WDLKnots
-	lambda := knotSmoothing(s.n)
 	diag, off := s.diag, s.off
-	for k := range n - 1 {
-		diag[k] += lambda
-		diag[k+1] += lambda
-		off[k] -= lambda
+	rw, rl := s.win, s.loss
+	for k := range n {
+		if s.near[k] > 0 {
+			diag[k] += knotPrior
+			rw[k] += knotPrior * s.nearWin[k] / s.near[k]
+			rl[k] += knotPrior * s.nearLoss[k] / s.near[k]
+		}
+		if k < n-1 {
+			diag[k] += knotPenalty
+			diag[k+1] += knotPenalty
+			off[k] -= knotPenalty
+		}
 	}
 	var c [n]float64
-	rw, rl := s.win, s.loss
 	for k := range n {
 		m := diag[k]
 		if k > 0 {

@@ -143,7 +143,13 @@ func TestFitWDLTableByHand(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := NewDataset(v)
-	add := func(score, result float64) { d.AddFeatures(nil, 0, result, score, uint64(d.Len())) }
+	// Each position 2,000 times, so that the prior of one position at a
+	// knot (knotPrior) moves no knot by more than 1e-4.
+	add := func(score, result float64) {
+		for range 2000 {
+			d.AddFeatures(nil, 0, result, score, uint64(d.Len()))
+		}
+	}
 	// A quarter of the way from 300 to 400, three wins in four; three
 	// quarters of the way, one. The line through them: 1 at 300, 0 at 400
 	// (nearness weights would give the knot at 300 (0.75·3 + 0.25·1) /
@@ -206,24 +212,43 @@ func TestFitWDLTableByHand(t *testing.T) {
 	if z.Table.Win0 != eval.WDLUnit/4 || z.Table.Loss0 != eval.WDLUnit/2 {
 		t.Errorf("only zeros: at 0 win %d loss %d", z.Table.Win0, z.Table.Loss0)
 	}
-	// Beyond 0 and 1 the chances are clamped: wins in a row falling to
-	// losses within a step overshoot the line's ends.
-	steep := NewDataset(v)
-	steep.AddFeatures(nil, 0, 1, 320, 0)
-	steep.AddFeatures(nil, 0, 0, 380, 1)
-	s := steep.FitWDLTable(eval.WDLModel{K: 0.003})
-	if err := s.Table.Check(); err != nil {
-		t.Error(err)
+	// A win alone halfway between two knots: least squares alone would
+	// be content with any two knots that average 1 (the smoothness then
+	// picks 0 at +300, on the line from −500, and 2 at +400); the prior
+	// of one position at each knot towards its share (1 at both) puts
+	// both at 1, and the win is forecast.
+	alone := NewDataset(v)
+	for i := range 2000 {
+		alone.AddFeatures(nil, 0, 0, -500, uint64(i))
 	}
-	if k := knot(300); s.Table.Win[k] != eval.WDLUnit || s.Table.Loss[k] != 0 || s.Table.Win[k+1] != 0 || s.Table.Loss[k+1] != eval.WDLUnit {
-		t.Errorf("steep: knot +300 win %d loss %d, +400 win %d loss %d", s.Table.Win[k], s.Table.Loss[k], s.Table.Win[k+1], s.Table.Loss[k+1])
+	alone.AddFeatures(nil, 0, 1, 350, 2000)
+	a := alone.FitWDLTable(eval.WDLModel{K: 0.003})
+	for _, tc := range []struct {
+		score     int
+		win, loss float64
+	}{{-500, 0, 1}, {-100, 0.5, 0.5}, {300, 1, 0}, {400, 1, 0}, {1600, 1, 0}} {
+		k := knot(tc.score)
+		if w, l := float64(a.Table.Win[k])/eval.WDLUnit, float64(a.Table.Loss[k])/eval.WDLUnit; math.Abs(w-tc.win) > 2e-4 || math.Abs(l-tc.loss) > 2e-4 {
+			t.Errorf("a win alone at +350: knot %+d: win %g loss %g, want %g and %g", tc.score, w, l, tc.win, tc.loss)
+		}
+	}
+	// A win and a loss that add up to more than a whole are scaled down
+	// together; chances below 0 are 0.
+	for _, tc := range []struct {
+		win, loss float64
+		w, l      uint16
+	}{{0.9, 0.3, 7500, 2500}, {1.2, -0.1, 10000, 0}, {-0.2, 0.4, 0, 4000}, {0.3, 0.5, 3000, 5000}} {
+		if w, l := tableUnits(tc.win, tc.loss); w != tc.w || l != tc.l {
+			t.Errorf("tableUnits(%g, %g) = %d, %d, want %d, %d", tc.win, tc.loss, w, l, tc.w, tc.l)
+		}
 	}
 }
 
 // The tridiagonal solution of the least-squares fit equals the minimum
 // found another way: coordinate descent on the sum of squares itself,
-// computed from the positions (Gauss–Seidel), on random positions that
-// crowd in places and leave gaps.
+// prior and smoothness included, computed from the positions
+// (Gauss–Seidel), on random positions that crowd in places and leave
+// gaps.
 func TestKnotSystemSolve(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 22))
 	for round := range 5 {
@@ -248,11 +273,23 @@ func TestKnotSystemSolve(t *testing.T) {
 			sys.add(score, result)
 		}
 		win, loss := sys.solve()
-		lambda := knotSmoothing(float64(len(ps)))
 		for side, got := range [2][eval.WDLKnots]float64{win, loss} {
 			want := 1.0
 			if side == 1 {
 				want = 0
+			}
+			// The prior's shares, from the positions.
+			var near, nearY [eval.WDLKnots]float64
+			for _, p := range ps {
+				j, f := knotOf(p.score)
+				y := 0.0
+				if p.result == want {
+					y = 1
+				}
+				near[j] += 1 - f
+				near[j+1] += f
+				nearY[j] += (1 - f) * y
+				nearY[j+1] += f * y
 			}
 			var x [eval.WDLKnots]float64
 			for sweep := 0; sweep < 200000; sweep++ {
@@ -277,13 +314,17 @@ func TestKnotSystemSolve(t *testing.T) {
 						num += w * (y - other)
 						den += w * w
 					}
+					if near[k] > 0 {
+						num += knotPrior * nearY[k] / near[k]
+						den += knotPrior
+					}
 					if k > 0 {
-						num += lambda * x[k-1]
-						den += lambda
+						num += knotPenalty * x[k-1]
+						den += knotPenalty
 					}
 					if k < len(x)-1 {
-						num += lambda * x[k+1]
-						den += lambda
+						num += knotPenalty * x[k+1]
+						den += knotPenalty
 					}
 					next := num / den
 					change = max(change, math.Abs(next-x[k]))
@@ -294,7 +335,7 @@ func TestKnotSystemSolve(t *testing.T) {
 				}
 			}
 			for k := range x {
-				if math.Abs(x[k]-got[k]) > 1e-6 {
+				if !(math.Abs(x[k]-got[k]) <= 1e-6) { // NaN fails too
 					t.Fatalf("round %d, side %d, knot %+d: tridiagonal %.9f, coordinate descent %.9f", round, side, eval.KnotScore(k), got[k], x[k])
 				}
 			}

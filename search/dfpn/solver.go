@@ -174,8 +174,11 @@ type Result struct {
 	// Plies is the length of the proof's longest line: the winner wins in
 	// at most this many plies by following it.
 	Plies int
-	Nodes uint64
-	Time  time.Duration
+	// OutOfNodes reports that a question ran out of Config.MaxNodes
+	// (SetMaxNodes) before it was settled; the Outcome is then Unknown.
+	OutOfNodes bool
+	Nodes      uint64
+	Time       time.Duration
 }
 
 // Solver is a df-pn prover with its table. Its methods are not safe for
@@ -304,6 +307,7 @@ func (s *Solver) SolveFirst(ctx context.Context, root board.Position, history []
 			return res, err
 		}
 		if r.pn != 0 && r.dn != 0 {
+			res.OutOfNodes = true
 			return res, nil // the node budget ran out
 		}
 		if r.pn == 0 {
