@@ -105,6 +105,9 @@ func fakeWorker(ctx context.Context, c *Client) error {
 			first = false
 			b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Failed: "a fault"})
 			if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+				if ctx.Err() != nil {
+					return nil // stopped once the run was over
+				}
 				return fmt.Errorf("publishing: %w", err)
 			}
 		}
@@ -117,6 +120,9 @@ func fakeWorker(ctx context.Context, c *Client) error {
 		}
 		b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: "w", Games: task.Games, Data: data})
 		if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped once the run was over: a task handed out again
+			}
 			return fmt.Errorf("publishing: %w", err)
 		}
 		_ = msg.DoubleAck(ctx)
@@ -165,22 +171,32 @@ func serveWorker(ctx context.Context, t *testing.T, srv *Server, w *Worker) func
 }
 
 // stopOnceQueued runs match m's coordinator until its task consumer holds
-// tasks tasks, stops it, and returns the consumer.
+// tasks tasks and the match's status records them published, stops it,
+// and returns the consumer.
 func stopOnceQueued(ctx context.Context, t *testing.T, c *Client, m Match, tasks uint64) jetstream.Consumer {
 	t.Helper()
 	first, stop := context.WithCancel(ctx)
 	done := make(chan error, 1)
 	go func() { _, err := Run(first, c, m); done <- err }()
 	cons := waitConsumer(ctx, t, c, m.ID)
-	for {
+	// Queued, and recorded as published: a coordinator stopped between
+	// the two queues its tasks again when it resumes (rightly: it cannot
+	// know they were), which is not what the callers test.
+	for published := false; ; time.Sleep(20 * time.Millisecond) {
 		info, err := cons.Info(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if info.NumPending == tasks {
+		if !published {
+			if kv, err := c.JS.KeyValue(ctx, MatchBucket); err == nil {
+				if e, err := kv.Get(ctx, m.ID+".status"); err == nil {
+					published = decodeStatus(e.Value()).Published
+				}
+			}
+		}
+		if published && info.NumPending == tasks {
 			break
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	stop()
 	if err := <-done; !errors.Is(err, context.Canceled) {
