@@ -88,14 +88,22 @@ func (t *WDLTable) Check() error {
 // KnotScore returns the score of knot i of a WDLTable.
 func KnotScore(i int) int { return -WDLSpan + i*WDLStep }
 
+// KnotOf locates score among a WDLTable's knots: the knot i below it
+// (a score beyond the span counts at the last knot on its side) and the
+// fraction f of the way to knot i+1, the weights 1−f and f of the table's
+// interpolation.
+func KnotOf(score float64) (i int, f float64) {
+	x := (min(max(score, -WDLSpan), WDLSpan) + WDLSpan) / WDLStep
+	i = min(int(x), WDLKnots-2)
+	return i, x - float64(i)
+}
+
 // chances interpolates t at score.
 func (t *WDLTable) chances(score float64) (win, loss float64) {
 	if score == 0 {
 		return float64(t.Win0) / WDLUnit, float64(t.Loss0) / WDLUnit
 	}
-	x := (min(max(score, -WDLSpan), WDLSpan) + WDLSpan) / WDLStep
-	i := min(int(x), WDLKnots-2)
-	f := x - float64(i)
+	i, f := KnotOf(score)
 	win = (float64(t.Win[i])*(1-f) + float64(t.Win[i+1])*f) / WDLUnit
 	loss = (float64(t.Loss[i])*(1-f) + float64(t.Loss[i+1])*f) / WDLUnit
 	return win, loss

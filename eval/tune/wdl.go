@@ -129,11 +129,12 @@ func tableUnits(win, loss float64) (uint16, uint16) {
 // line across a gap, level beyond the last fitted knot).
 type knotSystem struct {
 	diag, off [eval.WDLKnots]float64 // the matrix: (k, k) and (k, k+1)
-	win, loss [eval.WDLKnots]float64 // the right-hand sides
-	// near, nearWin and nearLoss sum the nearness weights of the
-	// positions within a step of each knot, and of the won and the lost.
-	near, nearWin, nearLoss [eval.WDLKnots]float64
-	n                       float64 // positions
+	// win and loss are the right-hand sides: the nearness weights of the
+	// won and of the lost positions within a step of each knot (so that
+	// win/near and loss/near are the prior's shares).
+	win, loss [eval.WDLKnots]float64
+	near      [eval.WDLKnots]float64 // the nearness weights of all of them
+	n         float64                // positions
 }
 
 // The weights of the prior and of the smoothness (see knotSystem).
@@ -142,17 +143,9 @@ const (
 	knotPenalty = 1e-9
 )
 
-// knotOf returns the knot k below score (clamped to the span) and the
-// fraction f of the way to k+1.
-func knotOf(score float64) (int, float64) {
-	x := (min(max(score, -eval.WDLSpan), eval.WDLSpan) + eval.WDLSpan) / eval.WDLStep
-	k := min(int(x), eval.WDLKnots-2)
-	return k, x - float64(k)
-}
-
 // add counts a position at score with result (1, ½ or 0).
 func (s *knotSystem) add(score, result float64) {
-	k, f := knotOf(score)
+	k, f := eval.KnotOf(score)
 	a, b := 1-f, f
 	s.diag[k] += a * a
 	s.diag[k+1] += b * b
@@ -163,13 +156,9 @@ func (s *knotSystem) add(score, result float64) {
 	case 1:
 		s.win[k] += a
 		s.win[k+1] += b
-		s.nearWin[k] += a
-		s.nearWin[k+1] += b
 	case 0:
 		s.loss[k] += a
 		s.loss[k+1] += b
-		s.nearLoss[k] += a
-		s.nearLoss[k+1] += b
 	}
 	s.n++
 }
@@ -184,8 +173,8 @@ func (s *knotSystem) solve() (win, loss [eval.WDLKnots]float64) {
 	for k := range n {
 		if s.near[k] > 0 {
 			diag[k] += knotPrior
-			rw[k] += knotPrior * s.nearWin[k] / s.near[k]
-			rl[k] += knotPrior * s.nearLoss[k] / s.near[k]
+			rw[k] += knotPrior * s.win[k] / s.near[k]
+			rl[k] += knotPrior * s.loss[k] / s.near[k]
 		}
 		if k < n-1 {
 			diag[k] += knotPenalty

@@ -281,7 +281,7 @@ func TestKnotSystemSolve(t *testing.T) {
 			// The prior's shares, from the positions.
 			var near, nearY [eval.WDLKnots]float64
 			for _, p := range ps {
-				j, f := knotOf(p.score)
+				j, f := eval.KnotOf(p.score)
 				y := 0.0
 				if p.result == want {
 					y = 1
@@ -297,7 +297,7 @@ func TestKnotSystemSolve(t *testing.T) {
 				for k := range x {
 					num, den := 0.0, 0.0
 					for _, p := range ps {
-						j, f := knotOf(p.score)
+						j, f := eval.KnotOf(p.score)
 						var w, other float64
 						switch k {
 						case j:
