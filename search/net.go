@@ -110,15 +110,17 @@ func (s *searcher) evaluate(pos *board.Position, ply int) int {
 	if !s.net.on {
 		return s.ev.Evaluate(pos)
 	}
-	if s.net.lazy > 0 {
-		if v := s.ev.Evaluate(pos); v > s.net.lazy || v < -s.net.lazy {
-			return v
-		}
-	}
+	// The cache holds only the network's scores, of positions the
+	// linear evaluation put within the lazy margin, so it is read first.
 	key := pos.Key()
 	e := &s.net.cache[key&(evalCacheSize-1)]
 	if e.ok && e.key == key {
 		return int(e.score)
+	}
+	if s.net.lazy > 0 {
+		if v := s.ev.Evaluate(pos); v > s.net.lazy || v < -s.net.lazy {
+			return v
+		}
 	}
 	a := &s.net.accs[ply]
 	if ply > 0 {

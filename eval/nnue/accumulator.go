@@ -1,6 +1,10 @@
 package nnue
 
-import "github.com/sower-engine/sower/board"
+import (
+	"math/bits"
+
+	"github.com/sower-engine/sower/board"
+)
 
 // Accumulator holds the feature transformer's output for both
 // perspectives of one position, and the snapshot of the position it was
@@ -83,29 +87,17 @@ func (m *Model) UpdateWith(a *Accumulator, p *board.Position, pol Policy) int {
 func (m *Model) UpdateFrom(a, base *Accumulator, p *board.Position) int {
 	var s snapshot
 	m.read(p, &s)
-	if base.valid && (!a.valid || m.distance(&base.snap, &s) < m.distance(&a.snap, &s)) {
-		*a = *base
+	if !base.valid {
+		return m.apply(a, &s, Auto)
 	}
-	return m.apply(a, &s, Auto)
-}
-
-// distance counts the holes and capture counts that differ between two
-// snapshots.
-func (m *Model) distance(x, y *snapshot) int {
-	d := 0
-	for r := 0; r < m.regions; r++ {
-		for k := 0; k < m.lanes; k++ {
-			if x.bucket[r][k] != y.bucket[r][k] {
-				d++
-			}
+	db, nb := diff(&base.snap, &s)
+	if a.valid {
+		if da, na := diff(&a.snap, &s); na <= nb {
+			return m.applyDiff(a, &s, &da, na, Auto)
 		}
 	}
-	for side := range x.capt {
-		if x.capt[side] != y.capt[side] {
-			d++
-		}
-	}
-	return d
+	*a = *base
+	return m.applyDiff(a, &s, &db, nb, Auto)
 }
 
 // apply brings a to snapshot s under policy pol (see UpdateWith).
@@ -116,30 +108,22 @@ func (m *Model) apply(a *Accumulator, sp *snapshot, pol Policy) int {
 		m.refresh(a)
 		return -1
 	}
+	d, changed := diff(&a.snap, &s)
+	return m.applyDiff(a, &s, &d, changed, pol)
+}
+
+// applyDiff is apply to a valid accumulator, given diff(&a.snap, s).
+func (m *Model) applyDiff(a *Accumulator, sp *snapshot, d *[snapWords]uint64, changed int, pol Policy) int {
+	s := *sp
 	// Count the passes over a row each way: an update makes one per
 	// changed hole (subtracting its old row and adding its new one in the
 	// same pass) and per changed capture count; a refresh one per input.
-	changed, refRows := 0, 0
-	for r := 0; r < m.regions; r++ {
-		for k := 0; k < m.lanes; k++ {
-			o, nw := a.snap.bucket[r][k], s.bucket[r][k]
-			if nw != 0 {
-				refRows++
-			}
-			if o != nw {
-				changed++
-			}
-		}
+	refRows := 0
+	for i := range d {
+		refRows += bits.OnesCount64(nonzeroBytes(s.word(i)) & laneMask(i))
 	}
-	capChanged := false
 	if m.regions == 1 {
 		refRows += 2
-		for side := range s.capt {
-			if s.capt[side] != a.snap.capt[side] {
-				changed++
-				capChanged = true
-			}
-		}
 	}
 	if pol == Refresh || (pol == Auto && changed > refRows) {
 		a.snap = s
@@ -149,37 +133,41 @@ func (m *Model) apply(a *Accumulator, sp *snapshot, pol Policy) int {
 	if changed == 0 {
 		return 0
 	}
-	n := m.net
 	for persp := range a.v {
-		acc := &a.v[persp]
-		for r := 0; r < m.regions; r++ {
-			for k := 0; k < m.lanes; k++ {
-				o, nw := a.snap.bucket[r][k], s.bucket[r][k]
-				if o == nw {
-					continue
-				}
-				base := int(m.slot[persp][r][k]) - 1
-				switch {
-				case o == 0:
-					addRow(acc, n.row(base+int(nw)))
-				case nw == 0:
-					subRow(acc, n.row(base+int(o)))
-				default:
-					subAddRow(acc, n.row(base+int(o)), n.row(base+int(nw)))
-				}
-			}
-		}
-		if capChanged {
-			for side := board.South; side <= board.North; side++ {
-				o, nw := a.snap.capt[side], s.capt[side]
-				if o != nw {
-					subAddRow(acc, n.row(captureInput(board.Side(persp), side, o)), n.row(captureInput(board.Side(persp), side, nw)))
-				}
-			}
-		}
+		m.applyRows(&a.v[persp], board.Side(persp), &a.snap, &s, d)
 	}
 	a.snap = s
 	return changed
+}
+
+// applyRows brings perspective persp's accumulator acc from snapshot old
+// to nw, whose differing bytes d marks (diff).
+func (m *Model) applyRows(acc *[Hidden]int16, persp board.Side, old, nw *snapshot, d *[snapWords]uint64) {
+	n := m.net
+	for i, w := range d {
+		for w &= laneMask(i); w != 0; w &= w - 1 {
+			j := 8*i + bits.TrailingZeros64(w)>>3
+			r, k := j/maxLanes, j%maxLanes
+			o, b := old.bucket[r][k], nw.bucket[r][k]
+			base := int(m.slot[persp][r][k]) - 1
+			switch {
+			case o == 0:
+				addRow(acc, n.row(base+int(b)))
+			case b == 0:
+				subRow(acc, n.row(base+int(o)))
+			default:
+				subAddRow(acc, n.row(base+int(o)), n.row(base+int(b)))
+			}
+		}
+	}
+	if d[snapWords-1]&captureBytes == 0 {
+		return
+	}
+	for side := board.South; side <= board.North; side++ {
+		if o, c := old.capt[side], nw.capt[side]; o != c {
+			subAddRow(acc, n.row(captureInput(persp, side, o)), n.row(captureInput(persp, side, c)))
+		}
+	}
 }
 
 // Evaluate returns the score of the position a was computed from, for its

@@ -1,7 +1,10 @@
 package nnue
 
 import (
+	"encoding/binary"
 	"fmt"
+	"math/bits"
+	"unsafe"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -128,10 +131,61 @@ func captureInput(p, s board.Side, quarters uint8) int {
 }
 
 // snapshot is what an accumulator was computed from: each lane's bucket
-// and, in Hoyito III, each side's captures in fours.
+// and, in Hoyito III, each side's captures in fours. Its 40 bytes are
+// compared eight at a time (snapshot.word): lane k of region r is byte
+// r·maxLanes + k, side s's captures byte 2·maxLanes + s.
 type snapshot struct {
 	bucket [2][maxLanes]uint8
 	capt   [2]uint8
+	_      [2]uint8 // to a whole number of words, always zero
+}
+
+// snapWords is the number of 8-byte words of a snapshot.
+const snapWords = 5
+
+// A snapshot is exactly snapWords words: this fails to compile otherwise
+// (a negative constant overflows a uintptr).
+const _ = unsafe.Sizeof(snapshot{}) - 8*snapWords + (8*snapWords - unsafe.Sizeof(snapshot{}))
+
+// word returns bytes 8i to 8i+7 of s, byte 8i+j at bits 8j to 8j+7 on any
+// byte order.
+func (s *snapshot) word(i int) uint64 {
+	b := (*[8 * snapWords]uint8)(unsafe.Pointer(s))
+	return binary.LittleEndian.Uint64(b[8*i:])
+}
+
+// byteLows has the low seven bits of each byte.
+const byteLows = 0x7f7f_7f7f_7f7f_7f7f
+
+// nonzeroBytes returns x with the top bit of each non-zero byte set and
+// every other bit clear: adding 0x7f to a byte's low seven bits carries
+// into its top bit exactly when they are not all zero, and never beyond.
+func nonzeroBytes(x uint64) uint64 { return ((x & byteLows) + byteLows | x) &^ byteLows }
+
+// Masks of a snapshot's words: the top bits of the lanes' bytes, and of
+// the capture counts' (bytes 36 and 37, in the last word).
+const (
+	laneBytes    = 0x8080_8080_8080_8080
+	lastLanes    = 0x0000_0000_8080_8080
+	captureBytes = 0x0000_8080_0000_0000
+)
+
+// laneMask returns the mask of the lanes' bytes in word i.
+func laneMask(i int) uint64 {
+	if i == snapWords-1 {
+		return lastLanes
+	}
+	return laneBytes
+}
+
+// diff returns, for each word, the top bit of every byte where x and y
+// differ, and the number of such bytes.
+func diff(x, y *snapshot) (d [snapWords]uint64, n int) {
+	for i := range d {
+		d[i] = nonzeroBytes(x.word(i) ^ y.word(i))
+		n += bits.OnesCount64(d[i])
+	}
+	return d, n
 }
 
 // read takes p's snapshot.

@@ -1,6 +1,9 @@
 package nnue
 
-import "unsafe"
+import (
+	"math/bits"
+	"unsafe"
+)
 
 // The plain loops of the accumulator and the dense layer. A build with
 // GOEXPERIMENT=simd on amd64 uses the vector versions of rows_simd.go
@@ -61,27 +64,43 @@ func subAddRowPlain(acc, old, nw *[Hidden]int16) {
 // read back exactly: the low half as a signed 32-bit number, the high
 // half as the rest shifted down. Integer sums do not depend on their
 // order, so the result is the definition's.
+//
+// The four sums are kept in variables, which the compiler holds in
+// registers (see the constant after the function).
 func (m *Model) propagatePlain(us, them *[Hidden]int16) int {
-	acc := m.bias
+	a0, a1, a2, a3 := m.bias[0], m.bias[1], m.bias[2], m.bias[3]
 	for p, a := range [2]*[Hidden]int16{us, them} {
-		for i, x := range a {
-			if x <= 0 {
-				continue
-			}
-			v := int64(min(x, QA))
-			w := &m.dense[p*Hidden+i]
-			for k := range acc {
-				acc[k] += v * w[k]
-			}
+		w := (*[Hidden][L1 / 2]int64)(m.dense[p*Hidden:])
+		for mask := positive(a); mask != 0; mask &= mask - 1 {
+			i := bits.TrailingZeros32(mask)
+			v, r := int64(min(a[i], QA)), &w[i]
+			a0 += v * r[0]
+			a1 += v * r[1]
+			a2 += v * r[2]
+			a3 += v * r[3]
 		}
 	}
 	var sum [L1]int32
-	for k, x := range acc {
+	for k, x := range [L1 / 2]int64{a0, a1, a2, a3} {
 		lo := int64(int32(uint32(x)))
 		sum[2*k], sum[2*k+1] = int32(lo), int32((x-lo)>>32)
 	}
 	return m.net.output(&sum)
 }
+
+// positive returns a bit for each value of a above zero, a[i]'s at bit i,
+// without a branch per value: -x is negative exactly when x is positive.
+func positive(a *[Hidden]int16) uint32 {
+	var mask uint32
+	for i, x := range a {
+		mask |= uint32(-int32(x)) >> 31 << i
+	}
+	return mask
+}
+
+// propagatePlain's sums are four: this fails to compile otherwise (a
+// negative constant overflows a uint).
+const _ = uint(L1/2-4) + uint(4-L1/2)
 
 // output returns the score of the dense layer's sums.
 func (n *Net) output(sum *[L1]int32) int {
