@@ -57,7 +57,8 @@ const MaxNetLazy = 10000
 // with the linear evaluation: a position whose linear score is beyond
 // ± margin (hundredths of a seed) is scored by it, the network is not
 // run. 0, the default, always runs the network. The linear evaluation
-// is computed first, so it pays where the network costs much more.
+// is computed first (after the evaluation cache, which holds only the
+// network's scores), so it pays where the network costs much more.
 // Like SetNet, it is called between searches.
 func (e *Engine) SetNetLazy(margin int) error {
 	if margin < 0 || margin > MaxNetLazy {

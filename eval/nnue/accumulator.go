@@ -113,8 +113,7 @@ func (m *Model) apply(a *Accumulator, sp *snapshot, pol Policy) int {
 }
 
 // applyDiff is apply to a valid accumulator, given diff(&a.snap, s).
-func (m *Model) applyDiff(a *Accumulator, sp *snapshot, d *[snapWords]uint64, changed int, pol Policy) int {
-	s := *sp
+func (m *Model) applyDiff(a *Accumulator, s *snapshot, d *[snapWords]uint64, changed int, pol Policy) int {
 	// Count the passes over a row each way: an update makes one per
 	// changed hole (subtracting its old row and adding its new one in the
 	// same pass) and per changed capture count; a refresh one per input.
@@ -126,7 +125,7 @@ func (m *Model) applyDiff(a *Accumulator, sp *snapshot, d *[snapWords]uint64, ch
 		refRows += 2
 	}
 	if pol == Refresh || (pol == Auto && changed > refRows) {
-		a.snap = s
+		a.snap = *s
 		m.refresh(a)
 		return changed
 	}
@@ -134,9 +133,9 @@ func (m *Model) applyDiff(a *Accumulator, sp *snapshot, d *[snapWords]uint64, ch
 		return 0
 	}
 	for persp := range a.v {
-		m.applyRows(&a.v[persp], board.Side(persp), &a.snap, &s, d)
+		m.applyRows(&a.v[persp], board.Side(persp), &a.snap, s, d)
 	}
-	a.snap = s
+	a.snap = *s
 	return changed
 }
 

@@ -229,3 +229,68 @@ func TestEvaluateAllocs(t *testing.T) {
 		t.Errorf("%v allocations per run", allocs)
 	}
 }
+
+// changedHoles counts, by the board's holes, those whose bucket differs
+// between p and q, and the capture counts (in fours, Hoyito III) that
+// differ: what an update returns.
+func changedHoles(v *board.Variant, p, q *board.Position) int {
+	buckets := func(x *board.Position) map[board.Move]uint8 {
+		out := map[board.Move]uint8{}
+		for s := board.South; s <= board.North; s++ {
+			c, _ := x.Circuit(s)
+			for k := 0; k < v.CircuitLen(); k++ {
+				out[v.CircuitHole(s, k)] = bucket(c[k])
+			}
+		}
+		return out
+	}
+	bp, bq := buckets(p), buckets(q)
+	n := 0
+	for h, b := range bp {
+		if bq[h] != b {
+			n++
+		}
+	}
+	if v.Family() == board.Hoyito {
+		for s := board.South; s <= board.North; s++ {
+			if p.Captured(s)/4 != q.Captured(s)/4 {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// TestBoardChange refreshes one accumulator on each board in turn and
+// follows a game of the last: what an earlier board left in it must not
+// count as changed holes or reach the values. Every update's count is
+// checked against changedHoles.
+func TestBoardChange(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 1))
+	names := board.Names()
+	for _, to := range names {
+		for _, from := range names {
+			if from == to {
+				continue
+			}
+			mf, mt := model(t, from, 2), model(t, to, 3)
+			var a Accumulator
+			g := randomGame(mf.v, rng, 30)
+			mf.Refresh(&a, &g[len(g)-1])
+			game := randomGame(mt.v, rng, 200)
+			mt.Refresh(&a, &game[0])
+			for ply := 1; ply < len(game); ply++ {
+				p := &game[ply]
+				got := mt.UpdateWith(&a, p, Incremental)
+				if want := changedHoles(mt.v, &game[ply-1], p); got != want {
+					t.Fatalf("%s after %s, ply %d: %d changed, want %d", to, from, ply, got, want)
+				}
+				var fresh Accumulator
+				mt.Refresh(&fresh, p)
+				if !a.Equal(&fresh) {
+					t.Fatalf("%s after %s, ply %d: the accumulator differs from a refresh", to, from, ply)
+				}
+			}
+		}
+	}
+}

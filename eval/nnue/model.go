@@ -163,7 +163,10 @@ const byteLows = 0x7f7f_7f7f_7f7f_7f7f
 func nonzeroBytes(x uint64) uint64 { return ((x & byteLows) + byteLows | x) &^ byteLows }
 
 // Masks of a snapshot's words: the top bits of the lanes' bytes, and of
-// the capture counts' (bytes 36 and 37, in the last word).
+// the capture counts' (bytes 36 and 37, in the last word). They are
+// written for 18 lanes a region: this fails to compile otherwise.
+const _ = uint(maxLanes-18) + uint(18-maxLanes)
+
 const (
 	laneBytes    = 0x8080_8080_8080_8080
 	lastLanes    = 0x0000_0000_8080_8080
@@ -190,6 +193,10 @@ func diff(x, y *snapshot) (d [snapWords]uint64, n int) {
 
 // read takes p's snapshot.
 func (m *Model) read(p *board.Position, s *snapshot) {
+	// The lanes and captures a board does not use must read zero: the
+	// comparisons cover every byte (diff), and a's snapshot in Refresh
+	// may hold another board's.
+	*s = snapshot{}
 	for r := 0; r < m.regions; r++ {
 		c, _ := p.Circuit(board.Side(r))
 		for k := 0; k < m.lanes; k++ {

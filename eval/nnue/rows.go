@@ -88,6 +88,10 @@ func (m *Model) propagatePlain(us, them *[Hidden]int16) int {
 	return m.net.output(&sum)
 }
 
+// positive's mask has room for Hidden bits: this fails to compile
+// otherwise.
+const _ = uint(32 - Hidden)
+
 // positive returns a bit for each value of a above zero, a[i]'s at bit i,
 // without a branch per value: -x is negative exactly when x is positive.
 func positive(a *[Hidden]int16) uint32 {
