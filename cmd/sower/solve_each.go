@@ -20,6 +20,8 @@ type eachTally struct {
 	lost   int        // moves to positions the opponent wins
 	drawn  []board.Move
 	open   []board.Move // not proven, or not searched
+	// interrupted reports that Ctrl-C stopped the moves' searches.
+	interrupted bool
 }
 
 // verdict returns the line that says what the tally proves of the root,
@@ -55,25 +57,65 @@ func (t *eachTally) proves(moves int) string {
 // one table (so that what one proves serves the next), each question
 // limited to --each-nodes nodes, and says what they prove of the root: a
 // win for the side to move if one of them is its win (the first such
-// move is named), a loss if every one is the opponent's. Ctrl-C stops at
-// the move being searched; --save keeps the table either way.
+// move is named), a loss if every one is the opponent's. With --walk N it
+// then goes down the line that is left, up to N times (see walkStep).
+// Ctrl-C stops at the move being searched; --save keeps the table either
+// way.
 func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
-	root := game.Position()
-	moves := root.LegalMoves()
 	s.SetMaxNodes(o.eachNodes)
-	tally := eachTally{mover: root.Side(), winner: board.NoMove}
 	start := time.Now()
 	var total uint64
 	interrupted := false
+	for level := 0; ; level++ {
+		tally, moves, nodes, err := c.eachLevel(ctx, s, game, o)
+		total += nodes
+		if err != nil {
+			return err
+		}
+		interrupted = tally.interrupted
+		effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
+		fmt.Fprintf(c.stdout, "%s, %s\n", tally.verdict(moves, interrupted), effort)
+		if interrupted || level == o.walk {
+			break
+		}
+		next, why := walkStep(s, game, &tally, moves)
+		fmt.Fprintf(c.stdout, "walk: %s\n", why)
+		if next == nil {
+			break
+		}
+		game = next
+	}
+	if o.save != "" {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
+	if !interrupted {
+		return nil
+	}
+	if o.save != "" {
+		return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", total, o.save, o.save)
+	}
+	return interruptedf("after %d nodes", total)
+}
+
+// eachLevel solves the position after each legal move of game's position
+// and prints a line for each: the tally, the number of legal moves and
+// the nodes searched.
+func (c *cli) eachLevel(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) (eachTally, int, uint64, error) {
+	root := game.Position()
+	moves := root.LegalMoves()
+	tally := eachTally{mover: root.Side(), winner: board.NoMove}
+	var total uint64
 	for i, m := range moves {
-		child := board.NewGame(game.Start())
-		if err := child.PlayAll(append(slices.Clone(game.Moves()), m)); err != nil {
-			return err // a legal move of a position reached by legal moves
+		child, err := after(game, m)
+		if err != nil {
+			return tally, len(moves), total, err
 		}
 		q := child.Position()
 		first, err := o.firstAt(&q)
 		if err != nil {
-			return err
+			return tally, len(moves), total, err
 		}
 		res, err := s.SolveFirst(ctx, q, child.History(), first, c.dfpnProgress(m.String()+": "))
 		total += res.Nodes
@@ -81,11 +123,11 @@ func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 		if errors.Is(err, context.Canceled) {
 			fmt.Fprintf(c.stdout, "%s: interrupted, %s\n", m, effort)
 			tally.open = append(tally.open, moves[i:]...)
-			interrupted = true
+			tally.interrupted = true
 			break
 		}
 		if err != nil {
-			return err
+			return tally, len(moves), total, err
 		}
 		fmt.Fprintf(c.stdout, "%s: %s, %s\n", m, eachResult(res), effort)
 		switch {
@@ -101,20 +143,53 @@ func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 			tally.lost++
 		}
 	}
-	if o.save != "" {
-		if err := c.saveTable(s, o.save); err != nil {
-			return err
-		}
+	return tally, len(moves), total, nil
+}
+
+// after returns a game of game's moves and then moves.
+func after(game *board.Game, moves ...board.Move) (*board.Game, error) {
+	g := board.NewGame(game.Start())
+	if err := g.PlayAll(append(slices.Clone(game.Moves()), moves...)); err != nil {
+		return nil, err // legal moves of a position reached by legal moves
 	}
-	effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
-	fmt.Fprintf(c.stdout, "%s, %s\n", tally.verdict(len(moves), interrupted), effort)
-	if !interrupted {
-		return nil
+	return g, nil
+}
+
+// walkStep goes one step down the line a proof still waits on (--walk):
+// when every move of the side to move but one is proven to lose, the
+// opponent's win after that one move is what is left to prove, and the
+// opponent's best try there (dfpn.Solver.BestTry: the nearest to proven
+// in the table) leads to the next position of the same side to move. It
+// returns that position's game and a line that names the two moves and
+// the position, or nil and the reason the walk stops.
+func walkStep(s *dfpn.Solver, game *board.Game, t *eachTally, moves int) (*board.Game, string) {
+	if t.winner != board.NoMove || t.lost == moves || len(t.open) == 0 {
+		return nil, "stops: the position is solved"
 	}
-	if o.save != "" {
-		return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", total, o.save, o.save)
+	if len(t.open) > 1 || t.lost+1 != moves {
+		return nil, fmt.Sprintf("stops: the line splits (open: %s)", board.FormatMoves(t.open))
 	}
-	return interruptedf("after %d nodes", total)
+	m := t.open[0]
+	child, err := after(game, m)
+	if err != nil {
+		return nil, "stops: " + err.Error()
+	}
+	q := child.Position()
+	attacker := t.mover.Other()
+	try, pn, ok := s.BestTry(&q, attacker)
+	if !ok {
+		return nil, fmt.Sprintf("stops: the table holds none of %s's replies to %s", attacker, m)
+	}
+	next, err := after(game, m, try)
+	if err != nil {
+		return nil, "stops: " + err.Error()
+	}
+	if st := next.Status(); st.Over() {
+		return nil, fmt.Sprintf("stops: %s %s ends the game (%s)", m, try, st.Reason)
+	}
+	p := next.Position()
+	return next, fmt.Sprintf("%s %s (%s's best try, pn %d): --moves %q, %s (%s to move)",
+		m, try, attacker, pn, board.FormatMoves(next.Moves()), p.String(), p.Side())
 }
 
 // checkEach refuses --each at a finished position, before the table is

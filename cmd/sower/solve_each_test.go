@@ -106,3 +106,84 @@ func TestEachVerdict(t *testing.T) {
 		}
 	}
 }
+
+// solve --each --walk goes down the line left open: each step names the
+// one open move and the opponent's try, and the next block of moves is
+// solved at the position those two reach; the walk stops where the line
+// splits, where the position is solved, or after --walk steps.
+func TestSolveEachWalk(t *testing.T) {
+	args := []string{"solve", "--game", "katro-4x4", "--hash", "16", "--moves", "a1 a4", "--each", "--each-nodes", "3000"}
+	stdout, _, st := runCLI(append(args, "--walk", "5")...)
+	if st != exitOK {
+		t.Fatalf("status %d\n%s", st, stdout)
+	}
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	step := regexp.MustCompile(`(?m)^not solved: (\d) of (\d) moves lose, open: ([a-d]1), .*\nwalk: ([a-d]1) ([a-d]4) \(North's best try, pn (\d+)\): --moves "([^"]*)", (\S+ S \d+) \(South to move\)\n`)
+	steps := step.FindAllStringSubmatch(stdout, -1)
+	if len(steps) == 0 {
+		t.Fatalf("no step of the walk:\n%s", stdout)
+	}
+	line := "a1 a4"
+	for _, s := range steps {
+		if lost, moves := s[1], s[2]; lost == "0" || lost[0]+1 != moves[0] || s[3] != s[4] {
+			t.Errorf("a step from a position where not all moves but %s lose:\n%s", s[3], s[0])
+		}
+		line += " " + s[4] + " " + s[5]
+		if s[7] != line {
+			t.Errorf("step --moves %q, want %q", s[7], line)
+		}
+		moves, err := v.ParseMoves(line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := board.NewGame(v.Start())
+		if err := g.PlayAll(moves); err != nil {
+			t.Fatalf("the walk's line %q: %v", line, err)
+		}
+		if p := g.Position(); p.String() != s[8] {
+			t.Errorf("after %q the walk names %s, want %s", line, s[8], p.String())
+		}
+		// The next block solves the legal moves of that position, and
+		// only those.
+		p := g.Position()
+		block := stdout[strings.Index(stdout, s[0])+len(s[0]):]
+		block = block[:strings.Index(block, "moves lose")]
+		got := regexp.MustCompile(`(?m)^([a-d]1): `).FindAllStringSubmatch(block, -1)
+		want := p.LegalMoves()
+		if len(got) != len(want) {
+			t.Fatalf("after %q the block has %d moves, want %d (%s):\n%s", line, len(got), len(want), board.FormatMoves(want), block)
+		}
+		for i, m := range want {
+			if got[i][1] != m.String() {
+				t.Errorf("after %q the block's move %d is %s, want %s", line, i, got[i][1], m)
+			}
+		}
+	}
+	if !regexp.MustCompile(`(?m)^walk: stops: (the line splits \(open: [a-d1 ]+\)|the position is solved)$`).MatchString(stdout) {
+		t.Errorf("the walk does not say why it stops:\n%s", stdout)
+	}
+	// One step at most with --walk 1; none with --walk 0 (--each alone).
+	one, _, _ := runCLI(append(args, "--walk", "1")...)
+	if strings.Count(one, "\nwalk: ") != 1 || strings.Count(one, "moves lose") != 2 {
+		t.Errorf("--walk 1:\n%s", one)
+	}
+	if none, _, _ := runCLI(args...); strings.Contains(none, "walk: ") || strings.Count(none, "moves lose") != 1 {
+		t.Errorf("--each without --walk:\n%s", none)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--walk", "2"}, "--walk: only with --each"},
+		{[]string{"--each", "--walk", "-1"}, "--walk -1: want 0 or more"},
+		{[]string{"--walk", "1", "--method", "ab"}, "--walk: only for --method dfpn"},
+	} {
+		args := append([]string{"solve", "--game", "katro-4x4", "--hash", "16"}, tc.args...)
+		if _, stderr, st := runCLI(args...); st == exitOK || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: status %d, stderr %q, want %q", tc.args, st, stderr, tc.want)
+		}
+	}
+}

@@ -39,7 +39,10 @@ type solveFlags struct {
 	// position itself, eachNodes nodes at most for each question.
 	each      bool
 	eachNodes uint64
-	fs        *pflag.FlagSet
+	// walk is how many times --each goes down the line left open (0:
+	// not at all).
+	walk int
+	fs   *pflag.FlagSet
 	// dfpn is the proof-number search's configuration that init, ties
 	// and scale give (filled by check).
 	dfpn dfpn.Config
@@ -61,6 +64,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.first, "first", "eval", "--method dfpn: whose win to try to prove first: eval (the side the static evaluation favours), mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
 	fs.BoolVar(&o.each, "each", false, "--method dfpn: solve the position after each legal move in turn, one table for all, and say what they prove of this one")
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
+	fs.IntVar(&o.walk, "walk", 0, "--method dfpn with --each: when all moves but one lose, go on to the position after that move and the opponent's best try, up to N times (one table, read once)")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
@@ -132,7 +136,7 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 
 // checkDfpn checks the proof-number search's own options and fills o.dfpn.
 func (o *solveFlags) checkDfpn() error {
-	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes"} {
+	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk"} {
 		if o.method == methodAB && o.fs.Changed(name) {
 			return usagef("--%s: only for --method dfpn", name)
 		}
@@ -156,6 +160,12 @@ func (o *solveFlags) checkDfpn() error {
 	}
 	if o.fs.Changed("each-nodes") && !o.each {
 		return usagef("--each-nodes: only with --each")
+	}
+	switch {
+	case o.walk < 0:
+		return usagef("--walk %d: want 0 or more", o.walk)
+	case o.walk > 0 && !o.each:
+		return usagef("--walk: only with --each")
 	}
 	if o.each && o.proof != "" {
 		return usagef("--proof: not with --each (solve the position without --each, --resume the table --each saved, for its certificate)")

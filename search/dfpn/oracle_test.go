@@ -1,0 +1,86 @@
+package dfpn
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// TestBestTry checks BestTry on a proven root (its try is proven again
+// from an empty table), on an unproven one (the try is legal and no child
+// in the table is nearer to proven), on an empty table and for the side
+// not to move.
+func TestBestTry(t *testing.T) {
+	ctx := context.Background()
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := v.Start()
+	s, err := New(Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, ok := s.BestTry(&start, board.South); ok {
+		t.Error("an empty table gave a try")
+	}
+	res, err := s.Solve(ctx, start, nil, nil)
+	if err != nil || res.Outcome != Win || res.Winner != board.South {
+		t.Fatalf("katro-4x4's start: %+v, %v; want South's win", res, err)
+	}
+	m, pn, ok := s.BestTry(&start, board.South)
+	if !ok || pn != 0 {
+		t.Fatalf("the proven start's try: %s, pn %d, %v", m, pn, ok)
+	}
+	q := start
+	if !q.Play(m) {
+		t.Fatalf("the try %s is not legal", m)
+	}
+	fresh, err := New(Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := fresh.Solve(ctx, q, nil, nil); err != nil || r.Winner != board.South || (r.Outcome != Win && r.Outcome != Loss) {
+		t.Errorf("after the try %s: %+v, %v; want South's win", m, r, err)
+	}
+	if _, _, ok := s.BestTry(&start, board.North); ok {
+		t.Error("a try for the side not to move")
+	}
+
+	// Unproven: katro-4x6's start after a few thousand nodes.
+	w, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := w.Start()
+	s, err = New(Config{HashMiB: 16, MaxNodes: 20_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.Prove(ctx, p, nil, board.South, nil); err != nil || r.pn == 0 || r.dn == 0 {
+		t.Fatalf("katro-4x6's start settled in 20,000 nodes: %+v, %v", r, err)
+	}
+	m, pn, ok = s.BestTry(&p, board.South)
+	if !ok || pn == 0 {
+		t.Fatalf("the unproven start's try: %s, pn %d, %v", m, pn, ok)
+	}
+	found := false
+	for _, c := range p.LegalMoves() {
+		q := p
+		q.Play(c)
+		e, in := s.tt.find(q.Key() ^ salts[board.South])
+		if !in {
+			continue
+		}
+		if e.pn < pn {
+			t.Errorf("child %s has pn %d, below the try %s's %d", c, e.pn, m, pn)
+		}
+		if c == m {
+			found = e.pn == pn
+		}
+	}
+	if !found {
+		t.Errorf("the try %s is not a child in the table with pn %d", m, pn)
+	}
+}
