@@ -62,9 +62,17 @@ func (t *eachTally) proves(moves int) string {
 // Ctrl-C stops at the move being searched; --save keeps the table either
 // way.
 func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
+	if o.walk > 0 {
+		root := game.Position()
+		if err := o.walkFirst(root.Side()); err != nil {
+			return err
+		}
+		o.first = "mover"
+	}
 	s.SetMaxNodes(o.eachNodes)
 	start := time.Now()
 	var total uint64
+	var verdicts []string // printed after the table is saved
 	interrupted := false
 	for level := 0; ; level++ {
 		tally, moves, nodes, err := c.eachLevel(ctx, s, game, o)
@@ -73,22 +81,36 @@ func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 			return err
 		}
 		interrupted = tally.interrupted
-		effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
-		fmt.Fprintf(c.stdout, "%s, %s\n", tally.verdict(moves, interrupted), effort)
-		if interrupted || level == o.walk {
+		verdicts = append(verdicts, tally.verdict(moves, interrupted))
+		if interrupted || o.walk == 0 {
+			break
+		}
+		if level == o.walk {
+			verdicts = append(verdicts, fmt.Sprintf("walk: stops: --walk %d reached", o.walk))
 			break
 		}
 		next, why := walkStep(s, game, &tally, moves)
-		fmt.Fprintf(c.stdout, "walk: %s\n", why)
 		if next == nil {
+			verdicts = append(verdicts, "walk: stops: "+why)
 			break
 		}
+		fmt.Fprintf(c.stdout, "%s, %d nodes, %d ms\nwalk: %s\n", verdicts[len(verdicts)-1], total, time.Since(start).Milliseconds(), why)
+		verdicts = verdicts[:0]
 		game = next
 	}
 	if o.save != "" {
 		if err := c.saveTable(s, o.save); err != nil {
 			return err
 		}
+	}
+	// The last verdict carries the effort of the whole run: every level's
+	// nodes and the time from the start, the table's saving included.
+	effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
+	for i, v := range verdicts {
+		if i == 0 {
+			v += ", " + effort
+		}
+		fmt.Fprintln(c.stdout, v)
 	}
 	if !interrupted {
 		return nil
@@ -161,31 +183,35 @@ func after(game *board.Game, moves ...board.Move) (*board.Game, error) {
 // opponent's best try there (dfpn.Solver.BestTry: the nearest to proven
 // in the table) leads to the next position of the same side to move. It
 // returns that position's game and a line that names the two moves and
-// the position, or nil and the reason the walk stops.
+// the position, or nil and the reason the walk stops. The opponent's
+// question must have been asked first at each move's position
+// (walkFirst), so that the table holds its numbers.
 func walkStep(s *dfpn.Solver, game *board.Game, t *eachTally, moves int) (*board.Game, string) {
-	if t.winner != board.NoMove || t.lost == moves || len(t.open) == 0 {
-		return nil, "stops: the position is solved"
-	}
-	if len(t.open) > 1 || t.lost+1 != moves {
-		return nil, fmt.Sprintf("stops: the line splits (open: %s)", board.FormatMoves(t.open))
+	switch {
+	case t.winner != board.NoMove || t.lost == moves || len(t.open) == 0:
+		return nil, "the position is solved"
+	case len(t.drawn) > 0:
+		return nil, fmt.Sprintf("%s draws, so the opponent cannot win here (open: %s)", board.FormatMoves(t.drawn), board.FormatMoves(t.open))
+	case len(t.open) > 1:
+		return nil, fmt.Sprintf("the line splits (open: %s)", board.FormatMoves(t.open))
 	}
 	m := t.open[0]
 	child, err := after(game, m)
 	if err != nil {
-		return nil, "stops: " + err.Error()
+		return nil, err.Error()
 	}
 	q := child.Position()
 	attacker := t.mover.Other()
 	try, pn, ok := s.BestTry(&q, attacker)
 	if !ok {
-		return nil, fmt.Sprintf("stops: the table holds none of %s's replies to %s", attacker, m)
+		return nil, fmt.Sprintf("the table holds no open try of %s's after %s (each reply absent or disproven)", attacker, m)
 	}
 	next, err := after(game, m, try)
 	if err != nil {
-		return nil, "stops: " + err.Error()
+		return nil, err.Error()
 	}
 	if st := next.Status(); st.Over() {
-		return nil, fmt.Sprintf("stops: %s %s ends the game (%s)", m, try, st.Reason)
+		return nil, fmt.Sprintf("%s %s ends the game (%s)", m, try, st.Reason)
 	}
 	p := next.Position()
 	return next, fmt.Sprintf("%s %s (%s's best try, pn %d): --moves %q, %s (%s to move)",

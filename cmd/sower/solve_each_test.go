@@ -109,77 +109,88 @@ func TestEachVerdict(t *testing.T) {
 
 // solve --each --walk goes down the line left open: each step names the
 // one open move and the opponent's try, and the next block of moves is
-// solved at the position those two reach; the walk stops where the line
-// splits, where the position is solved, or after --walk steps.
+// solved at the position those two reach; the walk says why it stops.
 func TestSolveEachWalk(t *testing.T) {
-	args := []string{"solve", "--game", "katro-4x4", "--hash", "16", "--moves", "a1 a4", "--each", "--each-nodes", "3000"}
-	stdout, _, st := runCLI(append(args, "--walk", "5")...)
-	if st != exitOK {
-		t.Fatalf("status %d\n%s", st, stdout)
-	}
 	v, err := board.New(board.NameKatro4x4)
 	if err != nil {
 		t.Fatal(err)
 	}
-	step := regexp.MustCompile(`(?m)^not solved: (\d) of (\d) moves lose, open: ([a-d]1), .*\nwalk: ([a-d]1) ([a-d]4) \(North's best try, pn (\d+)\): --moves "([^"]*)", (\S+ S \d+) \(South to move\)\n`)
-	steps := step.FindAllStringSubmatch(stdout, -1)
-	if len(steps) == 0 {
-		t.Fatalf("no step of the walk:\n%s", stdout)
-	}
-	line := "a1 a4"
-	for _, s := range steps {
-		if lost, moves := s[1], s[2]; lost == "0" || lost[0]+1 != moves[0] || s[3] != s[4] {
-			t.Errorf("a step from a position where not all moves but %s lose:\n%s", s[3], s[0])
+	verdict := regexp.MustCompile(`(?m)^(not solved|solved|interrupted): .*$`)
+	step := regexp.MustCompile(`(?m)^not solved: (\d) of (\d) moves lose, open: ([a-d]1), \d+ nodes, \d+ ms\nwalk: ([a-d]1) ([a-d]4) \(North's best try, pn (\d+)\): --moves "([^"]*)", (\S+ S \d+) \(South to move\)\n`)
+	stops := regexp.MustCompile(`(?m)^walk: stops: .+\n\z`)
+	for _, tc := range []struct{ moves, nodes, first string }{
+		{"a1 a4", "3000", ""}, // the default, eval, is replaced by mover
+		{"a1 a4", "3000", "north"},
+		{"d1 b4", "10000", "mover"},
+	} {
+		args := []string{"solve", "--game", "katro-4x4", "--hash", "16", "--moves", tc.moves, "--each", "--each-nodes", tc.nodes}
+		if tc.first != "" {
+			args = append(args, "--first", tc.first)
 		}
-		line += " " + s[4] + " " + s[5]
-		if s[7] != line {
-			t.Errorf("step --moves %q, want %q", s[7], line)
+		stdout, _, st := runCLI(append(args, "--walk", "5")...)
+		if st != exitOK {
+			t.Fatalf("%v: status %d\n%s", tc, st, stdout)
 		}
-		moves, err := v.ParseMoves(line)
-		if err != nil {
-			t.Fatal(err)
+		steps := step.FindAllStringSubmatch(stdout, -1)
+		if len(steps) == 0 || strings.Count(stdout, "\nwalk: ") != len(steps)+1 || !stops.MatchString(stdout) {
+			t.Fatalf("%v: want steps and then the reason the walk stops:\n%s", tc, stdout)
 		}
-		g := board.NewGame(v.Start())
-		if err := g.PlayAll(moves); err != nil {
-			t.Fatalf("the walk's line %q: %v", line, err)
-		}
-		if p := g.Position(); p.String() != s[8] {
-			t.Errorf("after %q the walk names %s, want %s", line, s[8], p.String())
-		}
-		// The next block solves the legal moves of that position, and
-		// only those.
-		p := g.Position()
-		block := stdout[strings.Index(stdout, s[0])+len(s[0]):]
-		block = block[:strings.Index(block, "moves lose")]
-		got := regexp.MustCompile(`(?m)^([a-d]1): `).FindAllStringSubmatch(block, -1)
-		want := p.LegalMoves()
-		if len(got) != len(want) {
-			t.Fatalf("after %q the block has %d moves, want %d (%s):\n%s", line, len(got), len(want), board.FormatMoves(want), block)
-		}
-		for i, m := range want {
-			if got[i][1] != m.String() {
-				t.Errorf("after %q the block's move %d is %s, want %s", line, i, got[i][1], m)
+		line := tc.moves
+		for _, s := range steps {
+			if lost, moves := s[1], s[2]; lost[0]+1 != moves[0] || s[3] != s[4] {
+				t.Errorf("%v: a step from a position where not all moves but %s lose:\n%s", tc, s[3], s[0])
+			}
+			line += " " + s[4] + " " + s[5]
+			if s[7] != line {
+				t.Errorf("%v: step --moves %q, want %q", tc, s[7], line)
+			}
+			moves, err := v.ParseMoves(line)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := board.NewGame(v.Start())
+			if err := g.PlayAll(moves); err != nil {
+				t.Fatalf("%v: the walk's line %q: %v", tc, line, err)
+			}
+			p := g.Position()
+			if p.String() != s[8] {
+				t.Errorf("%v: after %q the walk names %s, want %s", tc, line, s[8], p.String())
+			}
+			// The next block solves the legal moves of that position, and
+			// only those.
+			block := stdout[strings.Index(stdout, s[0])+len(s[0]):]
+			block = block[:verdict.FindStringIndex(block)[0]]
+			got := regexp.MustCompile(`(?m)^([a-d]1): `).FindAllStringSubmatch(block, -1)
+			want := p.LegalMoves()
+			if len(got) != len(want) {
+				t.Fatalf("%v: after %q the block has %d moves, want %d (%s):\n%s", tc, line, len(got), len(want), board.FormatMoves(want), block)
+			}
+			for i, m := range want {
+				if got[i][1] != m.String() {
+					t.Errorf("%v: after %q the block's move %d is %s, want %s", tc, line, i, got[i][1], m)
+				}
 			}
 		}
-	}
-	if !regexp.MustCompile(`(?m)^walk: stops: (the line splits \(open: [a-d1 ]+\)|the position is solved)$`).MatchString(stdout) {
-		t.Errorf("the walk does not say why it stops:\n%s", stdout)
-	}
-	// One step at most with --walk 1; none with --walk 0 (--each alone).
-	one, _, _ := runCLI(append(args, "--walk", "1")...)
-	if strings.Count(one, "\nwalk: ") != 1 || strings.Count(one, "moves lose") != 2 {
-		t.Errorf("--walk 1:\n%s", one)
-	}
-	if none, _, _ := runCLI(args...); strings.Contains(none, "walk: ") || strings.Count(none, "moves lose") != 1 {
-		t.Errorf("--each without --walk:\n%s", none)
+		// One step at most with --walk 1; none with --each alone.
+		one, _, _ := runCLI(append(args, "--walk", "1")...)
+		if n := strings.Count(one, "\nwalk: "); n != 2 || !stops.MatchString(one) || !strings.Contains(one, "\nwalk: "+steps[0][4]+" "+steps[0][5]+" ") {
+			t.Errorf("%v --walk 1:\n%s", tc, one)
+		}
+		if none, _, _ := runCLI(args...); strings.Contains(none, "walk: ") || len(verdict.FindAllString(none, -1)) != 1 {
+			t.Errorf("%v --each without --walk:\n%s", tc, none)
+		}
 	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"--walk", "2"}, "--walk: only with --each"},
+		{[]string{"--walk", "0"}, "--walk: only with --each"},
 		{[]string{"--each", "--walk", "-1"}, "--walk -1: want 0 or more"},
 		{[]string{"--walk", "1", "--method", "ab"}, "--walk: only for --method dfpn"},
+		{[]string{"--each", "--walk", "1", "--first", "south"}, "--first south: --walk asks first for North's win"},
+		{[]string{"--each", "--walk", "1", "--first", "opponent"}, "--first opponent: --walk asks first"},
+		{[]string{"--each", "--walk", "1", "--first", "eval"}, "--first eval: --walk asks first"},
 	} {
 		args := append([]string{"solve", "--game", "katro-4x4", "--hash", "16"}, tc.args...)
 		if _, stderr, st := runCLI(args...); st == exitOK || !strings.Contains(stderr, tc.want) {

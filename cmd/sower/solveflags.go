@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/spf13/pflag"
 
 	"github.com/sower-engine/sower/board"
@@ -164,7 +166,7 @@ func (o *solveFlags) checkDfpn() error {
 	switch {
 	case o.walk < 0:
 		return usagef("--walk %d: want 0 or more", o.walk)
-	case o.walk > 0 && !o.each:
+	case o.fs.Changed("walk") && !o.each:
 		return usagef("--walk: only with --each")
 	}
 	if o.each && o.proof != "" {
@@ -172,6 +174,19 @@ func (o *solveFlags) checkDfpn() error {
 	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
 	return nil
+}
+
+// walkFirst checks --first for --walk at a root whose side to move is
+// mover: the walk reads the opponent's numbers at each move's position,
+// where the opponent is to move, so that question is asked first there
+// (--first mover, or the opponent's name); --first eval is the default
+// and is replaced.
+func (o *solveFlags) walkFirst(mover board.Side) error {
+	switch {
+	case !o.fs.Changed("first"), o.first == "mover", o.first == strings.ToLower(mover.Other().String()):
+		return nil
+	}
+	return usagef("--first %s: --walk asks first for %s's win at each move's position, where %s is to move (--first mover)", o.first, mover.Other(), mover.Other())
 }
 
 // firstAt returns the side whose win --first asks about first in p (the

@@ -98,10 +98,10 @@ func (s *Solver) Line(root board.Position, winner board.Side) []board.Move {
 
 // BestTry returns, at p where attacker is to move, the move to the child
 // whose win for attacker the table holds as nearest to proven: a proven
-// child first (the shortest proof), else the smallest proof number (the
-// first generated of equals), with that number (0 when proven). It is
-// where a search that has not proven p would go on; false when the table
-// holds none of p's children for attacker.
+// child first (the shortest proof), else the smallest proof number of
+// those neither proven nor disproven (the first generated of equals),
+// with that number (0 when proven). It is where a search that has not
+// proven p would go on; false when the table holds no such child of p.
 func (s *Solver) BestTry(p *board.Position, attacker board.Side) (board.Move, uint32, bool) {
 	if !sameRules(p.Variant(), s.v) || p.Side() != attacker {
 		return board.NoMove, 0, false
@@ -117,10 +117,10 @@ func (s *Solver) BestTry(p *board.Position, attacker board.Side) (board.Move, ui
 		pn, dist := uint32(0), 0
 		if d, ok := s.provenAt(&c, attacker); ok {
 			dist = d
-		} else if e, ok := s.tt.find(c.Key() ^ salts[attacker]); ok && e.pn != 0 {
+		} else if e, ok := s.tt.find(c.Key() ^ salts[attacker]); ok && e.pn != 0 && e.dn != 0 {
 			pn = e.pn
 		} else {
-			continue // not in the table, or a proof that needs a lower clock
+			continue // not in the table, disproven, or proven only at a lower clock
 		}
 		if !found || pn < bestPN || (pn == 0 && bestPN == 0 && dist < bestDist) {
 			best, bestPN, bestDist, found = m, pn, dist, true

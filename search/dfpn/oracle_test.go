@@ -9,8 +9,8 @@ import (
 
 // TestBestTry checks BestTry on a proven root (its try is proven again
 // from an empty table), on an unproven one (the try is legal and no child
-// in the table is nearer to proven), on an empty table and for the side
-// not to move.
+// in the table is nearer to proven), where every child is disproven, on a
+// new solver and for the side not to move.
 func TestBestTry(t *testing.T) {
 	ctx := context.Background()
 	v, err := board.New(board.NameKatro4x4)
@@ -23,7 +23,7 @@ func TestBestTry(t *testing.T) {
 		t.Fatal(err)
 	}
 	if _, _, ok := s.BestTry(&start, board.South); ok {
-		t.Error("an empty table gave a try")
+		t.Error("a new solver gave a try")
 	}
 	res, err := s.Solve(ctx, start, nil, nil)
 	if err != nil || res.Outcome != Win || res.Winner != board.South {
@@ -46,6 +46,14 @@ func TestBestTry(t *testing.T) {
 	}
 	if _, _, ok := s.BestTry(&start, board.North); ok {
 		t.Error("a try for the side not to move")
+	}
+	// After the winning move North's win is disproven, and so is each of
+	// its replies: no try is left.
+	if r, err := s.Prove(ctx, q, nil, board.North, nil); err != nil || r.dn != 0 {
+		t.Fatalf("North's win after %s: %+v, %v; want disproven", m, r, err)
+	}
+	if try, pn, ok := s.BestTry(&q, board.North); ok {
+		t.Errorf("North's disproven win after %s: try %s, pn %d", m, try, pn)
 	}
 
 	// Unproven: katro-4x6's start after a few thousand nodes.
