@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"time"
@@ -36,23 +37,83 @@ func (s Summary) NPS() uint64 {
 	return uint64(float64(s.Nodes) / s.Time.Seconds())
 }
 
-// Settings change how Run searches; the zero Settings give the
-// signature.
+// Settings change how Run searches; DefaultSettings give the signature.
+// The zero Settings search with the linear evaluation everywhere.
 type Settings struct {
 	Depth   int // search every position to this depth instead of its own, if above 0
 	Threads int // search threads (0 or 1: one; the node count then varies from run to run)
 	MultiPV int // lines to find (0 or 1: one)
 	// Nets are networks to evaluate with, each for its family's
 	// positions (search.Engine.SetNet); the others use the linear
-	// evaluation. The signature is the linear evaluation's.
+	// evaluation. The signature is that of each family's default
+	// (nnue.Default).
 	Nets []*nnue.Net
 	// NetLazy is the networks' lazy margin (search.Engine.SetNetLazy).
 	NetLazy int
 }
 
+// DefaultSettings returns the Settings of the signature: one thread,
+// one line, each family's default evaluation (nnue.Default: Hoyito III's
+// network, the linear evaluation in Katro) with the default lazy margin
+// (search.DefaultNetLazy), as the protocol plays by default.
+func DefaultSettings() (Settings, error) {
+	set := Settings{NetLazy: search.DefaultNetLazy}
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := nnue.Default(f)
+		if err != nil {
+			return Settings{}, err
+		}
+		if n != nil {
+			set.Nets = append(set.Nets, n)
+		}
+	}
+	return set, nil
+}
+
+// SameEval reports whether s and t evaluate every family alike: the same
+// networks (compared by their files' bytes) for the same families, and,
+// where a network plays, the same lazy margin.
+func (s Settings) SameEval(t Settings) (bool, error) {
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		a, b := s.Net(f), t.Net(f)
+		if (a == nil) != (b == nil) {
+			return false, nil
+		}
+		if a == nil {
+			continue
+		}
+		if s.NetLazy != t.NetLazy {
+			return false, nil
+		}
+		ab, err := a.AppendBinary(nil)
+		if err != nil {
+			return false, err
+		}
+		bb, err := b.AppendBinary(nil)
+		if err != nil {
+			return false, err
+		}
+		if !bytes.Equal(ab, bb) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// Net returns the network s searches family f with, or nil for the
+// linear evaluation.
+func (s Settings) Net(f board.Family) *nnue.Net {
+	for _, n := range s.Nets {
+		if n.Family == f {
+			return n
+		}
+	}
+	return nil
+}
+
 // Run searches every bench position to its depth with a fresh table, one
 // position at a time, as set, calling each with every result. The node
-// count is the signature with the zero Settings.
+// count is the signature with DefaultSettings.
 func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, error) {
 	var sum Summary
 	eng, err := search.NewEngine(HashMiB)

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/search"
 )
@@ -118,9 +119,9 @@ func TestIdentify(t *testing.T) {
 				"option name TableEstimate type check default true",
 				"option name Prover type check default true",
 				"option name ProverThread type check default false",
-				"option name EvalType type combo default linear var linear var net",
+				"option name EvalType type combo default auto var auto var linear var net",
 				"option name EvalFile type string default <empty>",
-				"option name EvalLazy type spin default 0 min 0 max 10000",
+				"option name EvalLazy type spin default 1200 min 0 max 10000",
 				tc.ok,
 			}
 			if !slices.Equal(got, want) {
@@ -507,14 +508,33 @@ func TestDReadsBack(t *testing.T) {
 	}
 }
 
+// TestEval checks eval's form with the linear evaluation in every game,
+// and by default: the linear evaluation's terms where the family plays
+// it by default, the network's report where it plays the network.
 func TestEval(t *testing.T) {
 	for _, variant := range board.Names() {
-		ts := newTestServer(t, Config{})
-		ts.do("setoption name UCI_Variant value " + variant)
-		got := ts.do("eval")
-		if len(got) < 3 || !strings.HasPrefix(got[0], "term ") || !strings.HasPrefix(got[len(got)-1], "total ") ||
-			!strings.Contains(got[len(got)-1], "for South, the side to move") {
-			t.Errorf("%s eval:\n%s", variant, strings.Join(got, "\n"))
+		v, err := board.New(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, evalType := range []string{"", evalLinear} {
+			ts := newTestServer(t, Config{})
+			ts.do("setoption name UCI_Variant value " + variant)
+			if evalType != "" {
+				ts.do("setoption name EvalType value " + evalType)
+			}
+			got := ts.do("eval")
+			if evalType == "" && nnue.PlaysByDefault(v.Family()) {
+				if len(got) < 3 || !strings.HasPrefix(got[0], "network: the built-in "+nnue.BuiltinName(v.Family())) ||
+					!strings.HasPrefix(got[len(got)-1], "linear ") || !strings.HasPrefix(got[len(got)-2], "network ") {
+					t.Errorf("%s eval by default:\n%s", variant, strings.Join(got, "\n"))
+				}
+				continue
+			}
+			if len(got) < 3 || !strings.HasPrefix(got[0], "term ") || !strings.HasPrefix(got[len(got)-1], "total ") ||
+				!strings.Contains(got[len(got)-1], "for South, the side to move") {
+				t.Errorf("%s eval, EvalType %q:\n%s", variant, evalType, strings.Join(got, "\n"))
+			}
 		}
 	}
 }

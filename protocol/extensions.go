@@ -92,7 +92,8 @@ func (s *server) cmdD(args []string) error {
 }
 
 // cmdEval is "eval": the static evaluation of the current position, term
-// by term, or with EvalType net the network's (WriteNetEval).
+// by term, or when a network plays the position's family the network's
+// (WriteNetEval).
 func (s *server) cmdEval(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected %s", quote(args[0]))
@@ -114,7 +115,7 @@ func (s *server) cmdEval(args []string) error {
 			return err
 		}
 	default:
-		if s.nets.on {
+		if s.nets.mode == evalNet {
 			fmt.Fprintf(&b, "no %s network (none is built in; EvalFile can give one): the linear evaluation plays\n", f)
 		}
 		WriteEval(&b, linear, &p)

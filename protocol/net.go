@@ -8,31 +8,37 @@ import (
 	"github.com/sower-engine/sower/eval/nnue"
 )
 
-// Values of the EvalType option.
+// Values of the EvalType option: auto (the default) plays each family
+// with the evaluation that measured strongest (nnue.PlaysByDefault), net
+// with a network wherever there is one, linear never with one.
 const (
+	evalAuto   = "auto"
 	evalLinear = "linear"
 	evalNet    = "net"
 )
 
-// netState is the evaluation the options chose: EvalType net or linear,
-// and the network EvalFile read (nil: the built-in networks).
+// netState is the evaluation the options chose: EvalType, and the
+// network EvalFile read (nil: the built-in networks).
 type netState struct {
-	on   bool
+	mode string // evalAuto, evalLinear or evalNet ("": evalAuto)
 	file string
 	net  *nnue.Net // EvalFile's network, for its family
 }
 
 // network returns the network family f plays with, or nil for the
-// linear evaluation: EvalFile's when it is of f's family, else the
-// built-in one if there is one.
+// linear evaluation. With EvalType net or auto, EvalFile's network plays
+// its family; otherwise net plays the built-in network if there is one,
+// and auto the family's default (nnue.Default).
 func (s *server) network(f board.Family) (*nnue.Net, error) {
-	if !s.nets.on {
+	switch {
+	case s.nets.mode == evalLinear:
 		return nil, nil
-	}
-	if s.nets.net != nil && s.nets.net.Family == f {
+	case s.nets.net != nil && s.nets.net.Family == f:
 		return s.nets.net, nil
+	case s.nets.mode == evalNet:
+		return nnue.Builtin(f)
 	}
-	return nnue.Builtin(f)
+	return nnue.Default(f)
 }
 
 // applyNets gives the engine, if made, the networks the options chose,
@@ -62,13 +68,14 @@ func (s *server) setNets() error {
 	return nil
 }
 
-// setEvalType chooses the linear evaluation or the network's. With net,
-// a game without a network (none built in, and EvalFile's is of the other
-// family) plays with the linear evaluation, and an info line says so: the
-// options may come in any order, EvalFile after EvalType too.
+// setEvalType chooses the evaluation: auto, linear or net (network).
+// With net, a game without a network (none built in, and EvalFile's is of
+// the other family) plays with the linear evaluation, and an info line
+// says so: the options may come in any order, EvalFile after EvalType
+// too.
 func (s *server) setEvalType(value string) error {
 	s.stopJob()
-	s.nets.on = value == evalNet
+	s.nets.mode = value
 	s.reportNets()
 	return s.applyNets()
 }
@@ -109,10 +116,10 @@ func (s *server) setEvalFile(value string) error {
 	return s.applyNets()
 }
 
-// reportNets says, with EvalType net, which evaluation each family plays
-// with.
+// reportNets says, unless EvalType is linear, which evaluation each
+// family plays with.
 func (s *server) reportNets() {
-	if !s.nets.on {
+	if s.nets.mode == evalLinear {
 		return
 	}
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
@@ -120,8 +127,10 @@ func (s *server) reportNets() {
 		switch {
 		case err != nil:
 			s.out.info(fmt.Sprintf("%s: %v", f, err))
-		case n == nil:
+		case n == nil && s.nets.mode == evalNet:
 			s.out.info(fmt.Sprintf("%s: no network, the linear evaluation plays", f))
+		case n == nil:
+			s.out.info(fmt.Sprintf("%s: the linear evaluation", f))
 		case n == s.nets.net:
 			s.out.info(fmt.Sprintf("%s: network %s", f, s.nets.file))
 		default:

@@ -48,7 +48,7 @@ func TestEvalTypeNet(t *testing.T) {
 		_, lines := s.bestmove()
 		return nodesOf(lines)
 	}
-	s.send("setoption name UCI_Variant value hoyito3")
+	s.send("setoption name UCI_Variant value hoyito3", "setoption name EvalType value linear")
 	s.sync()
 	lin := search()
 	s.send("setoption name EvalFile value "+path, "setoption name EvalType value net")
@@ -103,5 +103,63 @@ func TestEvalFileRefuses(t *testing.T) {
 	if len(errorLines(got)) > 0 || (k == nil && !contains(got, "info string katro: no network, the linear evaluation plays")) ||
 		(h == nil && !contains(got, "info string hoyito3: no network, the linear evaluation plays")) {
 		t.Errorf("EvalType net without a network file:\n%s", strings.Join(got, "\n"))
+	}
+}
+
+// TestEvalTypeAuto checks the default evaluation, auto: each family
+// searches as with EvalType net where it plays its built-in network by
+// default (nnue.PlaysByDefault) and as with EvalType linear where it does
+// not; EvalFile's network plays its family under auto too, and the info
+// lines say which evaluation each family plays.
+func TestEvalTypeAuto(t *testing.T) {
+	for _, variant := range []string{board.NameKatro, board.NameHoyito3} {
+		v, err := board.New(variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := newSession(t, Config{})
+		search := func(opts ...string) string {
+			s.send(opts...)
+			s.send("setoption name Clear Hash", "position startpos", "go depth 5")
+			_, lines := s.bestmove()
+			return nodesOf(lines)
+		}
+		s.send("setoption name UCI_Variant value " + variant)
+		byDefault := search()
+		net := search("setoption name EvalType value net")
+		linear := search("setoption name EvalType value linear")
+		if net == linear {
+			t.Fatalf("%s: the network and the linear evaluation search alike (%s nodes)", variant, net)
+		}
+		want, which := linear, "linear"
+		if nnue.PlaysByDefault(v.Family()) {
+			want, which = net, "net"
+		}
+		if byDefault != want {
+			t.Errorf("%s by default: %s nodes, with EvalType %s %s", variant, byDefault, which, want)
+		}
+		if again := search("setoption name EvalType value auto"); again != byDefault {
+			t.Errorf("%s with EvalType auto: %s nodes, by default %s", variant, again, byDefault)
+		}
+	}
+
+	// EvalFile under auto plays its family; the other keeps its default.
+	path := writeNet(t, board.Katro)
+	s := newSession(t, Config{})
+	s.send("setoption name EvalFile value " + path)
+	got := s.sync()
+	if !contains(got, "info string katro: network "+path) {
+		t.Errorf("EvalFile under auto: no line says Katro plays it:\n%s", strings.Join(got, "\n"))
+	}
+	hoyito := "info string hoyito3: the linear evaluation"
+	if nnue.PlaysByDefault(board.Hoyito) {
+		hoyito = "info string hoyito3: the built-in network"
+	}
+	if !contains(got, hoyito) {
+		t.Errorf("EvalFile under auto: no line %q:\n%s", hoyito, strings.Join(got, "\n"))
+	}
+	s.send("setoption name EvalType value linear")
+	if got := s.sync(); len(got) != 0 {
+		t.Errorf("EvalType linear: %q, want no line", got)
 	}
 }

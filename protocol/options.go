@@ -64,9 +64,9 @@ func (s *server) options() []option {
 		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
 		{name: "Prover", kind: typeCheck, def: "true", apply: (*server).setProver},
 		{name: "ProverThread", kind: typeCheck, def: "false", apply: (*server).setProverThread},
-		{name: "EvalType", kind: typeCombo, def: evalLinear, vars: []string{evalLinear, evalNet}, apply: (*server).setEvalType},
+		{name: "EvalType", kind: typeCombo, def: evalAuto, vars: []string{evalAuto, evalLinear, evalNet}, apply: (*server).setEvalType},
 		{name: "EvalFile", kind: typeString, def: emptyString, apply: (*server).setEvalFile},
-		{name: "EvalLazy", kind: typeSpin, def: "0", min: 0, max: search.MaxNetLazy, apply: (*server).setEvalLazy},
+		{name: "EvalLazy", kind: typeSpin, def: strconv.Itoa(search.DefaultNetLazy), min: 0, max: search.MaxNetLazy, apply: (*server).setEvalLazy},
 	}
 }
 

@@ -161,6 +161,7 @@ func newServer(ctx context.Context, out io.Writer, cfg Config) *server {
 		overhead: defaultOverheadMs * time.Millisecond,
 		multiPV:  1,
 		threads:  search.DefaultThreads,
+		evalLazy: search.DefaultNetLazy,
 		skill:    search.FullSkill,
 		elo:      eloDefault(),
 		seed:     uint64(time.Now().UnixNano()),

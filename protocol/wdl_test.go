@@ -7,6 +7,8 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
+	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/search"
 )
 
 // infoWDL returns an info line's score words ("cp 34", "mate -3"), its
@@ -65,7 +67,8 @@ func scoreLines(lines []string) []string {
 
 // UCI_ShowWDL is off by default; on, every info line with a score carries
 // wdl after the score and bound, three per mille adding up to 1000, and
-// an unproven score's forecast is the family's model at that score; off
+// an unproven score's forecast is the model of the family's default
+// evaluation at that score; off
 // again, none does. Over the pipe, in both families, with one line and
 // with three.
 func TestShowWDL(t *testing.T) {
@@ -84,7 +87,17 @@ func TestShowWDL(t *testing.T) {
 		if tc.variant == "hoyito3" {
 			fam = board.Hoyito
 		}
-		model := eval.BuiltinWDL(fam)
+		// The family's default evaluation plays: its model is the
+		// default network's, or the linear evaluation's.
+		v, err := board.New(tc.variant)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := nnue.Default(fam)
+		if err != nil {
+			t.Fatal(err)
+		}
+		model := search.NetWDLModel(n, v)
 		for _, on := range []string{"", "true", "false"} {
 			if on != "" {
 				s.send("setoption name UCI_ShowWDL value " + on)

@@ -138,7 +138,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s := e.s
 	s.reset(ctx, e.tt, &root, history, lim, cb)
 	s.useTables(e.tablesFor(root.Variant()), !e.noEstimate)
-	if err := s.useNet(e.nets[root.Variant().Family()], e.netLazy); err != nil {
+	if err := s.useNet(e.searchNet(root.Variant().Family(), lim), e.netLazy); err != nil {
 		return Result{}, err
 	}
 	s.wdl = wdlModel(s.net.network(), s.family)

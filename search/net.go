@@ -53,6 +53,12 @@ func (e *Engine) SetNet(f board.Family, n *nnue.Net) error {
 // MaxNetLazy is the largest margin SetNetLazy takes: 100 seeds.
 const MaxNetLazy = 10000
 
+// DefaultNetLazy is the margin the protocol's EvalLazy and the command
+// line's --evallazy start with: 12 seeds, the margin of the SPRTs that
+// measured the networks at 10+0.1 (docs/nnue.md). An Engine starts with
+// 0 (SetNetLazy).
+const DefaultNetLazy = 1200
+
 // SetNetLazy makes a search with a network evaluate lopsided positions
 // with the linear evaluation: a position whose linear score is beyond
 // ± margin (hundredths of a seed) is scored by it, the network is not
@@ -66,6 +72,19 @@ func (e *Engine) SetNetLazy(margin int) error {
 	}
 	e.netLazy = margin
 	return nil
+}
+
+// searchNet returns the network a search of family f within lim
+// evaluates with: the engine's (Net), except in a weakened search
+// (Limits.Skill below FullSkill), which evaluates with the linear
+// evaluation, on which the levels' budgets and errors and the Elo ladders
+// UCI_Elo maps onto were measured (docs/strength.md): a network, stronger
+// a node, would make every level stronger than its calibration says.
+func (e *Engine) searchNet(f board.Family, lim Limits) *nnue.Net {
+	if lim.Skill.weak() {
+		return nil
+	}
+	return e.Net(f)
 }
 
 // Net returns the network the engine evaluates family f with, or nil for

@@ -193,3 +193,39 @@ func TestSetNetLazy(t *testing.T) {
 		}
 	}
 }
+
+// TestSkillPlaysLinear checks that a weakened search (Skill below
+// FullSkill) evaluates with the linear evaluation even when the engine
+// has a network: its move, score and nodes are those of an engine without
+// one, for the same seed; at full strength the network plays.
+func TestSkillPlaysLinear(t *testing.T) {
+	for _, game := range []string{board.NameKatro, board.NameHoyito3} {
+		v, err := board.New(game)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := v.Start()
+		run := func(e *Engine, skill *Skill) Result {
+			t.Helper()
+			e.ClearHash()
+			r, err := e.Search(context.Background(), root, nil, Limits{Depth: 6, Skill: skill}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return r
+		}
+		withNet, linear := netEngine(t, game), newSteadyEngine(t)
+		for _, level := range []int{0, 10, FullSkill - 1} {
+			a := run(withNet, &Skill{Level: level, Seed: 7})
+			b := run(linear, &Skill{Level: level, Seed: 7})
+			if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes {
+				t.Errorf("%s level %d: with a network %v %v %d nodes, linear %v %v %d nodes",
+					game, level, a.Move, a.Info.Score, a.Info.Nodes, b.Move, b.Info.Score, b.Info.Nodes)
+			}
+		}
+		full := run(withNet, &Skill{Level: FullSkill, Seed: 7})
+		if lin := run(linear, nil); full.Info.Nodes == lin.Info.Nodes && full.Info.Score == lin.Info.Score {
+			t.Errorf("%s: at full strength the network's search is the linear one (%d nodes)", game, full.Info.Nodes)
+		}
+	}
+}

@@ -24,7 +24,7 @@ func (c *cli) analyse(args []string) error {
 	var hash, multiPV, threads int
 	var tdir string
 	var showWDL bool
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false]`)
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]]`)
 	g.add(fs, true)
 	lf.add(fs, "", defaultAnalyseTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
@@ -32,7 +32,16 @@ func (c *cli) analyse(args []string) error {
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	fs.BoolVar(&showWDL, "wdl", true, "show the win/draw/loss forecast (wdl W D L, per mille) on every info line; --wdl=false leaves it out")
+	evalType, evalFile := addEvalFlags(fs, "auto")
+	lazy := addLazyFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := checkLazy(*lazy); err != nil {
+		return err
+	}
+	nets, err := loadNets(*evalType, *evalFile)
+	if err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultAnalyseTime)
@@ -52,6 +61,9 @@ func (c *cli) analyse(args []string) error {
 	}
 	eng, err := c.newEngine(hash, threads)
 	if err != nil {
+		return err
+	}
+	if err := setNets(eng, nets, *lazy); err != nil {
 		return err
 	}
 	if tdir != "" {
@@ -137,12 +149,18 @@ func (c *cli) eval(args []string) error {
 	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned | --eval net [--evalfile FILE]]`)
 	g.add(fs, true)
 	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, even in a handeval build")
-	evalType, evalFile := addEvalFlags(fs)
+	evalType, evalFile := addEvalFlags(fs, "auto")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if learned && *evalType != "linear" {
+	if learned && fs.Changed("eval") && *evalType != "linear" {
 		return usagef("--learned shows the linear evaluation; not with --eval %s", *evalType)
+	}
+	if learned && *evalFile != "" {
+		return usagef("--learned shows the linear evaluation; not with --evalfile")
+	}
+	if learned {
+		*evalType = "linear"
 	}
 	game, err := g.build()
 	if err != nil {
@@ -176,7 +194,9 @@ func (c *cli) eval(args []string) error {
 			}
 			return protocol.WriteNetEval(c.stdout, n, source, &p, e)
 		}
-		fmt.Fprintf(c.stdout, "no %s network (%s): the linear evaluation plays\n", p.Variant().Family(), noNetReason(nets, *evalFile))
+		if *evalType == "net" {
+			fmt.Fprintf(c.stdout, "no %s network (%s): the linear evaluation plays\n", p.Variant().Family(), noNetReason(nets, *evalFile))
+		}
 	}
 	if w := e.Learned(); w != nil {
 		var a eval.Active

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/search"
 )
 
@@ -64,5 +65,50 @@ func TestAnalyseStopsWhenSettled(t *testing.T) {
 	if last := infos[len(infos)-1]; !strings.HasPrefix(last, "info depth 3 ") || !strings.Contains(last, "score mate 2") ||
 		lines[len(lines)-1] != "bestmove c1 ponder b6" {
 		t.Errorf("last info line %q, output\n%s", last, stdout)
+	}
+}
+
+// TestAnalyseEval checks that analyse searches with each game's default
+// evaluation (--eval auto): as with --eval net where the family plays its
+// network by default, as with --eval linear where it does not; and that
+// --evallazy reaches the search.
+func TestAnalyseEval(t *testing.T) {
+	nodes := func(args ...string) string {
+		t.Helper()
+		stdout, stderr, st := runCLI(append([]string{"analyse", "--depth", "6", "--threads", "1"}, args...)...)
+		if st != exitOK {
+			t.Fatalf("%v: status %d, stderr %s", args, st, stderr)
+		}
+		var last string
+		for _, l := range strings.Split(stdout, "\n") {
+			if f := strings.Fields(l); len(f) > 2 && f[0] == "info" && f[1] == "depth" {
+				for i := range f[:len(f)-1] {
+					if f[i] == "nodes" {
+						last = f[i+1]
+					}
+				}
+			}
+		}
+		return last
+	}
+	for _, g := range []string{board.NameKatro, board.NameHoyito3} {
+		v, err := board.New(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byDefault, net, linear := nodes("--game", g), nodes("--game", g, "--eval", "net"), nodes("--game", g, "--eval", "linear")
+		if net == linear {
+			t.Fatalf("%s: --eval net and linear search alike (%s nodes)", g, net)
+		}
+		want, which := linear, "linear"
+		if nnue.PlaysByDefault(v.Family()) {
+			want, which = net, "net"
+		}
+		if byDefault != want {
+			t.Errorf("%s: %s nodes by default, %s with --eval %s", g, byDefault, want, which)
+		}
+		if lazy := nodes("--game", g, "--eval", "net", "--evallazy", "1"); lazy == net {
+			t.Errorf("%s: --evallazy 1 searches as the default margin does (%s nodes)", g, lazy)
+		}
 	}
 }

@@ -12,19 +12,18 @@ import (
 
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
 )
 
 func (c *cli) bench(args []string) error {
 	var set bench.Settings
-	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval net [--evalfile FILE] [--evallazy N]] [--cpuprofile FILE]")
+	fs := c.flags("bench", "[--depth N] [--threads N] [--multipv N] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]] [--cpuprofile FILE]")
 	fs.IntVarP(&set.Depth, "depth", "d", 0, "search every position to this depth instead of its default")
 	fs.IntVar(&set.Threads, "threads", 1, "search with N threads (the signature is defined with one)")
 	fs.IntVar(&set.MultiPV, "multipv", 1, "find the best N moves (the signature is defined with one)")
-	evalType, evalFile := addEvalFlags(fs)
-	fs.IntVar(&set.NetLazy, "evallazy", 0, "with --eval net, score positions the linear evaluation puts beyond ± N hundredths of a seed by it (the protocol's EvalLazy; 0: never)")
+	evalType, evalFile := addEvalFlags(fs, "auto")
+	lazy := addLazyFlag(fs)
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the searches to FILE (go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -33,7 +32,9 @@ func (c *cli) bench(args []string) error {
 	if err != nil {
 		return err
 	}
-	set.Nets = nets
+	if err := checkLazy(*lazy); err != nil {
+		return err
+	}
 	switch {
 	case fs.Changed("depth") && (set.Depth < 1 || set.Depth >= search.MaxPly):
 		return usagef("--depth %d: want 1 to %d", set.Depth, search.MaxPly-1)
@@ -41,10 +42,12 @@ func (c *cli) bench(args []string) error {
 		return usagef("--threads %d: want %d to %d", set.Threads, search.MinThreads, search.MaxThreads)
 	case set.MultiPV < 1 || set.MultiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", set.MultiPV, board.MaxMoves)
-	case set.NetLazy < 0 || set.NetLazy > search.MaxNetLazy:
-		return usagef("--evallazy %d: want 0 to %d", set.NetLazy, search.MaxNetLazy)
-	case set.NetLazy != 0 && nets == nil:
-		return usagef("--evallazy %d: it is used with --eval net", set.NetLazy)
+	case fs.Changed("evallazy") && nets == nil:
+		return usagef("--evallazy %d: it is used where a network plays, not with --eval linear", *lazy)
+	}
+	set.Nets, set.NetLazy = nets, *lazy
+	if nets == nil {
+		set.NetLazy = 0 // the linear evaluation's search is the same with any margin
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -85,42 +88,47 @@ func runBench(ctx context.Context, w io.Writer, set bench.Settings) error {
 	if set.MultiPV > 1 {
 		fmt.Fprintf(w, "\nMultiPV: %d (not the signature, which is that of one line)\n", set.MultiPV)
 	}
-	if len(set.Nets) > 0 {
-		fmt.Fprintf(w, "\n%s\n", benchEvalLine(set))
+	line, err := benchEvalLine(set)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(w, "\n%s\n", line)
 	fmt.Fprintf(w, "\nNodes searched: %d\n", sum.Nodes)
 	fmt.Fprintf(w, "Time (ms): %d\n", sum.Time.Milliseconds())
 	fmt.Fprintf(w, "Nodes/second: %d\n", sum.NPS())
 	return nil
 }
 
-// benchEvalLine is the line that says, after a bench with networks, that
-// its node count is not the signature and which evaluation each family
-// was searched with.
-func benchEvalLine(set bench.Settings) string {
+// benchEvalLine is the line that says, after a bench, which evaluation
+// each family was searched with and, when it is not each family's
+// default, that the node count is not the signature.
+func benchEvalLine(set bench.Settings) (string, error) {
 	var b strings.Builder
-	b.WriteString("Eval: net")
-	if set.NetLazy > 0 {
-		fmt.Fprintf(&b, ", lazy %d", set.NetLazy)
-	}
-	b.WriteString(" (not the signature, which is that of the linear evaluation)")
-	for _, f := range []board.Family{board.Katro, board.Hoyito} {
-		fmt.Fprintf(&b, "; %s: ", f)
-		if n := netOf(set.Nets, f); n != nil {
+	b.WriteString("Eval:")
+	for i, f := range []board.Family{board.Katro, board.Hoyito} {
+		if i > 0 {
+			b.WriteByte(';')
+		}
+		fmt.Fprintf(&b, " %s: ", f)
+		if n := set.Net(f); n != nil {
 			fmt.Fprintf(&b, "a network for %s", protocol.NetBoards(n))
+			if set.NetLazy > 0 {
+				fmt.Fprintf(&b, ", lazy %d", set.NetLazy)
+			}
 		} else {
-			b.WriteString("the linear evaluation (no network)")
+			b.WriteString("the linear evaluation")
 		}
 	}
-	return b.String()
-}
-
-// netOf returns the network of nets for family f, or nil.
-func netOf(nets []*nnue.Net, f board.Family) *nnue.Net {
-	for _, n := range nets {
-		if n.Family == f {
-			return n
-		}
+	def, err := bench.DefaultSettings()
+	if err != nil {
+		return "", err
 	}
-	return nil
+	same, err := set.SameEval(def)
+	if err != nil {
+		return "", err
+	}
+	if !same {
+		b.WriteString(" (not the signature, which is that of each game's default evaluation, --eval auto)")
+	}
+	return b.String(), nil
 }

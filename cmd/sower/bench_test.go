@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -8,22 +9,38 @@ import (
 	"github.com/sower-engine/sower/eval/nnue"
 )
 
-// TestBenchEvalLine checks the line sower bench --eval net prints before
-// its node count: not the signature, and the evaluation of each family;
-// the linear bench prints none.
+// TestBenchEvalLine checks the line sower bench prints before its node
+// count: the evaluation of each family, and whether the count is the
+// signature (each family's default evaluation, whichever flags give it).
 func TestBenchEvalLine(t *testing.T) {
-	katro := "katro: the linear evaluation (no network)"
-	if n, err := nnue.Builtin(board.Katro); err != nil || n != nil {
-		katro = "katro: a network for "
+	def := func(f board.Family) string {
+		if nnue.PlaysByDefault(f) {
+			return f.String() + ": a network for " + f.String() + ", lazy 1200"
+		}
+		return f.String() + ": the linear evaluation"
 	}
-	file := testNetFile(t, t.TempDir())
+	byDefault := "Eval: " + def(board.Katro) + "; " + def(board.Hoyito)
+	const notSig = " (not the signature, which is that of each game's default evaluation, --eval auto)"
+	hoyito := testNetFile(t, t.TempDir()) // a copy of Hoyito III's built-in network
+	k, err := nnue.Builtin(board.Katro)
+	if err != nil || k == nil {
+		t.Fatalf("no built-in Katro network: %v", err)
+	}
+	katro := filepath.Join(t.TempDir(), "katro.nnue")
+	if err := k.WriteFile(katro); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		args []string
-		want string // the line, or "" for none
+		want string
 	}{
-		{nil, ""},
-		{[]string{"--eval", "net"}, "Eval: net (not the signature, which is that of the linear evaluation); " + katro},
-		{[]string{"--eval", "net", "--evalfile", file, "--evallazy", "1200"}, "Eval: net, lazy 1200 (not the signature, which is that of the linear evaluation); " + katro},
+		{nil, byDefault},
+		{[]string{"--eval", "auto", "--evallazy", "1200"}, byDefault},
+		{[]string{"--eval", "linear"}, "Eval: katro: the linear evaluation; hoyito3: the linear evaluation" + notSig},
+		{[]string{"--eval", "net"}, "Eval: katro: a network for katro, lazy 1200; hoyito3: a network for hoyito3, lazy 1200" + notSig},
+		{[]string{"--evallazy", "0"}, "Eval: " + strings.ReplaceAll(byDefault[len("Eval: "):], ", lazy 1200", "") + notSig},
+		{[]string{"--evalfile", hoyito}, byDefault},
+		{[]string{"--evalfile", katro}, "Eval: katro: a network for katro, lazy 1200; " + def(board.Hoyito) + notSig},
 	} {
 		args := append([]string{"bench", "--depth", "1"}, tc.args...)
 		stdout, stderr, st := runCLI(args...)
@@ -36,11 +53,8 @@ func TestBenchEvalLine(t *testing.T) {
 				got = line
 			}
 		}
-		switch {
-		case tc.want == "" && got != "":
-			t.Errorf("%v: a linear bench printed %q", args, got)
-		case tc.want != "" && (!strings.HasPrefix(got, tc.want) || !strings.HasSuffix(got, "; hoyito3: a network for hoyito3")):
-			t.Errorf("%v: got %q, want %q … hoyito3: a network for hoyito3", args, got, tc.want)
+		if got != tc.want {
+			t.Errorf("%v:\n got %q\nwant %q", args, got, tc.want)
 		}
 	}
 }

@@ -133,7 +133,13 @@ func (c *cli) serve(args []string) error {
 		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
 	}
 	cfg := protocol.Config{
-		Bench:      func(ctx context.Context, w io.Writer) error { return runBench(ctx, w, bench.Settings{}) },
+		Bench: func(ctx context.Context, w io.Writer) error {
+			set, err := bench.DefaultSettings()
+			if err != nil {
+				return err
+			}
+			return runBench(ctx, w, set)
+		},
 		MaxHashMiB: maxHash,
 	}
 	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)

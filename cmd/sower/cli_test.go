@@ -198,7 +198,8 @@ func TestEvalFinishedGame(t *testing.T) {
 		{[]string{"eval", "--game", "hoyito3", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 200"}, `game over: draw \(no-capture limit, 24-24\)\n`},
 		{[]string{"eval", "--game", "hoyito3", "--fen", "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0", "--no-capture-limit", "1", "--moves", "a1"},
 			`game over: (South wins|North wins|draw) \(no-capture limit, [0-9]+-[0-9]+\)\n`},
-		{[]string{"eval", "--game", "hoyito3"}, "total "},
+		{[]string{"eval", "--game", "hoyito3", "--eval", "linear"}, "total "},
+		{[]string{"eval", "--game", "katro"}, "total "},
 	} {
 		stdout, stderr, st := runCLI(c.args...)
 		if st != exitOK || !regexp.MustCompile(c.want).MatchString(stdout) || strings.Contains(c.want, "game over") == strings.Contains(stdout, "total ") {

@@ -41,7 +41,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
-	evalType, evalFile := addEvalFlags(fs)
+	evalType, evalFile := addEvalFlags(fs, "linear")
 	onBroker := addDatagenBrokerFlags(fs, c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -103,12 +103,12 @@ func (c *cli) datagen(args []string) error {
 	if cfg.Nets, err = loadNets(*evalType, *evalFile); err != nil {
 		return err
 	}
-	if len(cfg.Nets) > 0 && netFor(cfg.Nets, v) == nil {
+	if *evalType == "net" && netFor(cfg.Nets, v) == nil {
 		// Its games would be the linear evaluation's.
 		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
 	}
-	if len(cfg.Nets) > 0 && onBroker.url != "" {
-		return usagef("--eval net: the broker's workers play with the linear evaluation; play without --broker")
+	if netFor(cfg.Nets, v) != nil && onBroker.url != "" {
+		return usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *evalType)
 	}
 	if err := onBroker.check(fs); err != nil {
 		return err

@@ -116,8 +116,9 @@ func TestEvalNet(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--eval", "neural"}, "--eval neural: want linear or net"},
-		{[]string{"--evalfile", file}, "it is read with --eval net"},
+		{[]string{"--eval", "neural"}, "--eval neural: want auto, linear or net"},
+		{[]string{"--eval", "linear", "--evalfile", file}, "it is read with --eval net or auto"},
+		{[]string{"--learned", "--evalfile", file}, "--learned shows the linear evaluation; not with --evalfile"},
 		{[]string{"--eval", "net", "--evalfile", filepath.Join(dir, "none.nnue")}, "none.nnue"},
 		{[]string{"--eval", "net", "--evalfile", damaged}, "damaged file"},
 		{[]string{"--eval", "net", "--learned"}, "--learned shows the linear evaluation"},

@@ -5,25 +5,43 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/search"
 )
 
 // addEvalFlags adds --eval and --evalfile, the command-line forms of the
-// protocol's EvalType and EvalFile.
-func addEvalFlags(fs *pflag.FlagSet) (evalType, evalFile *string) {
-	evalType = fs.String("eval", "linear", "evaluation: linear, or net (a network: --evalfile's, else the built-in one)")
-	evalFile = fs.String("evalfile", "", "network file for --eval net (docs/nnue.md), of either family")
+// protocol's EvalType and EvalFile, with --eval's default def: "auto"
+// where a command plays or shows as the engine does, "linear" where its
+// documented runs were made with the linear evaluation (datagen, tune).
+func addEvalFlags(fs *pflag.FlagSet, def string) (evalType, evalFile *string) {
+	evalType = fs.String("eval", def, "evaluation: auto (each game's default: the network in Hoyito III, the linear evaluation in Katro), linear, or net (a network wherever there is one: --evalfile's, else the built-in one)")
+	evalFile = fs.String("evalfile", "", "network file (docs/nnue.md), of either family, for --eval net or auto")
 	return evalType, evalFile
 }
 
+// addLazyFlag adds --evallazy, the command-line form of the protocol's
+// EvalLazy, with its default.
+func addLazyFlag(fs *pflag.FlagSet) *int {
+	return fs.Int("evallazy", search.DefaultNetLazy, "where a network plays, score positions the linear evaluation puts beyond ± N hundredths of a seed by it (the protocol's EvalLazy; 0: never)")
+}
+
+// checkLazy checks --evallazy's value.
+func checkLazy(lazy int) error {
+	if lazy < 0 || lazy > search.MaxNetLazy {
+		return usagef("--evallazy %d: want 0 to %d", lazy, search.MaxNetLazy)
+	}
+	return nil
+}
+
 // loadNets returns the networks --eval and --evalfile choose: none for
-// linear; for net, --evalfile's for its family and the built-in one for
-// the other family, if there is one.
+// linear; for net and auto, --evalfile's for its family, and for the
+// other family the built-in network (net) or the family's default
+// (auto: nnue.Default).
 func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 	switch {
-	case evalType != "linear" && evalType != "net":
-		return nil, usagef("--eval %s: want linear or net", evalType)
+	case evalType != "auto" && evalType != "linear" && evalType != "net":
+		return nil, usagef("--eval %s: want auto, linear or net", evalType)
 	case evalType == "linear" && evalFile != "":
-		return nil, usagef("--evalfile %s: it is read with --eval net", evalFile)
+		return nil, usagef("--evalfile %s: it is read with --eval net or auto", evalFile)
 	case evalType == "linear":
 		return nil, nil
 	}
@@ -39,7 +57,11 @@ func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 		if len(nets) > 0 && nets[0].Family == f {
 			continue
 		}
-		n, err := nnue.Builtin(f)
+		get := nnue.Builtin
+		if evalType == "auto" {
+			get = nnue.Default
+		}
+		n, err := get(f)
 		if err != nil {
 			return nil, err
 		}
@@ -47,10 +69,24 @@ func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 			nets = append(nets, n)
 		}
 	}
-	if len(nets) == 0 {
+	if len(nets) == 0 && evalType == "net" {
 		return nil, usagef("--eval net: no network is built into this program; give one with --evalfile")
 	}
 	return nets, nil
+}
+
+// setNets makes eng evaluate with nets (each for its family; the other
+// families with the linear evaluation) and the lazy margin lazy.
+func setNets(eng *search.Engine, nets []*nnue.Net, lazy int) error {
+	if err := eng.SetNetLazy(lazy); err != nil {
+		return usagef("--evallazy: %v", err)
+	}
+	for _, n := range nets {
+		if err := eng.SetNet(n.Family, n); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // netFor returns the network of nets that evaluates board v, or nil when

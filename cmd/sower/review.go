@@ -25,7 +25,7 @@ func (c *cli) review(args []string) error {
 	var lf limitFlags
 	var record, out, pgn string
 	var index, hash, threads int
-	fs := c.flags("review", "--record FILE [--game-index N] [--movetime MS | --depth N | --nodes N] [--threads N] [--hash MB] [--out FILE] [--pgn FILE]")
+	fs := c.flags("review", "--record FILE [--game-index N] [--movetime MS | --depth N | --nodes N] [--threads N] [--hash MB] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]] [--out FILE] [--pgn FILE]")
 	fs.StringVar(&record, "record", "", "the game record: JSON lines or PGN, as sower match and the page write them")
 	fs.IntVar(&index, "game-index", 1, "the game to review: its place in the record, from 1")
 	lf.add(fs, " per position", defaultReviewTime)
@@ -33,7 +33,16 @@ func (c *cli) review(args []string) error {
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&out, "out", "", "write the record's games as JSON lines, the game reviewed with its review")
 	fs.StringVar(&pgn, "pgn", "", "write the record's games as PGN, the game reviewed with its review")
+	evalType, evalFile := addEvalFlags(fs, "auto")
+	lazy := addLazyFlag(fs)
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := checkLazy(*lazy); err != nil {
+		return err
+	}
+	nets, err := loadNets(*evalType, *evalFile)
+	if err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultReviewTime)
@@ -53,6 +62,9 @@ func (c *cli) review(args []string) error {
 	}
 	eng, err := c.newEngine(hash, threads)
 	if err != nil {
+		return err
+	}
+	if err := setNets(eng, nets, *lazy); err != nil {
 		return err
 	}
 	rec := &recs[index-1]

@@ -128,6 +128,9 @@ func TestReviewBadInput(t *testing.T) {
 		{[]string{"--record", rec, "--hash", "0"}, "--hash 0: want 1 to 65536"},
 		{[]string{"--record", rec, "--out", dir}, "--out " + dir + ": a directory, want a file"},
 		{[]string{"--record", rec, "--pgn", filepath.Join(dir, "no", "such", "dir.pgn")}, "--pgn: open "},
+		{[]string{"--record", rec, "--eval", "deep"}, "--eval deep: want auto, linear or net"},
+		{[]string{"--record", rec, "--evallazy", "10001"}, "--evallazy 10001: want 0 to 10000"},
+		{[]string{"--record", rec, "--evalfile", missing}, "--evalfile: open " + missing},
 	} {
 		stdout, stderr, st := runCLI(append([]string{"review"}, c.args...)...)
 		if st != exitUsage || stdout != "" || !strings.HasPrefix(stderr, "sower: "+c.want) || strings.Count(stderr, "\n") != 1 {

@@ -40,12 +40,12 @@ func (c *cli) tune(args []string) error {
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
 	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
 	fs.BoolVar(&fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
-	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net the network's")
+	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net or auto a network's")
 	fs.BoolVar(&wdlTable, "wdl-table", false, "with --fit-wdl: fit a table of the chances at scores a seed apart too, which then gives the forecasts (for results no logistic follows, as in Hoyito III: docs/tuning.md)")
 	fs.StringVar(&saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
-	evalType, evalFile := addEvalFlags(fs)
-	fs.Lookup("eval").Usage = "with --calibrate: the evaluation whose model it measures: linear, or net (a network: --evalfile's, else the built-in one)"
-	fs.Lookup("evalfile").Usage = "with --calibrate --eval net: the network file (docs/nnue.md) whose model it measures"
+	evalType, evalFile := addEvalFlags(fs, "linear")
+	fs.Lookup("eval").Usage = "with --calibrate: the evaluation whose model it measures: linear, net (a network: --evalfile's, else the built-in one) or auto (each game's default evaluation)"
+	fs.Lookup("evalfile").Usage = "with --calibrate --eval net or auto: the network file (docs/nnue.md) whose model it measures"
 	err := parse(fs, args)
 	if err != nil {
 		return err

@@ -22,6 +22,26 @@ func BuiltinName(f board.Family) string {
 	return "katro.nnue"
 }
 
+// PlaysByDefault reports whether family f plays with its built-in
+// network by default (the protocol's EvalType auto, the command line's
+// --eval auto): a family's network becomes its default when it has
+// passed the SPRT against the linear evaluation at 10+0.1 in the plain
+// build, as Hoyito III's has (docs/nnue.md, "Faster plain loops").
+// Katro's has not, so Katro plays with the linear evaluation by default.
+func PlaysByDefault(f board.Family) bool {
+	return f == board.Hoyito
+}
+
+// Default returns the network family f plays with by default: its
+// built-in network when PlaysByDefault(f), else nil and no error (the
+// linear evaluation).
+func Default(f board.Family) (*Net, error) {
+	if !PlaysByDefault(f) {
+		return nil, nil
+	}
+	return Builtin(f)
+}
+
 // Builtin returns the network built into the program for family f, or
 // nil and no error when there is none.
 func Builtin(f board.Family) (*Net, error) {
