@@ -2,6 +2,7 @@ package dfpn
 
 import (
 	"context"
+	"iter"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -42,15 +43,9 @@ func (s *Solver) provenChild(p *board.Position, winner bool) (board.Move, int, b
 	if !sameRules(p.Variant(), s.v) {
 		return board.NoMove, 0, false
 	}
-	var l board.MoveList
-	p.GenerateMoves(&l)
 	best, bestDist, found := board.NoMove, 0, false
-	for _, m := range l.Slice() {
-		c := *p
-		if !c.Play(m) {
-			continue
-		}
-		d, ok := s.provenAt(&c, attacker)
+	for m, c := range children(p) {
+		d, ok := s.provenAt(c, attacker)
 		switch {
 		case !ok && !winner:
 			return board.NoMove, 0, false
@@ -60,6 +55,22 @@ func (s *Solver) provenChild(p *board.Position, winner bool) (board.Move, int, b
 		}
 	}
 	return best, bestDist + 1, found
+}
+
+// children yields each legal move of p with the position after it, for
+// the lookups above (not the search's own move loop, which must not
+// allocate).
+func children(p *board.Position) iter.Seq2[board.Move, *board.Position] {
+	return func(yield func(board.Move, *board.Position) bool) {
+		var l board.MoveList
+		p.GenerateMoves(&l)
+		for _, m := range l.Slice() {
+			c := *p
+			if c.Play(m) && !yield(m, &c) {
+				return
+			}
+		}
+	}
 }
 
 // provenAt reports whether the table proves attacker's win at c (at c's
@@ -106,16 +117,10 @@ func (s *Solver) BestTry(p *board.Position, attacker board.Side) (board.Move, ui
 	if !sameRules(p.Variant(), s.v) || p.Side() != attacker {
 		return board.NoMove, 0, false
 	}
-	var l board.MoveList
-	p.GenerateMoves(&l)
 	best, bestPN, bestDist, found := board.NoMove, uint32(0), 0, false
-	for _, m := range l.Slice() {
-		c := *p
-		if !c.Play(m) {
-			continue
-		}
+	for m, c := range children(p) {
 		pn, dist := uint32(0), 0
-		if d, ok := s.provenAt(&c, attacker); ok {
+		if d, ok := s.provenAt(c, attacker); ok {
 			dist = d
 		} else if e, ok := s.tt.find(c.Key() ^ salts[attacker]); ok && e.pn != 0 && e.dn != 0 {
 			pn = e.pn
