@@ -97,6 +97,16 @@ func (t *table) find(key uint64) (entry, bool) {
 	return entry{}, false
 }
 
+// touch reads key's bucket, both of its cache lines, without its lock and
+// returns what it read, so that the memory reads of several buckets are
+// under way at once before find reads them one by one (each find's lock
+// would otherwise wait for the read before it). Only for a table that one
+// thread uses: with several, the read would race with their writes.
+func (t *table) touch(key uint64) uint64 {
+	i := t.bucket(key) * bucketWays
+	return t.e[i].key ^ t.e[i+bucketWays/2].key
+}
+
 // at returns key's entry in the bucket from i, or nil; the caller holds
 // the bucket's lock.
 func (t *table) at(i int, key uint64) *entry {
