@@ -141,12 +141,10 @@ func (w *worker) terminal(key uint64, attack bool) result {
 // them, else first estimates. From then on the node keeps its children's
 // numbers as their searches return them.
 func (w *worker) look(f *frame, ply int) {
-	if !w.parallel {
-		// The children's entries are read from memory at once, not
-		// one find after another (table.touch).
-		for i := 0; i < f.n; i++ {
-			w.touched += w.tt.touch(f.kids[i].key)
-		}
+	// The children's entries are read from memory at once, not one
+	// find after another (table.touch).
+	for i := 0; i < f.n; i++ {
+		w.touched += w.tt.touch(f.kids[i].key)
 	}
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]

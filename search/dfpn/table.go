@@ -100,11 +100,21 @@ func (t *table) find(key uint64) (entry, bool) {
 // touch reads key's bucket, both of its cache lines, without its lock and
 // returns what it read, so that the memory reads of several buckets are
 // under way at once before find reads them one by one (each find's lock
-// would otherwise wait for the read before it). Only for a table that one
-// thread uses: with several, the read would race with their writes.
+// would otherwise wait for the read before it). It reads the entries'
+// keys atomically, and reset writes them so, so that the read does not
+// race with another thread's write; what it reads is not used.
 func (t *table) touch(key uint64) uint64 {
 	i := t.bucket(key) * bucketWays
-	return t.e[i].key ^ t.e[i+bucketWays/2].key
+	return atomic.LoadUint64(&t.e[i].key) ^ atomic.LoadUint64(&t.e[i+bucketWays/2].key)
+}
+
+// reset makes e a blank entry of key. The key is written atomically, as
+// touch reads it without the bucket's lock; every other access to an
+// entry holds the lock (or comes before the threads start).
+func (e *entry) reset(key uint64) {
+	e.pn, e.dn, e.work, e.clock, e.dist, e.move, e.busy = 0, 0, 0, 0, 0, 0, 0
+	e.flags = flagPresent
+	atomic.StoreUint64(&e.key, key)
 }
 
 // at returns key's entry in the bucket from i, or nil; the caller holds
@@ -134,7 +144,7 @@ func (t *table) slot(i int, key uint64) *entry {
 		e := &t.e[j]
 		if e.flags&flagPresent == 0 {
 			t.used.Add(1)
-			*e = entry{key: key, flags: flagPresent}
+			e.reset(key)
 			return e
 		}
 		if e.key == key {
@@ -151,7 +161,7 @@ func (t *table) slot(i int, key uint64) *entry {
 			victim, vscore = e, s
 		}
 	}
-	*victim = entry{key: key, flags: flagPresent}
+	victim.reset(key)
 	return victim
 }
 
