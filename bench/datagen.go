@@ -30,6 +30,8 @@ type DatagenConfig struct {
 	// at most one per family; a family without one, or a board its network
 	// was not trained for, plays with the linear evaluation.
 	Nets []*nnue.Net
+	// NetLazy is the networks' lazy margin (search.Engine.SetNetLazy).
+	NetLazy int
 	// Skip, if set, says which games to leave out (those already written
 	// by an earlier run).
 	Skip func(game int) bool
@@ -80,6 +82,10 @@ func Datagen(ctx context.Context, cfg DatagenConfig) error {
 			defer wg.Done()
 			eng, err := search.NewEngine(max(cfg.HashMiB, 1))
 			if err != nil {
+				fail(err)
+				return
+			}
+			if err := eng.SetNetLazy(cfg.NetLazy); err != nil {
 				fail(err)
 				return
 			}

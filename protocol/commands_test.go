@@ -525,9 +525,15 @@ func TestEval(t *testing.T) {
 			}
 			got := ts.do("eval")
 			if evalType == "" && nnue.PlaysByDefault(v.Family()) {
-				if len(got) < 3 || !strings.HasPrefix(got[0], "network: the built-in "+nnue.BuiltinName(v.Family())) ||
-					!strings.HasPrefix(got[len(got)-1], "linear ") || !strings.HasPrefix(got[len(got)-2], "network ") {
+				if len(got) < 4 || !strings.HasPrefix(got[0], "network: the built-in "+nnue.BuiltinName(v.Family())) ||
+					got[len(got)-1] != "EvalLazy 1200: the search scores a position the linear evaluation puts beyond ± 1200 by the linear evaluation" ||
+					!strings.HasPrefix(got[len(got)-2], "linear ") || !strings.HasPrefix(got[len(got)-3], "network ") {
 					t.Errorf("%s eval by default:\n%s", variant, strings.Join(got, "\n"))
+				}
+				// At a strength level the linear evaluation plays.
+				got = ts.do("setoption name Skill Level value 10", "eval")
+				if len(got) < 3 || !strings.HasPrefix(got[0], "at a strength level") || !strings.HasPrefix(got[1], "term ") {
+					t.Errorf("%s eval at Skill Level 10:\n%s", variant, strings.Join(got, "\n"))
 				}
 				continue
 			}

@@ -93,7 +93,9 @@ func (s *server) cmdD(args []string) error {
 
 // cmdEval is "eval": the static evaluation of the current position, term
 // by term, or when a network plays the position's family the network's
-// (WriteNetEval).
+// (WriteNetEval), followed by the lazy margin's line when there is one.
+// At a strength level (Skill Level, UCI_LimitStrength), where the search
+// evaluates with the linear evaluation, a line says so before its terms.
 func (s *server) cmdEval(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected %s", quote(args[0]))
@@ -106,6 +108,9 @@ func (s *server) cmdEval(args []string) error {
 	switch {
 	case err != nil:
 		return err
+	case n != nil && s.atLevel():
+		b.WriteString("at a strength level (Skill Level, UCI_LimitStrength) the search evaluates with the linear evaluation\n")
+		WriteEval(&b, linear, &p)
 	case n != nil:
 		source := "the built-in " + nnue.BuiltinName(f)
 		if n == s.nets.net {
@@ -113,6 +118,9 @@ func (s *server) cmdEval(args []string) error {
 		}
 		if err := WriteNetEval(&b, n, source, &p, linear); err != nil {
 			return err
+		}
+		if s.evalLazy > 0 {
+			fmt.Fprintf(&b, "EvalLazy %d: the search scores a position the linear evaluation puts beyond ± %d by the linear evaluation\n", s.evalLazy, s.evalLazy)
 		}
 	default:
 		if s.nets.mode == evalNet {

@@ -177,6 +177,7 @@ func (s *server) cmdGo(args []string) error {
 	g.lim.Overhead = s.overhead
 	g.lim.MultiPV = s.multiPV
 	g.lim.Skill = s.skillLimit()
+	s.levelTable(eng)
 	hist := slices.Clone(s.game.History())
 	out := s.out
 	ctx, j := s.newJob()

@@ -21,8 +21,8 @@ import (
 // "lowerbound" or "upperbound" when the iteration's window failed. With
 // showWDL (the UCI_ShowWDL option) "wdl <win> <draw> <loss>" follows, per
 // mille for the side to move, as Stockfish places it (search.Info.WDL with
-// the report's model, Info.Model: the network's with EvalType net and a
-// network that records one, else the family's eval.BuiltinWDL). time is
+// the report's model, Info.Model: the network's where a network plays
+// the search and records one, else the family's eval.BuiltinWDL). time is
 // in milliseconds. The command line's analyse prints the same lines.
 func FormatInfo(i search.Info, showWDL bool) string {
 	var b strings.Builder

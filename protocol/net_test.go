@@ -163,3 +163,32 @@ func TestEvalTypeAuto(t *testing.T) {
 		t.Errorf("EvalType linear: %q, want no line", got)
 	}
 }
+
+// TestLevelPlaysLinear checks that a search at a strength level plays
+// with the linear evaluation where a network plays by default, also at
+// UCI_LimitStrength's top level, and that the table the network's
+// searches filled is emptied when the searches go to a level and back.
+func TestLevelPlaysLinear(t *testing.T) {
+	s := newSession(t, Config{})
+	search := func(opts ...string) string {
+		s.send(opts...)
+		s.send("position startpos", "go depth 5")
+		_, lines := s.bestmove()
+		return nodesOf(lines)
+	}
+	s.send("setoption name UCI_Variant value hoyito3")
+	linear := search("setoption name EvalType value linear", "setoption name Clear Hash")
+	net := search("setoption name EvalType value auto", "setoption name Clear Hash")
+	if !nnue.PlaysByDefault(board.Hoyito) || linear == net {
+		t.Fatalf("Hoyito III plays no network by default (%s and %s nodes): the test needs one that does", linear, net)
+	}
+	top := search("setoption name UCI_LimitStrength value true", "setoption name UCI_Elo value 2480")
+	if top != linear {
+		t.Errorf("UCI_Elo 2480: %s nodes, the linear evaluation's %s", top, linear)
+	}
+	// Back at full strength the table holds nothing of the level's
+	// search: the network's search is the one from an empty table.
+	if again := search("setoption name UCI_LimitStrength value false"); again != net {
+		t.Errorf("after a search at a level: %s nodes, from an empty table %s", again, net)
+	}
+}

@@ -57,6 +57,7 @@ func TestNetEvalByHand(t *testing.T) {
 		"         a     b     c     d     e     f",
 		"network 86 for North, the side to move; -86 for South (hundredths of a seed)",
 		"linear  " + strconv.Itoa(lin) + " for North, the side to move; " + strconv.Itoa(-lin) + " for South",
+		"EvalLazy 1200: the search scores a position the linear evaluation puts beyond ± 1200 by the linear evaluation",
 	}
 	if e := errorLines(got); len(e) > 0 {
 		t.Fatalf("errors: %v", e)

@@ -280,20 +280,41 @@ func (s *server) setElo(value string) error {
 	return nil
 }
 
-// skillLimit returns the weakening of the next search, nil for full
+// skillLimit returns the strength level of the next search, nil for full
 // strength: with UCI_LimitStrength the level whose Elo on the game's
-// calibrated ladder is nearest UCI_Elo, else Skill Level. Each search gets
-// a new seed.
+// calibrated ladder is nearest UCI_Elo (FullSkill too, which then plays
+// as the ladder measured it, with the linear evaluation), else Skill
+// Level below FullSkill. Each search gets a new seed.
 func (s *server) skillLimit() *search.Skill {
+	if !s.atLevel() {
+		return nil
+	}
 	level := s.skill
 	if s.limitStrength {
 		level = search.SkillForElo(s.variant.Family(), s.elo)
 	}
-	if level >= search.FullSkill {
-		return nil
-	}
 	s.seed++
 	return &search.Skill{Level: level, Seed: s.seed}
+}
+
+// atLevel reports whether the searches play at a strength level
+// (skillLimit), and so with the linear evaluation.
+func (s *server) atLevel() bool {
+	return s.limitStrength || s.skill < search.FullSkill
+}
+
+// levelTable empties the engine's table before a search when the last
+// search was at full strength and this one is at a strength level, or the
+// other way round, and a network plays the game: the two evaluate
+// differently, and the table's scores came from the other evaluation (as
+// after EvalType). It is done at "go", as the options that change the
+// level apply from the next search.
+func (s *server) levelTable(eng *search.Engine) {
+	at := s.atLevel()
+	if at != s.tableAtLevel && eng.Net(s.variant.Family()) != nil {
+		eng.ClearHash()
+	}
+	s.tableAtLevel = at
 }
 
 // setMultiPV sets the number of lines the next searches report; a

@@ -122,6 +122,7 @@ type server struct {
 	proverThread  bool       // ProverThread true
 	nets          netState   // EvalType and EvalFile (net.go)
 	evalLazy      int        // EvalLazy
+	tableAtLevel  bool       // the table's scores came from searches at a strength level (levelTable)
 
 	job *job // the running or last search, perft or bench; nil if none
 }

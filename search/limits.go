@@ -26,8 +26,10 @@ type Limits struct {
 	// until Ponder.Hit, then under these limits, its clock starting then.
 	// It does not end while it ponders, unless its context is cancelled.
 	Ponder *Ponder
-	// Skill, if not nil and below FullSkill, weakens the search (see
-	// skill.go).
+	// Skill, if not nil, makes the search play at a strength level:
+	// below FullSkill it weakens the search (see skill.go), and at any
+	// level it evaluates with the linear evaluation, on which the levels
+	// and their Elo ladders were measured (Engine.SetNet).
 	Skill *Skill
 	// MultiPV is the number of best root moves to find, each with its
 	// score and line (see Info.MultiPV); 0 or 1 finds the best only.

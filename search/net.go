@@ -75,13 +75,14 @@ func (e *Engine) SetNetLazy(margin int) error {
 }
 
 // searchNet returns the network a search of family f within lim
-// evaluates with: the engine's (Net), except in a weakened search
-// (Limits.Skill below FullSkill), which evaluates with the linear
-// evaluation, on which the levels' budgets and errors and the Elo ladders
-// UCI_Elo maps onto were measured (docs/strength.md): a network, stronger
-// a node, would make every level stronger than its calibration says.
+// evaluates with: the engine's (Net), except in a search at a strength
+// level (Limits.Skill not nil, FullSkill included), which evaluates with
+// the linear evaluation, on which the levels' budgets and errors and the
+// Elo ladders UCI_Elo maps onto were measured (docs/strength.md): a
+// network, stronger a node, would make every level stronger than its
+// calibration says.
 func (e *Engine) searchNet(f board.Family, lim Limits) *nnue.Net {
-	if lim.Skill.weak() {
+	if lim.Skill != nil {
 		return nil
 	}
 	return e.Net(f)

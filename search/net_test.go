@@ -194,10 +194,10 @@ func TestSetNetLazy(t *testing.T) {
 	}
 }
 
-// TestSkillPlaysLinear checks that a weakened search (Skill below
-// FullSkill) evaluates with the linear evaluation even when the engine
-// has a network: its move, score and nodes are those of an engine without
-// one, for the same seed; at full strength the network plays.
+// TestSkillPlaysLinear checks that a search at a strength level (Skill
+// not nil) evaluates with the linear evaluation even when the engine has
+// a network: its move, score and nodes are those of an engine without
+// one, for the same seed; without a level the network plays.
 func TestSkillPlaysLinear(t *testing.T) {
 	for _, game := range []string{board.NameKatro, board.NameHoyito3} {
 		v, err := board.New(game)
@@ -223,8 +223,14 @@ func TestSkillPlaysLinear(t *testing.T) {
 					game, level, a.Move, a.Info.Score, a.Info.Nodes, b.Move, b.Info.Score, b.Info.Nodes)
 			}
 		}
-		full := run(withNet, &Skill{Level: FullSkill, Seed: 7})
-		if lin := run(linear, nil); full.Info.Nodes == lin.Info.Nodes && full.Info.Score == lin.Info.Score {
+		// At FullSkill (UCI_LimitStrength's top level) too; without a
+		// level the network plays.
+		a, b := run(withNet, &Skill{Level: FullSkill, Seed: 7}), run(linear, nil)
+		if a.Move != b.Move || a.Info.Score != b.Info.Score || a.Info.Nodes != b.Info.Nodes {
+			t.Errorf("%s at FullSkill: with a network %v %v %d nodes, linear %v %v %d nodes",
+				game, a.Move, a.Info.Score, a.Info.Nodes, b.Move, b.Info.Score, b.Info.Nodes)
+		}
+		if full := run(withNet, nil); full.Info.Nodes == b.Info.Nodes && full.Info.Score == b.Info.Score {
 			t.Errorf("%s: at full strength the network's search is the linear one (%d nodes)", game, full.Info.Nodes)
 		}
 	}

@@ -53,7 +53,9 @@ func SkillLines(l int) int {
 	return lines[level(l)]
 }
 
-// Skill weakens a search (Limits.Skill).
+// Skill makes a search play at a strength level (Limits.Skill): below
+// FullSkill it weakens it; at every level it evaluates with the linear
+// evaluation.
 type Skill struct {
 	Level int    // MinSkill to FullSkill; FullSkill does not weaken
 	Seed  uint64 // seeds the random error; the same seed, the same choice

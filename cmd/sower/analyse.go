@@ -37,11 +37,11 @@ func (c *cli) analyse(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := checkLazy(*lazy); err != nil {
-		return err
-	}
 	nets, err := loadNets(*evalType, *evalFile)
 	if err != nil {
+		return err
+	}
+	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultAnalyseTime)
@@ -146,7 +146,7 @@ func (r *reportPrinter) callbacks() search.Callbacks {
 func (c *cli) eval(args []string) error {
 	var g gameFlags
 	var learned bool
-	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned | --eval net [--evalfile FILE]]`)
+	fs := c.flags("eval", `[--game G] [--fen F] [--moves "…"] [--learned | --eval auto|linear|net [--evalfile FILE]]`)
 	g.add(fs, true)
 	fs.BoolVar(&learned, "learned", false, "show the learned evaluation with the built-in weights, even in a handeval build")
 	evalType, evalFile := addEvalFlags(fs, "auto")

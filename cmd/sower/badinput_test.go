@@ -122,6 +122,8 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"bench", "--evallazy", "-1"}, "--evallazy -1: want 0 to 10000"},
 		{[]string{"analyse", "--eval", "deep"}, "--eval deep: want auto, linear or net"},
 		{[]string{"analyse", "--evallazy", "10001"}, "--evallazy 10001: want 0 to 10000"},
+		{[]string{"analyse", "--eval", "linear", "--evallazy", "5"}, "--evallazy 5: it is used where a network plays, not with --eval linear"},
+		{[]string{"datagen", "--evallazy", "5", "--out", "x.dat"}, "--evallazy 5: it is used where a network plays, not with --eval linear"},
 		{[]string{"bench", "--eval", "net", "--evallazy", "-1"}, "--evallazy -1: want 0 to 10000"},
 		{[]string{"train", "--out", "x.nnue"}, "--data: give at least one data file"},
 		{[]string{"train", "--data", missing}, "--out: a network file is required"},

@@ -32,7 +32,7 @@ func (c *cli) bench(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := checkLazy(*lazy); err != nil {
+	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	switch {
@@ -42,8 +42,6 @@ func (c *cli) bench(args []string) error {
 		return usagef("--threads %d: want %d to %d", set.Threads, search.MinThreads, search.MaxThreads)
 	case set.MultiPV < 1 || set.MultiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", set.MultiPV, board.MaxMoves)
-	case fs.Changed("evallazy") && nets == nil:
-		return usagef("--evallazy %d: it is used where a network plays, not with --eval linear", *lazy)
 	}
 	set.Nets, set.NetLazy = nets, *lazy
 	if nets == nil {

@@ -76,7 +76,7 @@ func commands() []command {
 		{"show", "play moves and show the board, legal moves and status", (*cli).show},
 		{"analyse", "search a position and show the best move", (*cli).analyse},
 		{"review", "review a recorded game with the engine: every move marked, better moves", (*cli).review},
-		{"eval", "show the static evaluation term by term, or the network's (--eval net)", (*cli).eval},
+		{"eval", "show the static evaluation term by term, or the network's where one plays", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
 		{"match", "play engine-versus-engine matches (Elo, SPRT, game records)", (*cli).match},
 		{"broker", "run a NATS broker for matches on many machines", (*cli).broker},

@@ -42,6 +42,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
 	evalType, evalFile := addEvalFlags(fs, "linear")
+	lazy := addLazyFlag(fs)
 	onBroker := addDatagenBrokerFlags(fs, c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -103,6 +104,10 @@ func (c *cli) datagen(args []string) error {
 	if cfg.Nets, err = loadNets(*evalType, *evalFile); err != nil {
 		return err
 	}
+	if err := checkLazy(fs, *lazy, cfg.Nets); err != nil {
+		return err
+	}
+	cfg.NetLazy = *lazy
 	if *evalType == "net" && netFor(cfg.Nets, v) == nil {
 		// Its games would be the linear evaluation's.
 		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())

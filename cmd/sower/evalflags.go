@@ -24,10 +24,14 @@ func addLazyFlag(fs *pflag.FlagSet) *int {
 	return fs.Int("evallazy", search.DefaultNetLazy, "where a network plays, score positions the linear evaluation puts beyond ± N hundredths of a seed by it (the protocol's EvalLazy; 0: never)")
 }
 
-// checkLazy checks --evallazy's value.
-func checkLazy(lazy int) error {
-	if lazy < 0 || lazy > search.MaxNetLazy {
+// checkLazy checks --evallazy's value, and that a network may play when
+// it was given (not with --eval linear, whose nets are none).
+func checkLazy(fs *pflag.FlagSet, lazy int, nets []*nnue.Net) error {
+	switch {
+	case lazy < 0 || lazy > search.MaxNetLazy:
 		return usagef("--evallazy %d: want 0 to %d", lazy, search.MaxNetLazy)
+	case fs.Changed("evallazy") && nets == nil:
+		return usagef("--evallazy %d: it is used where a network plays, not with --eval linear", lazy)
 	}
 	return nil
 }

@@ -38,11 +38,11 @@ func (c *cli) review(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if err := checkLazy(*lazy); err != nil {
-		return err
-	}
 	nets, err := loadNets(*evalType, *evalFile)
 	if err != nil {
+		return err
+	}
+	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultReviewTime)

@@ -256,16 +256,18 @@ func loadData(d *tune.Dataset, name string, index int, v *board.Variant) (*tune.
 type wdlJob struct {
 	fit, calibrate bool
 	table          bool        // --wdl-table
-	nets           []*nnue.Net // --eval net's networks (none: linear)
+	nets           []*nnue.Net // --eval's networks (none: linear)
+	evalType       string      // --eval's value
 	save           string      // --save-wdl's file
 	evalFile       string      // --evalfile's
 	saveNet        *nnue.Net   // its network
 	command        string
 }
 
-// load reads the networks of w: --eval net's and --save-wdl's, which
+// load reads the networks of w: --eval's and --save-wdl's, which
 // must evaluate v, the data's board.
 func (w *wdlJob) load(evalType string, v *board.Variant) error {
+	w.evalType = evalType
 	var err error
 	if w.nets, err = loadNets(evalType, w.evalFile); err != nil {
 		return err
@@ -335,7 +337,7 @@ func (c *cli) measureWDL(d *tune.Dataset, v *board.Variant, w wdlJob) error {
 			which = "the network's"
 		case net != nil:
 			which = "the linear evaluation's (the network records none)"
-		case len(w.nets) > 0:
+		case w.evalType == "net":
 			which = "the linear evaluation's (no network evaluates the board)"
 		}
 		fmt.Fprintf(c.stdout, "calibration of %s wdl model of %s: ", which, v.Name())

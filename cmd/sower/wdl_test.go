@@ -173,23 +173,29 @@ func TestSolveBoundsResult(t *testing.T) {
 }
 
 // datagen --eval net plays with the network: its games differ from the
-// linear evaluation's, and a run on a broker is refused.
+// linear evaluation's and with another lazy margin, and a run on a
+// broker is refused.
 func TestDatagenNet(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string][]byte{}
-	for _, ev := range []string{"linear", "net"} {
-		out := filepath.Join(dir, ev+".dat")
-		if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--nodes", "300", "--random-plies", "4", "--eval", ev, "--out", out); st != exitOK {
-			t.Fatalf("datagen --eval %s: status %d\n%s", ev, st, stderr)
+	for _, ev := range [][]string{{"linear"}, {"net"}, {"net", "--evallazy", "0"}} {
+		name := strings.Join(ev, "")
+		out := filepath.Join(dir, name+".dat")
+		args := append([]string{"datagen", "--game", "hoyito3", "--games", "4", "--nodes", "300", "--random-plies", "4", "--out", out, "--eval"}, ev...)
+		if _, stderr, st := runCLI(args...); st != exitOK {
+			t.Fatalf("%v: status %d\n%s", args, st, stderr)
 		}
 		b, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[ev] = b
+		files[name] = b
 	}
 	if bytes.Equal(files["linear"], files["net"]) {
 		t.Error("datagen --eval net wrote the linear evaluation's games")
+	}
+	if bytes.Equal(files["net"], files["net--evallazy0"]) {
+		t.Error("datagen --eval net wrote the same games with the lazy margins 1200 and 0")
 	}
 	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--games", "4", "--eval", "net", "--broker", "http://127.0.0.1:1", "--out", filepath.Join(dir, "b.dat")); st != exitUsage || !strings.Contains(stderr, "--eval net") {
 		t.Errorf("datagen --eval net --broker: status %d, stderr %q", st, stderr)

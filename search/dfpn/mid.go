@@ -144,7 +144,7 @@ func (w *worker) look(f *frame, ply int) {
 	// The children's entries are read from memory at once, not one
 	// find after another (table.touch).
 	for i := 0; i < f.n; i++ {
-		w.touched += w.tt.touch(f.kids[i].key)
+		w.tt.touch(f.kids[i].key)
 	}
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]

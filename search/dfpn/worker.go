@@ -20,7 +20,6 @@ type worker struct {
 	flushed uint64 // of them, added to the Solver's count
 	stop    bool
 	root    result
-	touched uint64 // what table.touch read, kept so that its reads are not dropped
 }
 
 // newWorker returns a worker of s (its frames come with its first search).
