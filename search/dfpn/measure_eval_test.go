@@ -65,8 +65,9 @@ func parseSpec(spec string) (Config, float64, error) {
 // (the katro-4x4 and katro-6x3 starts), "late" (the 24 Katro 6x6
 // positions of katro-6x6-late.txt), "late20" to "late40" (the positions
 // of the same games that many plies before the end: the 20-ply positions
-// with moves taken back; the side to move lost the recorded game at an
-// even number and won it at an odd one), "bal30" (late29 and late30: as
+// with moves taken back, of the games recorded that far back, all twelve
+// up to late37; the side to move lost the recorded game at an even number
+// and won it at an odd one), "bal30" (late29 and late30: as
 // many recorded wins for the side to move as losses), "line46" (the katro-4x6 line
 // at plies 24 and 22), "line46-24", "line46-22" and "line46-20" (one of
 // its plies) and "random46" (the 40
@@ -143,6 +144,11 @@ func lateBack(t *testing.T, plies int) []latePosition {
 			continue
 		}
 		moves := lp.game.Moves()
+		if len(moves) < plies-20 {
+			// The file keeps the game from after its random plies.
+			t.Logf("%s: %d moves recorded, fewer than the %d to take back: left out", lp.name, len(moves), plies-20)
+			continue
+		}
 		g := board.NewGame(lp.game.Start())
 		if err := g.PlayAll(moves[:len(moves)-(plies-20)]); err != nil {
 			t.Fatal(err)
