@@ -178,10 +178,22 @@ func (c *Client) URL() string { return c.url }
 // whose entries live for three times as long.
 const heartbeatEvery = 5 * time.Second
 
+// setupTimeout bounds the setup of the streams, buckets and object store
+// (ensure) when the caller's context sets no deadline. The JetStream
+// client's own default, 5 s a request, was too short for a busy broker
+// creating file storage: the tests failed on it on a loaded 2-core
+// machine.
+const setupTimeout = time.Minute
+
 // ensure creates the streams, buckets and object store the matches use,
 // or checks that they are there. It fails with a clear message when the
 // server has no JetStream.
 func (c *Client) ensure(ctx context.Context) error {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, setupTimeout)
+		defer cancel()
+	}
 	if _, err := c.JS.AccountInfo(ctx); err != nil {
 		return fmt.Errorf("the broker at %s has no JetStream for us: %v", c.url, err)
 	}
