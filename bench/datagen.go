@@ -85,15 +85,9 @@ func Datagen(ctx context.Context, cfg DatagenConfig) error {
 				fail(err)
 				return
 			}
-			if err := eng.SetNetLazy(cfg.NetLazy); err != nil {
+			if err := eng.SetNets(cfg.Nets, cfg.NetLazy); err != nil {
 				fail(err)
 				return
-			}
-			for _, n := range cfg.Nets {
-				if err := eng.SetNet(n.Family, n); err != nil {
-					fail(err)
-					return
-				}
 			}
 			for i := range jobs {
 				gd, err := selfPlay(ctx, eng, &cfg, i)

@@ -123,13 +123,8 @@ func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, err
 	if err := eng.SetThreads(max(set.Threads, 1)); err != nil {
 		return sum, err
 	}
-	if err := eng.SetNetLazy(set.NetLazy); err != nil {
+	if err := eng.SetNets(set.Nets, set.NetLazy); err != nil {
 		return sum, err
-	}
-	for _, n := range set.Nets {
-		if err := eng.SetNet(n.Family, n); err != nil {
-			return sum, err
-		}
 	}
 	depth := set.Depth
 	for _, c := range Positions() {

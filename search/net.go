@@ -50,6 +50,20 @@ func (e *Engine) SetNet(f board.Family, n *nnue.Net) error {
 	return nil
 }
 
+// SetNets sets the lazy margin (SetNetLazy) and each network of nets for
+// its family (SetNet); the families without one keep their evaluation.
+func (e *Engine) SetNets(nets []*nnue.Net, lazy int) error {
+	if err := e.SetNetLazy(lazy); err != nil {
+		return err
+	}
+	for _, n := range nets {
+		if err := e.SetNet(n.Family, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // MaxNetLazy is the largest margin SetNetLazy takes: 100 seeds.
 const MaxNetLazy = 10000
 

@@ -32,16 +32,12 @@ func (c *cli) analyse(args []string) error {
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	fs.BoolVar(&showWDL, "wdl", true, "show the win/draw/loss forecast (wdl W D L, per mille) on every info line; --wdl=false leaves it out")
-	evalType, evalFile := addEvalFlags(fs, "auto")
-	lazy := addLazyFlag(fs)
+	ee := addEngineEvalFlags(fs, "auto")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	nets, err := loadNets(*evalType, *evalFile)
+	nets, lazy, err := ee.load()
 	if err != nil {
-		return err
-	}
-	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultAnalyseTime)
@@ -63,7 +59,7 @@ func (c *cli) analyse(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := setNets(eng, nets, *lazy); err != nil {
+	if err := eng.SetNets(nets, lazy); err != nil {
 		return err
 	}
 	if tdir != "" {

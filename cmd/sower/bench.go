@@ -22,17 +22,13 @@ func (c *cli) bench(args []string) error {
 	fs.IntVarP(&set.Depth, "depth", "d", 0, "search every position to this depth instead of its default")
 	fs.IntVar(&set.Threads, "threads", 1, "search with N threads (the signature is defined with one)")
 	fs.IntVar(&set.MultiPV, "multipv", 1, "find the best N moves (the signature is defined with one)")
-	evalType, evalFile := addEvalFlags(fs, "auto")
-	lazy := addLazyFlag(fs)
+	ee := addEngineEvalFlags(fs, "auto")
 	profile := fs.String("cpuprofile", "", "write a CPU profile of the searches to FILE (go tool pprof)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	nets, err := loadNets(*evalType, *evalFile)
+	nets, lazy, err := ee.load()
 	if err != nil {
-		return err
-	}
-	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	switch {
@@ -43,7 +39,7 @@ func (c *cli) bench(args []string) error {
 	case set.MultiPV < 1 || set.MultiPV > board.MaxMoves:
 		return usagef("--multipv %d: want 1 to %d", set.MultiPV, board.MaxMoves)
 	}
-	set.Nets, set.NetLazy = nets, *lazy
+	set.Nets, set.NetLazy = nets, lazy
 	if nets == nil {
 		set.NetLazy = 0 // the linear evaluation's search is the same with any margin
 	}

@@ -41,8 +41,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
-	evalType, evalFile := addEvalFlags(fs, "linear")
-	lazy := addLazyFlag(fs)
+	ee := addEngineEvalFlags(fs, "linear")
 	onBroker := addDatagenBrokerFlags(fs, c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
@@ -101,19 +100,15 @@ func (c *cli) datagen(args []string) error {
 			return usagef("--openings %s: %v", f.openings, err)
 		}
 	}
-	if cfg.Nets, err = loadNets(*evalType, *evalFile); err != nil {
+	if cfg.Nets, cfg.NetLazy, err = ee.load(); err != nil {
 		return err
 	}
-	if err := checkLazy(fs, *lazy, cfg.Nets); err != nil {
-		return err
-	}
-	cfg.NetLazy = *lazy
-	if *evalType == "net" && netFor(cfg.Nets, v) == nil {
+	if *ee.evalType == "net" && netFor(cfg.Nets, v) == nil {
 		// Its games would be the linear evaluation's.
 		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
 	}
 	if netFor(cfg.Nets, v) != nil && onBroker.url != "" {
-		return usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *evalType)
+		return usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *ee.evalType)
 	}
 	if err := onBroker.check(fs); err != nil {
 		return err

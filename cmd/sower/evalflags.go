@@ -79,18 +79,31 @@ func loadNets(evalType, evalFile string) ([]*nnue.Net, error) {
 	return nets, nil
 }
 
-// setNets makes eng evaluate with nets (each for its family; the other
-// families with the linear evaluation) and the lazy margin lazy.
-func setNets(eng *search.Engine, nets []*nnue.Net, lazy int) error {
-	if err := eng.SetNetLazy(lazy); err != nil {
-		return usagef("--evallazy: %v", err)
+// engineEval is --eval, --evalfile and --evallazy of a command whose
+// engine searches (bench, analyse, review, datagen).
+type engineEval struct {
+	fs             *pflag.FlagSet
+	evalType, file *string
+	lazy           *int
+}
+
+// addEngineEvalFlags adds --eval (default def), --evalfile and --evallazy.
+func addEngineEvalFlags(fs *pflag.FlagSet, def string) engineEval {
+	t, f := addEvalFlags(fs, def)
+	return engineEval{fs: fs, evalType: t, file: f, lazy: addLazyFlag(fs)}
+}
+
+// load returns the networks the flags choose (loadNets) and the lazy
+// margin, checked (checkLazy), once the flags are parsed.
+func (e engineEval) load() ([]*nnue.Net, int, error) {
+	nets, err := loadNets(*e.evalType, *e.file)
+	if err != nil {
+		return nil, 0, err
 	}
-	for _, n := range nets {
-		if err := eng.SetNet(n.Family, n); err != nil {
-			return err
-		}
+	if err := checkLazy(e.fs, *e.lazy, nets); err != nil {
+		return nil, 0, err
 	}
-	return nil
+	return nets, *e.lazy, nil
 }
 
 // netFor returns the network of nets that evaluates board v, or nil when

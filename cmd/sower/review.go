@@ -33,16 +33,12 @@ func (c *cli) review(args []string) error {
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&out, "out", "", "write the record's games as JSON lines, the game reviewed with its review")
 	fs.StringVar(&pgn, "pgn", "", "write the record's games as PGN, the game reviewed with its review")
-	evalType, evalFile := addEvalFlags(fs, "auto")
-	lazy := addLazyFlag(fs)
+	ee := addEngineEvalFlags(fs, "auto")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	nets, err := loadNets(*evalType, *evalFile)
+	nets, lazy, err := ee.load()
 	if err != nil {
-		return err
-	}
-	if err := checkLazy(fs, *lazy, nets); err != nil {
 		return err
 	}
 	lim, err := lf.limits(defaultReviewTime)
@@ -64,7 +60,7 @@ func (c *cli) review(args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := setNets(eng, nets, *lazy); err != nil {
+	if err := eng.SetNets(nets, lazy); err != nil {
 		return err
 	}
 	rec := &recs[index-1]
