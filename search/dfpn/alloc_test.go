@@ -37,7 +37,7 @@ func TestNoAllocationPerNode(t *testing.T) {
 		}
 		var nodes uint64
 		allocs := testing.AllocsPerRun(2, func() {
-			s.tt.clear()
+			s.Clear()
 			res, err := s.Solve(context.Background(), p, nil, nil)
 			if err != nil || res.Outcome != Loss {
 				t.Fatalf("%s: %+v, %v; want a loss", hardish, res, err)
@@ -64,7 +64,7 @@ func BenchmarkSolve(b *testing.B) {
 			b.ReportAllocs()
 			var nodes uint64
 			for b.Loop() {
-				s.tt.clear()
+				s.Clear()
 				res, _ := s.Solve(context.Background(), p, nil, nil)
 				nodes += res.Nodes
 			}

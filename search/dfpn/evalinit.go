@@ -68,5 +68,6 @@ func (w *worker) prefer(a, b *child, attack bool) bool {
 func (w *worker) evaluate(c *child) {
 	if !c.hasEst {
 		c.est, c.hasEst = w.attackerEval(&c.pos), true
+		w.cache.putEval(c.key, c.est)
 	}
 }

@@ -22,6 +22,7 @@ type child struct {
 	busy    uint16 // other threads searching the child (several threads only)
 	est     int32  // the evaluation from the attacker's point of view, if hasEst
 	hasEst  bool
+	cached  estimate // what the thread's estimate cache held for it
 	result
 }
 
@@ -144,7 +145,9 @@ func (w *worker) look(f *frame, ply int) {
 	// The children's entries are read from memory at once, not one
 	// find after another (table.touch).
 	for i := 0; i < f.n; i++ {
-		w.tt.touch(f.kids[i].key)
+		c := &f.kids[i]
+		w.tt.touch(c.key)
+		c.cached = w.cache.get(c.key)
 	}
 	for i := 0; i < f.n; i++ {
 		c := &f.kids[i]
@@ -158,19 +161,28 @@ func (w *worker) look(f *frame, ply int) {
 			c.done = true
 			continue
 		}
-		c.hasEst = false
+		c.est = c.cached.est()
+		c.hasEst = c.est != noEst
 		if w.evalInit {
 			w.evaluate(c)
 		}
 		if w.fromTable(c) {
 			continue
 		}
+		cacheable := w.limit == 0 || c.pos.Clock() < w.limit
+		if cacheable && c.cached.pn != 0 {
+			c.result = result{pn: c.cached.pn, dn: c.cached.dn}
+			continue
+		}
 		c.result = w.initial(&c.pos, c.est)
-		if c.pn == 0 || c.dn == 0 {
+		switch {
+		case c.pn == 0 || c.dn == 0:
 			// Decided at once by the first estimate (InitLookahead): kept
 			// in the table as the child's own search would keep it.
 			c.done = true
 			w.tt.store(c.key, c.result, 1)
+		case cacheable:
+			w.cache.putNumbers(c.key, c.pn, c.dn)
 		}
 	}
 }

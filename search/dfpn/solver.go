@@ -195,6 +195,10 @@ type Solver struct {
 	evalBase float64 // the first numbers of an even evaluation (defaultEvalBase)
 	weakPN   bool    // weak proof numbers where the defender moves
 	weakDN   bool    // weak disproof numbers where the attacker moves
+	// noEstimates turns the threads' estimate caches off: where the
+	// estimates are cheap, and in the tests' comparison (the caches change
+	// no number).
+	noEstimates bool
 
 	// The search under way: set before its threads start, then only read.
 	v          *board.Variant
@@ -252,6 +256,10 @@ func New(cfg Config) (*Solver, error) {
 	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
 		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility,
 		weakPN: cfg.Numbers == NumbersWeakProof || cfg.Numbers == NumbersWeak, weakDN: cfg.Numbers == NumbersWeak}
+	// The estimate caches pay where an estimate evaluates or plays moves
+	// (InitEval and after, or ties broken by the evaluation): a read of
+	// the cache costs more than counting moves or seeds.
+	s.noEstimates = !ties && cfg.Init < InitEval
 	s.main = newWorker(s, false)
 	for range max(cfg.Threads, 1) - 1 {
 		s.helpers = append(s.helpers, newWorker(s, true))
@@ -269,8 +277,15 @@ func (s *Solver) SetMaxNodes(n uint64) { s.maxNodes = n }
 // Fill returns the share of the table in use.
 func (s *Solver) Fill() float64 { return s.tt.fill() }
 
-// Clear empties the table, as for a new game.
-func (s *Solver) Clear() { s.tt.clear() }
+// Clear empties the table and the threads' estimate caches, as for a new
+// game.
+func (s *Solver) Clear() {
+	s.tt.clear()
+	s.main.cacheFor = nil
+	for i := range s.helpers {
+		s.helpers[i].cacheFor = nil
+	}
+}
 
 // salts distinguish the two attackers' entries in one table.
 var salts = [2]uint64{0, 0x9e3779b97f4a7c15}

@@ -20,6 +20,9 @@ type worker struct {
 	flushed uint64 // of them, added to the Solver's count
 	stop    bool
 	root    result
+	// cache is the thread's estimate cache, for the variant cacheFor.
+	cache    estimates
+	cacheFor *board.Variant
 }
 
 // newWorker returns a worker of s (its frames come with its first search).
@@ -31,6 +34,10 @@ func newWorker(s *Solver, helper bool) worker {
 func (w *worker) setup(history []uint64) {
 	if w.frames == nil {
 		w.frames = make([]frame, MaxDepth) // on the first search
+	}
+	if w.cacheFor != w.v && !w.noEstimates {
+		w.cache.clear()
+		w.cacheFor = w.v
 	}
 	w.stop = false
 	w.nodes, w.flushed = 0, 0
