@@ -60,5 +60,8 @@
 //
 // Nodes are positions copied on a fixed stack of frames (one per ply, per
 // thread), so a node allocates nothing; the table is one slice of 32-byte
-// entries in buckets of four.
+// entries in buckets of four. Where the first estimates play moves or
+// evaluate, each thread also keeps a cache of them (16 MiB, estcache.go),
+// since df-pn expands a node again each time it comes back to it; the
+// cache changes no number, only the time.
 package dfpn
