@@ -61,27 +61,30 @@ func (c *estimates) get(key uint64) estimate {
 // putNumbers records key's first numbers, keeping its evaluation if the
 // entry holds it.
 func (c *estimates) putNumbers(key uint64, pn, dn uint32) {
-	if c.e == nil {
-		return
+	if e := c.claim(key); e != nil {
+		e.pn, e.dn = pn, dn
 	}
-	e := c.slot(key)
-	if e.check != uint32(key>>32) {
-		*e = estimate{check: uint32(key >> 32)}
-	}
-	e.pn, e.dn = pn, dn
 }
 
 // putEval records key's evaluation, keeping its first numbers if the entry
 // holds them.
 func (c *estimates) putEval(key uint64, est int32) {
+	if e := c.claim(key); e != nil {
+		e.ev = uint32(est) ^ 1<<31
+	}
+}
+
+// claim returns key's entry to write, emptied first if it held another
+// position, or nil when the cache is off.
+func (c *estimates) claim(key uint64) *estimate {
 	if c.e == nil {
-		return
+		return nil
 	}
 	e := c.slot(key)
 	if e.check != uint32(key>>32) {
 		*e = estimate{check: uint32(key >> 32)}
 	}
-	e.ev = uint32(est) ^ 1<<31
+	return e
 }
 
 // clear empties the cache (allocating it the first time).

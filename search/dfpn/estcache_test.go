@@ -79,13 +79,13 @@ func TestEstimatesChangeNothing(t *testing.T) {
 	}
 	for _, v := range []*board.Variant{short, k46} {
 		rng := rand.New(rand.NewPCG(21, 22))
+		sample := func() (board.Position, bool) { return lateSample(v, rng, 16) }
+		if v.Rules().NoCaptureLimit < 10 {
+			sample = func() (board.Position, bool) { return nearLimit(v, rng) }
+		}
 		var set []board.Position
 		for len(set) < count {
-			p, ok := lateSample(v, rng, 16)
-			if lim := v.Rules().NoCaptureLimit; lim < 10 {
-				p, ok = nearLimit(v, rng)
-			}
-			if ok {
+			if p, ok := sample(); ok {
 				set = append(set, p)
 			}
 		}
