@@ -41,6 +41,7 @@ func TestInterrupt(t *testing.T) {
 		{[]string{"solve", "--game", "katro", "--method", "ab"}, "solving ", "interrupted: proven bounds", "sower: interrupted at depth "},
 		{[]string{"solve", "--game", "katro", "--hash", "64"}, "solving ", "interrupted: not solved", "sower: interrupted after "},
 		{[]string{"solve", "--game", "katro", "--hash", "64", "--each", "--save", filepath.Join(dir, "each.dfpn")}, "solving ", "a1: interrupted, ", "sower: interrupted after "},
+		{[]string{"solve", "--game", "katro", "--hash", "64", "--split", filepath.Join(dir, "t.split")}, "split tree ", "interrupted: 0 steps finished", "sower: interrupted after 0 steps: "},
 		{[]string{"tables", "build", "--seeds", "24", "--dir", filepath.Join(dir, "tb")}, "building ", "", "sower: interrupted while building layer "},
 		{[]string{"datagen", "--game", "katro", "--nodes", "1000000", "--games", "3", "--progress", "50ms", "--out", filepath.Join(dir, "d.dat")}, "", "", "sower: interrupted after 0 of the 3 games to play; run the same command to continue "},
 	} {

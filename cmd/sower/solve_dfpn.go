@@ -46,6 +46,9 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if o.each {
 		return c.solveEach(ctx, s, game, o)
 	}
+	if o.split != "" {
+		return c.solveSplit(ctx, s, game, o)
+	}
 	res, err := s.SolveFirst(ctx, p, game.History(), first, c.dfpnProgress(""))
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -25,20 +26,35 @@ func (c *cli) resumeTable(s *dfpn.Solver, path string, v *board.Variant) error {
 	return nil
 }
 
-// saveTable writes s's table to path (through a temporary file in the same
-// directory, renamed at the end, so that an old file is replaced only by
-// a whole new one).
+// saveTable writes s's table to path (writeWhole: an old file is replaced
+// only by a whole new one).
 func (c *cli) saveTable(s *dfpn.Solver, path string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".sower-save-*")
+	var n int
+	err := writeWhole(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 1<<20)
+		var err error
+		if n, err = s.Save(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 	if err != nil {
 		return fmt.Errorf("--save %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriterSize(tmp, 1<<20)
-	n, err := s.Save(w)
-	if err == nil {
-		err = w.Flush()
+	fmt.Fprintf(c.stdout, "table saved to %s: %d entries\n", path, n)
+	return nil
+}
+
+// writeWhole writes a file through write: to a temporary file in path's
+// directory, renamed to path at the end, so that path always holds a whole
+// file, the old one or the new.
+func writeWhole(path string, write func(io.Writer) error) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".sower-"+filepath.Base(path)+"-*")
+	if err != nil {
+		return err
 	}
+	defer os.Remove(tmp.Name())
+	err = write(tmp)
 	if err == nil {
 		err = tmp.Chmod(0o644)
 	}
@@ -48,9 +64,5 @@ func (c *cli) saveTable(s *dfpn.Solver, path string) error {
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
-	if err != nil {
-		return fmt.Errorf("--save %s: %w", path, err)
-	}
-	fmt.Fprintf(c.stdout, "table saved to %s: %d entries\n", path, n)
-	return nil
+	return err
 }

@@ -44,7 +44,12 @@ type solveFlags struct {
 	// walk is how many times --each goes down the line left open (0:
 	// not at all).
 	walk int
-	fs   *pflag.FlagSet
+	// split is the tree file of a split proof (search/dfpn/split), with
+	// its leaf budget and the steps of this run (0: no limit).
+	split      string
+	splitNodes uint64
+	splitSteps int
+	fs         *pflag.FlagSet
 	// dfpn is the proof-number search's configuration that init, ties
 	// and scale give (filled by check).
 	dfpn dfpn.Config
@@ -67,6 +72,9 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.each, "each", false, "--method dfpn: solve the position after each legal move in turn, one table for all, and say what they prove of this one")
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
 	fs.IntVar(&o.walk, "walk", 0, "--method dfpn with --each: when all moves but one lose, go on to the position after that move and the opponent's best try, up to N times (one table, read once)")
+	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, written after every step: run again to go on)")
+	fs.Uint64Var(&o.splitNodes, "split-nodes", defaultSplitNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
+	fs.IntVar(&o.splitSteps, "split-steps", 0, "--split: stop after N steps (0: when the root is settled, or on Ctrl-C)")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
@@ -138,7 +146,7 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 
 // checkDfpn checks the proof-number search's own options and fills o.dfpn.
 func (o *solveFlags) checkDfpn() error {
-	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk"} {
+	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk", "split"} {
 		if o.method == methodAB && o.fs.Changed(name) {
 			return usagef("--%s: only for --method dfpn", name)
 		}
@@ -171,6 +179,9 @@ func (o *solveFlags) checkDfpn() error {
 	}
 	if o.each && o.proof != "" {
 		return usagef("--proof: not with --each (solve the position without --each, --resume the table --each saved, for its certificate)")
+	}
+	if err := o.checkSplit(); err != nil {
+		return err
 	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
 	return nil

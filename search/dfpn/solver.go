@@ -460,3 +460,29 @@ func (s *Solver) progress() {
 	}
 	s.report(p)
 }
+
+// Bounds are a root's proof and disproof numbers for one attacker after a
+// search: PN 0 when the attacker's win is proven (in at most Plies plies),
+// DN 0 when it is disproven, both Infinity at most.
+type Bounds struct {
+	PN, DN uint32
+	Plies  int
+	// OnPath reports a disproof that rests on a position of the history
+	// given (or on the depth bound): it holds for that history only.
+	OnPath bool
+}
+
+// ProveNumbers is Prove with its root's numbers exported, and the nodes it
+// searched: within the node budget SetMaxNodes sets, a root neither proven
+// nor disproven comes back with its numbers as the search left them.
+func (s *Solver) ProveNumbers(ctx context.Context, root board.Position, history []uint64, attacker board.Side, report func(Progress)) (Bounds, uint64, error) {
+	r, err := s.Prove(ctx, root, history, attacker, report)
+	n := Bounds{PN: r.pn, DN: r.dn}
+	switch {
+	case r.pn == 0:
+		n.Plies = int(r.dist)
+	case r.dn == 0:
+		n.OnPath = r.rep != noRep
+	}
+	return n, s.searched, err
+}

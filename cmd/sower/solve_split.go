@@ -1,0 +1,193 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/split"
+)
+
+// defaultSplitNodes is the leaf budget of --split: about half a minute of
+// one thread.
+const defaultSplitNodes = 10_000_000
+
+// solveSplit proves one side's win (--first) at the game's position with a
+// split tree (search/dfpn/split): its file, --split, is read when it
+// exists and written after every step, so that the proof goes on from
+// there when run again. It stops when the root is settled, after
+// --split-steps steps, or on Ctrl-C (the step under way is dropped).
+func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
+	p := game.Position()
+	attacker, err := o.firstAt(&p)
+	if err != nil {
+		return err
+	}
+	tr, resumed, err := c.openSplit(game, attacker, o)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "split tree %s: proving %s's win, leaves of %d nodes%s\n", o.split, attacker, tr.LeafNodes(), resumed)
+	start := time.Now()
+	var nodes uint64
+	steps := 0
+	for ; !tr.Settled() && (o.splitSteps == 0 || steps < o.splitSteps); steps++ {
+		st, err := tr.Step(ctx, s, c.splitSearchProgress(steps+1))
+		if errors.Is(err, context.Canceled) {
+			return c.splitStopped(s, tr, o, steps, nodes, start)
+		}
+		if err != nil {
+			return err
+		}
+		nodes += st.Nodes
+		if err := writeSplit(tr, o.split); err != nil {
+			return err
+		}
+		c.splitProgress(tr, st, steps+1)
+	}
+	if o.save != "" {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
+	pn, dn := tr.Root()
+	effort := fmt.Sprintf("%d steps, %d nodes, %d ms; the tree has %d positions, %d nodes in all", steps, nodes, time.Since(start).Milliseconds(), tr.Size(), tr.Searched())
+	switch {
+	case pn == 0:
+		fmt.Fprintf(c.stdout, "solved: %s wins in at most %d plies, %s\n", attacker, tr.Plies(), effort)
+		if o.proof != "" {
+			return c.writeSplitProof(ctx, s, tr, game, o.proof)
+		}
+	case dn == 0 && tr.OnPath():
+		fmt.Fprintf(c.stdout, "disproven: %s does not win along the tree's lines (a disproof rests on the game's history or the depth bound), %s\n", attacker, effort)
+	case dn == 0:
+		fmt.Fprintf(c.stdout, "disproven: %s does not win (a loss or a draw for %s), %s\n", attacker, attacker, effort)
+	default:
+		fmt.Fprintf(c.stdout, "not solved: root pn %s dn %s after --split-steps %d, %s\n", pnString(pn), pnString(dn), o.splitSteps, effort)
+	}
+	return nil
+}
+
+// openSplit reads the tree file --split names, or makes a new tree when
+// there is none; the string says which, for the first line.
+func (c *cli) openSplit(game *board.Game, attacker board.Side, o solveFlags) (*split.Tree, string, error) {
+	p := game.Position()
+	f, err := os.Open(o.split)
+	if errors.Is(err, fs.ErrNotExist) {
+		tr, err := split.New(p, game.History(), attacker, o.splitNodes)
+		return tr, " (a new tree)", err
+	}
+	if err != nil {
+		return nil, "", flagError("--split", err)
+	}
+	defer f.Close()
+	leaf := uint64(0)
+	if o.fs.Changed("split-nodes") {
+		leaf = o.splitNodes
+	}
+	tr, err := split.Load(f, p, game.History(), attacker, leaf)
+	if err != nil {
+		return nil, "", usagef("--split %s: %v", o.split, err)
+	}
+	pn, dn := tr.Root()
+	return tr, fmt.Sprintf(" (read back: %d positions, root pn %s dn %s, %d nodes searched before)", tr.Size(), pnString(pn), pnString(dn), tr.Searched()), nil
+}
+
+// splitProgress prints a step's line on stderr.
+func (c *cli) splitProgress(tr *split.Tree, st split.Step, n int) {
+	what := "searched"
+	if st.Expanded {
+		what = fmt.Sprintf("expanded (%d moves searched)", st.Searches)
+	}
+	pn, dn := tr.Root()
+	fmt.Fprintf(c.stderr, "split: step %d: %s %s, pn %s dn %s, %d nodes, %s; root pn %s dn %s, %d positions, %d nodes in all\n",
+		n, splitPath(st.Path), what, pnString(st.PN), pnString(st.DN), st.Nodes, st.Time.Round(time.Second),
+		pnString(pn), pnString(dn), tr.Size(), tr.Searched())
+}
+
+// splitSearchProgress returns the progress report of a step's searches:
+// the solver's lines every few seconds of a long search, but not the one
+// that ends each search (the step's own line says what they found).
+func (c *cli) splitSearchProgress(step int) func(dfpn.Progress) {
+	report := c.dfpnProgress(fmt.Sprintf("split step %d: ", step))
+	return func(pr dfpn.Progress) {
+		if pr.Time >= splitQuiet {
+			report(pr)
+		}
+	}
+}
+
+// splitQuiet is how long a step's search runs before its progress shows.
+const splitQuiet = 5 * time.Second
+
+// splitPath names a step's leaf by its moves from the root.
+func splitPath(path []board.Move) string {
+	if len(path) == 0 {
+		return "the root"
+	}
+	return fmt.Sprintf("%q", board.FormatMoves(path))
+}
+
+// splitStopped ends a run that Ctrl-C stopped: the tree file holds every
+// finished step; the table is saved when --save asks.
+func (c *cli) splitStopped(s *dfpn.Solver, tr *split.Tree, o solveFlags, steps int, nodes uint64, start time.Time) error {
+	fmt.Fprintf(c.stdout, "interrupted: %d steps finished, %d nodes, %d ms\n", steps, nodes, time.Since(start).Milliseconds())
+	if o.save != "" {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
+	pn, dn := tr.Root()
+	return interruptedf("after %d steps: the tree (%d positions, root pn %s dn %s) is in %s; run again to go on", steps, tr.Size(), pnString(pn), pnString(dn), o.split)
+}
+
+// writeSplit writes the tree to path (writeWhole: the file always holds a
+// whole tree).
+func writeSplit(tr *split.Tree, path string) error {
+	if err := writeWhole(path, tr.Save); err != nil {
+		return fmt.Errorf("--split %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeSplitProof writes the certificate of the tree's proof: the
+// attacker's moves from the tree's proven nodes, and below them from the
+// solver (which proves a leaf again when its table has lost it).
+func (c *cli) writeSplitProof(ctx context.Context, s *dfpn.Solver, tr *split.Tree, game *board.Game, path string) error {
+	return c.writeCertificate(ctx, game, tr.Attacker(), tr.Oracle(ctx, s), path)
+}
+
+// checkSplit checks --split and its options against the others.
+func (o *solveFlags) checkSplit() error {
+	for _, name := range []string{"split-nodes", "split-steps"} {
+		if o.fs.Changed(name) && o.split == "" {
+			return usagef("--%s: only with --split", name)
+		}
+	}
+	if o.split == "" {
+		return nil
+	}
+	switch {
+	case o.method != methodDfpn:
+		return usagef("--split: only for --method dfpn")
+	case o.each:
+		return usagef("--split: not with --each (the tree chooses the positions to search)")
+	case o.splitNodes == 0:
+		return usagef("--split-nodes 0: want a leaf budget of at least 1 node")
+	case o.splitSteps < 0:
+		return usagef("--split-steps %d: want 0 (no limit) or more", o.splitSteps)
+	case strings.TrimSpace(o.split) == "":
+		return usagef("--split: want a file name")
+	}
+	if fi, err := os.Stat(o.split); err == nil && fi.IsDir() {
+		return usagef("--split %s: a directory, want a file", o.split)
+	}
+	return checkOutputDir("--split", filepath.Dir(o.split))
+}

@@ -1,0 +1,173 @@
+package split
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// grown returns a tree of katro-4x4's start for South after steps steps,
+// and its file.
+func grown(t testing.TB, steps int) (*Tree, string) {
+	t.Helper()
+	v := variant(t, "katro-4x4")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range steps {
+		if tr.Settled() {
+			break
+		}
+		if _, err := tr.Step(context.Background(), s, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := tr.Save(&buf); err != nil {
+		t.Fatal(err)
+	}
+	return tr, buf.String()
+}
+
+// TestSaveLoadRoundTrip: a tree read back writes the same file, with the
+// same numbers at its root.
+func TestSaveLoadRoundTrip(t *testing.T) {
+	tr, text := grown(t, 12)
+	if tr.Size() < 5 {
+		t.Fatalf("only %d positions after 12 steps: nothing expanded", tr.Size())
+	}
+	back, err := Load(strings.NewReader(text), tr.root.pos, nil, board.South, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var again bytes.Buffer
+	if err := back.Save(&again); err != nil {
+		t.Fatal(err)
+	}
+	if again.String() != text {
+		t.Fatalf("the file read back writes\n%s\nnot\n%s", again.String(), text)
+	}
+	pn, dn := back.Root()
+	wpn, wdn := tr.Root()
+	if pn != wpn || dn != wdn || back.Size() != tr.Size() || back.Searched() != tr.Searched() {
+		t.Fatalf("read back: root %d %d, %d positions, %d nodes; want %d %d, %d, %d", pn, dn, back.Size(), back.Searched(), wpn, wdn, tr.Size(), tr.Searched())
+	}
+}
+
+// TestResumeGoesOn: a tree saved, read back and stepped on to the end
+// reaches the answer of one never saved, with a fresh table.
+func TestResumeGoesOn(t *testing.T) {
+	whole, _ := grown(t, 100000)
+	if !whole.Settled() {
+		t.Fatal("not settled")
+	}
+	_, text := grown(t, 7)
+	back, err := Load(strings.NewReader(text), whole.root.pos, nil, board.South, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow(t, back, solver(t), 100000)
+	if (back.root.pn == 0) != (whole.root.pn == 0) {
+		t.Fatalf("resumed: proven %v; in one run: proven %v", back.root.pn == 0, whole.root.pn == 0)
+	}
+}
+
+// TestLoadRefuses: foreign and damaged files are refused, each with a
+// message that names what is wrong.
+func TestLoadRefuses(t *testing.T) {
+	tr, text := grown(t, 6)
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	with := func(i int, line string) string {
+		l := append([]string(nil), lines...)
+		l[i] = line
+		return strings.Join(l, "\n") + "\n"
+	}
+	without := func(i int) string {
+		l := append(append([]string(nil), lines[:i]...), lines[i+1:]...)
+		return strings.Join(l, "\n") + "\n"
+	}
+	first := strings.Split(lines[7], "\t") // the root's first child
+	child := func(f ...string) string { return with(7, strings.Join(f, "\t")) }
+	cases := []struct {
+		name, text, want string
+	}{
+		{"empty", "", "not a tree file"},
+		{"another format", "sower-dfpn 1\n", "not a tree file"},
+		{"header cut", strings.Join(lines[:3], "\n") + "\n", `before its "attacker" line`},
+		{"another game", with(1, "game katro-6x3"), "the tree is of katro-6x3, not katro-4x4"},
+		{"another root", with(2, "root 1,1,1,1/1,1,1,1/1,1,1,1/1,1,1,1 S 0"), "the tree's root is"},
+		{"another attacker", with(3, "attacker north"), "the tree proves north's win, not south's"},
+		{"bad budget", with(4, "leaf-nodes many"), `line 5: leaf-nodes "many"`},
+		{"no nodes", strings.Join(lines[:6], "\n") + "\n", "before the root's line"},
+		{"fields", with(7, "a1\t1\t1"), "line 8: want 6 tab-separated fields"},
+		{"bad number", child(first[0], "x", first[2], first[3], first[4], first[5]), `line 8: pn "x"`},
+		{"both zero", child(first[0], "0", "0", "0", first[4], first[5]), "line 8: pn and dn both 0"},
+		{"half settled", child(first[0], "0", "5", "3", first[4], first[5]), "a settled node has the other number inf"},
+		{"plies of open", child(first[0], "3", "5", "9", first[4], first[5]), `line 8: plies "9"`},
+		{"illegal move", child("z9", first[1], first[2], first[3], first[4], first[5]), "line 8: path"},
+		{"root again", child("-", first[1], first[2], first[3], first[4], first[5]), "the root's line again"},
+		{"duplicate", with(8, lines[7]), "line 9: path"},
+		{"missing child", without(len(lines) - 1), "of its"},
+	}
+	for _, c := range cases {
+		_, err := Load(strings.NewReader(c.text), tr.root.pos, nil, board.South, 0)
+		if err == nil {
+			t.Errorf("%s: accepted", c.name)
+			continue
+		}
+		if !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v; want it to say %q", c.name, err, c.want)
+		}
+	}
+}
+
+// FuzzLoad: no file crashes Load, and whatever it accepts writes a file
+// it accepts again.
+func FuzzLoad(f *testing.F) {
+	tr, text := grown(f, 6)
+	f.Add(text)
+	f.Add("")
+	f.Add(magic + "\n")
+	root := tr.root.pos
+	f.Fuzz(func(t *testing.T, text string) {
+		back, err := Load(strings.NewReader(text), root, nil, board.South, 0)
+		if err != nil {
+			return
+		}
+		var buf bytes.Buffer
+		if err := back.Save(&buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Load(&buf, root, nil, board.South, 0); err != nil {
+			t.Fatalf("a tree it accepted writes a file it refuses: %v", err)
+		}
+	})
+}
+
+// ExampleTree proves katro-4x4's start by the tree, each leaf search
+// limited to 100 nodes, so that the top of the proof is the tree's.
+func ExampleTree() {
+	v, _ := board.New("katro-4x4")
+	s, _ := dfpn.New(dfpn.Config{HashMiB: 16})
+	for _, attacker := range []board.Side{board.South, board.North} {
+		tr, _ := New(v.Start(), nil, attacker, 100)
+		steps := 0
+		for ; !tr.Settled(); steps++ {
+			if _, err := tr.Step(context.Background(), s, nil); err != nil {
+				panic(err)
+			}
+		}
+		pn, _ := tr.Root()
+		fmt.Printf("%s wins: %v (%d steps, %d positions in the tree)\n", attacker, pn == 0, steps, tr.Size())
+	}
+	// Output:
+	// South wins: true (11 steps, 39 positions in the tree)
+	// North wins: false (11 steps, 39 positions in the tree)
+}

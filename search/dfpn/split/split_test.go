@@ -1,0 +1,263 @@
+package split
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// variant returns a Katro board by name.
+func variant(t testing.TB, name string) *board.Variant {
+	t.Helper()
+	v, err := board.New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+// solver returns a small df-pn solver for the tests.
+func solver(t testing.TB) *dfpn.Solver {
+	t.Helper()
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// randomPosition plays up to plies random moves from v's start, stopping
+// before the game ends.
+func randomPosition(v *board.Variant, rng *rand.Rand, plies int) board.Position {
+	p := v.Start()
+	for range plies {
+		moves := p.LegalMoves()
+		if len(moves) == 0 {
+			break
+		}
+		c := p
+		c.Play(moves[rng.IntN(len(moves))])
+		if len(c.LegalMoves()) == 0 {
+			break
+		}
+		p = c
+	}
+	return p
+}
+
+// grow steps t until its root is settled, failing after limit steps.
+func grow(t *testing.T, tr *Tree, s *dfpn.Solver, limit int) int {
+	t.Helper()
+	for i := 0; i < limit; i++ {
+		if tr.Settled() {
+			return i
+		}
+		if _, err := tr.Step(context.Background(), s, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !tr.Settled() {
+		t.Fatalf("not settled after %d steps: root pn %d dn %d, %d positions", limit, tr.root.pn, tr.root.dn, tr.size)
+	}
+	return limit
+}
+
+// TestSplitAgreesWithSolver proves random positions of small boards by
+// the tree, with leaf budgets small enough that most of each proof is
+// made of expanded nodes, and compares each answer with the solver's
+// search of the whole position; every proof's certificate, its moves
+// taken from the tree first, must pass the rules-only checker.
+func TestSplitAgreesWithSolver(t *testing.T) {
+	cases := []struct {
+		game   string
+		plies  int
+		count  int
+		budget uint64
+	}{
+		{"katro-4x4", 0, 1, 200},
+		{"katro-4x4", 6, 12, 50},
+		{"katro-6x3", 4, 12, 50},
+		{"katro-4x6", 30, 4, 400},
+	}
+	if testing.Short() {
+		cases = cases[:3]
+	}
+	rng := rand.New(rand.NewPCG(5, 23))
+	wins, expanded := 0, 0
+	for _, tc := range cases {
+		v := variant(t, tc.game)
+		for i := 0; i < tc.count; i++ {
+			p := randomPosition(v, rng, tc.plies)
+			whole := solver(t)
+			want, err := whole.Solve(context.Background(), p, nil, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, attacker := range []board.Side{board.South, board.North} {
+				s := solver(t)
+				tr, err := New(p, nil, attacker, tc.budget)
+				if err != nil {
+					t.Fatal(err)
+				}
+				grow(t, tr, s, 100000)
+				if tr.root.children != nil {
+					expanded++
+				}
+				wantWin := (want.Outcome == dfpn.Win || want.Outcome == dfpn.Loss) && want.Winner == attacker
+				pn, _ := tr.Root()
+				if (pn == 0) != wantWin {
+					t.Fatalf("%s %s, %s's win: the tree says proven=%v, the solver %s (winner %s)", tc.game, p.String(), attacker, pn == 0, want.Outcome, want.Winner)
+				}
+				if pn != 0 {
+					continue
+				}
+				wins++
+				checkCertificate(t, tr, s, p, attacker)
+			}
+		}
+	}
+	if wins == 0 || expanded == 0 {
+		t.Fatalf("%d proofs, %d trees expanded: the test checks too little", wins, expanded)
+	}
+	t.Logf("%d proofs checked, %d trees expanded", wins, expanded)
+}
+
+// checkCertificate writes the certificate of the tree's proof and checks
+// it with the rules alone.
+func checkCertificate(t *testing.T, tr *Tree, s *dfpn.Solver, p board.Position, attacker board.Side) {
+	t.Helper()
+	fromTree := 0
+	both := tr.Oracle(context.Background(), s)
+	oracle := func(q *board.Position) (board.Move, bool) {
+		if _, ok := tr.WinningMove(q); ok {
+			fromTree++
+		}
+		return both(q)
+	}
+	var buf bytes.Buffer
+	if _, err := cert.Write(context.Background(), &buf, p, attacker, oracle, cert.Options{}); err != nil {
+		t.Fatalf("%s, %s's win: writing the certificate: %v", p.String(), attacker, err)
+	}
+	st, err := cert.Verify(context.Background(), &buf, p, cert.Options{})
+	if err != nil {
+		t.Fatalf("%s, %s's win: the certificate is refused: %v", p.String(), attacker, err)
+	}
+	if st.Winner != attacker {
+		t.Fatalf("%s: the certificate proves %s's win, want %s's", p.String(), st.Winner, attacker)
+	}
+	if p.Side() == attacker && tr.root.children != nil && fromTree == 0 {
+		t.Fatalf("%s: the tree's root is expanded and proven, but no move came from the tree", p.String())
+	}
+}
+
+// TestSplitPliesBoundTheProof checks the tree's proof length against the
+// certificate's longest line: following the tree's shortest proven
+// children and the leaves' proofs, no line is longer than the tree says.
+func TestSplitPliesBoundTheProof(t *testing.T) {
+	v := variant(t, "katro-4x4")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow(t, tr, s, 100000)
+	winner := board.South
+	if pn, _ := tr.Root(); pn != 0 {
+		winner = board.North
+		if tr, err = New(v.Start(), nil, winner, 100); err != nil {
+			t.Fatal(err)
+		}
+		grow(t, tr, s, 100000)
+	}
+	if tr.root.children == nil {
+		t.Fatal("the root was proven by its first search: the budget is too large to test the tree")
+	}
+	var buf bytes.Buffer
+	st, err := cert.Write(context.Background(), &buf, v.Start(), winner, tr.Oracle(context.Background(), s), cert.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Longest > tr.Plies() {
+		t.Fatalf("the certificate's longest line has %d plies, the tree says at most %d", st.Longest, tr.Plies())
+	}
+}
+
+// TestCertificateAfterTheTableIsLost: with the solver's table emptied
+// after the proof, the certificate is still written (every leaf proven
+// again, past the leaf budget the steps set) and checks.
+func TestCertificateAfterTheTableIsLost(t *testing.T) {
+	v := variant(t, "katro-4x4")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow(t, tr, s, 100000)
+	if pn, _ := tr.Root(); pn != 0 || tr.root.children == nil {
+		t.Fatalf("katro-4x4's start: want South's win proven by an expanded tree, root pn %d", pn)
+	}
+	s.Clear()
+	checkCertificate(t, tr, s, v.Start(), board.South)
+}
+
+// TestStepOnSettledTree: a settled tree refuses another step.
+func TestStepOnSettledTree(t *testing.T) {
+	v := variant(t, "katro-6x3")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grow(t, tr, s, 10)
+	if _, err := tr.Step(context.Background(), s, nil); err == nil {
+		t.Fatal("a step on a settled tree: no error")
+	}
+}
+
+// TestStepCancelled: a cancelled step leaves the tree as it was.
+func TestStepCancelled(t *testing.T) {
+	v := variant(t, "katro-4x4")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if _, err := tr.Step(context.Background(), s, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var before bytes.Buffer
+	if err := tr.Save(&before); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := tr.Step(ctx, s, nil); err == nil {
+		t.Fatal("a cancelled step: no error")
+	}
+	var after bytes.Buffer
+	if err := tr.Save(&after); err != nil {
+		t.Fatal(err)
+	}
+	if before.String() != after.String() {
+		t.Fatalf("a cancelled step changed the tree:\n%s\nbecame\n%s", before.String(), after.String())
+	}
+}
+
+// TestNewRefuses: Hoyito III and a zero budget.
+func TestNewRefuses(t *testing.T) {
+	h := variant(t, "hoyito3")
+	if _, err := New(h.Start(), nil, board.South, 100); err == nil {
+		t.Error("a Hoyito III root: no error")
+	}
+	k := variant(t, "katro-4x4")
+	if _, err := New(k.Start(), nil, board.South, 0); err == nil {
+		t.Error("a zero leaf budget: no error")
+	}
+}
