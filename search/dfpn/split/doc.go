@@ -7,9 +7,9 @@
 //
 // Each Tree.Step goes down to the most-proving leaf (the least proof
 // number where the attacker moves, the least disproof number where the
-// defender does), searches it if it was never searched, and otherwise
-// expands it: each of its moves' positions is searched and becomes a
-// leaf. The numbers then go back up to the root. One solver's table
+// defender does), searches it if its searches have not yet used the leaf
+// budget, and otherwise expands it: each of its moves' positions is
+// searched within an eighth of the budget and becomes a leaf. The numbers then go back up to the root. One solver's table
 // serves every step, so a leaf's search reuses what the searches before
 // it proved.
 //

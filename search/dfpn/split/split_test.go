@@ -205,6 +205,53 @@ func TestCertificateAfterTheTableIsLost(t *testing.T) {
 	checkCertificate(t, tr, s, v.Start(), board.South)
 }
 
+// TestStepBudgets: a leaf is searched until its searches reach the leaf
+// budget, then expanded, its children each searched within an eighth of
+// it (the search checks its budget every 256 nodes, hence the margin).
+func TestStepBudgets(t *testing.T) {
+	const budget = 4096
+	v := variant(t, "katro")
+	s := solver(t)
+	tr, err := New(v.Start(), nil, board.South, budget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kinds := map[bool]int{}
+	for i := range 10 {
+		st, err := tr.Step(context.Background(), s, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tr.Settled() {
+			t.Fatalf("katro's start settled after %d steps", i+1)
+		}
+		kinds[st.Expanded]++
+		leaf := tr.root
+		for _, m := range st.Path {
+			for _, c := range leaf.children {
+				if c.move == m {
+					leaf = c
+				}
+			}
+		}
+		before := leaf.searched
+		if !st.Expanded {
+			before -= st.Nodes
+		}
+		if (before >= budget) != st.Expanded || leaf.searched < budget {
+			t.Fatalf("step %d: expanded %v a leaf searched %d nodes before (now %d), budget %d", i+1, st.Expanded, before, leaf.searched, budget)
+		}
+		for _, c := range leaf.children {
+			if st.Expanded && c.searched > budget/lookShare+256 {
+				t.Fatalf("step %d: a new child searched %d nodes, want at most %d", i+1, c.searched, budget/lookShare+256)
+			}
+		}
+	}
+	if kinds[true] == 0 || kinds[false] < 2 {
+		t.Fatalf("%d leaves expanded, %d searched: want both, a leaf searched again after an expansion", kinds[true], kinds[false])
+	}
+}
+
 // TestStepOnSettledTree: a settled tree refuses another step.
 func TestStepOnSettledTree(t *testing.T) {
 	v := variant(t, "katro-6x3")

@@ -110,14 +110,16 @@ type Step struct {
 
 // Step goes down the tree to its most-proving leaf (the child of least
 // proof number where the attacker moves, of least disproof number where
-// the defender does) and works on it with s: a leaf never searched is
-// searched with df-pn within the tree's leaf budget; a leaf searched
-// before and still open is expanded, each of its children searched in
-// turn. The numbers then go back up to the root. s's table is kept from
+// the defender does) and works on it with s: a leaf whose searches so
+// far add up to less than the tree's leaf budget is searched with df-pn
+// within that budget (again: the table holds what the last search found);
+// a leaf searched that much and still open is expanded, each of its
+// children searched in turn within an eighth of the budget (lookShare).
+// The numbers then go back up to the root. s's table is kept from
 // one step to the next, so what one leaf proved serves the others. When
 // ctx is cancelled the step's searches are dropped and the tree is as it
 // was. report, if not nil, is the searches' progress. Step sets s's node
-// budget (SetMaxNodes) to the tree's leaf budget.
+// budget (SetMaxNodes).
 func (t *Tree) Step(ctx context.Context, s *dfpn.Solver, report func(dfpn.Progress)) (Step, error) {
 	if t.Settled() {
 		return Step{}, fmt.Errorf("split: the root is already %s", t.verdict())
@@ -125,8 +127,8 @@ func (t *Tree) Step(ctx context.Context, s *dfpn.Solver, report func(dfpn.Progre
 	start := time.Now()
 	leaf, path := t.mostProving()
 	st := Step{Path: path}
-	s.SetMaxNodes(t.leafNodes)
-	if leaf.visits == 0 {
+	if leaf.searched < t.leafNodes {
+		s.SetMaxNodes(t.leafNodes)
 		n, nodes, err := s.ProveNumbers(ctx, leaf.pos, t.historyTo(leaf), t.attacker, report)
 		if err != nil {
 			return Step{}, err
@@ -166,9 +168,17 @@ func (n *Node) record(num dfpn.Bounds, nodes uint64) {
 	n.visits++
 }
 
+// lookShare is the share of the leaf budget a new child's first search
+// gets when its parent is expanded: enough to give it numbers (most are
+// in the table already, from the parent's search); the child the tree
+// then chooses is searched with the whole budget before it is expanded in
+// turn, and its siblings only if they come to be chosen.
+const lookShare = 8
+
 // expand searches each legal move's position of leaf and returns them as
 // its children (nothing changed when ctx is cancelled).
 func (t *Tree) expand(ctx context.Context, s *dfpn.Solver, leaf *Node, report func(dfpn.Progress)) ([]*Node, uint64, error) {
+	s.SetMaxNodes(max(1, t.leafNodes/lookShare))
 	moves := leaf.pos.LegalMoves()
 	kids := make([]*Node, 0, len(moves))
 	history := append(t.historyTo(leaf), leaf.pos.Key())
