@@ -25,6 +25,12 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 			return err
 		}
 	}
+	var run *splitRun
+	if o.split != "" {
+		if run, err = c.openSplit(game, o); err != nil {
+			return err
+		}
+	}
 	cfg := o.dfpn
 	cfg.Every = 5 * time.Second
 	s, err := dfpn.New(cfg)
@@ -46,8 +52,8 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if o.each {
 		return c.solveEach(ctx, s, game, o)
 	}
-	if o.split != "" {
-		return c.solveSplit(ctx, s, game, o)
+	if run != nil {
+		return c.solveSplit(ctx, s, game, run, o)
 	}
 	res, err := s.SolveFirst(ctx, p, game.History(), first, c.dfpnProgress(""))
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())

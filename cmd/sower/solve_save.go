@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/dfpn"
@@ -46,10 +48,12 @@ func (c *cli) saveTable(s *dfpn.Solver, path string) error {
 }
 
 // writeWhole writes a file through write: to a temporary file in path's
-// directory, renamed to path at the end, so that path always holds a whole
-// file, the old one or the new.
+// directory, synced to the disk and renamed to path at the end (the
+// directory synced too), so that path always holds a whole file, the old
+// one or the new, even after a crash of the machine.
 func writeWhole(path string, write func(io.Writer) error) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".sower-"+filepath.Base(path)+"-*")
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".sower-tmp-*")
 	if err != nil {
 		return err
 	}
@@ -58,11 +62,30 @@ func writeWhole(path string, write func(io.Writer) error) error {
 	if err == nil {
 		err = tmp.Chmod(0o644)
 	}
+	if err == nil {
+		err = tmp.Sync()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
+	if err == nil {
+		err = syncDir(dir)
+	}
 	return err
+}
+
+// syncDir syncs directory dir, so that a rename in it is on the disk.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, syscall.EINVAL) {
+		return err // some file systems cannot sync a directory: nothing to do there
+	}
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -19,22 +20,23 @@ import (
 // one thread.
 const defaultSplitNodes = 10_000_000
 
-// solveSplit proves one side's win (--first) at the game's position with a
-// split tree (search/dfpn/split): its file, --split, is read when it
-// exists and written after every step, so that the proof goes on from
-// there when run again. It stops when the root is settled, after
-// --split-steps steps, or on Ctrl-C (the step under way is dropped).
-func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
-	p := game.Position()
-	attacker, err := o.firstAt(&p)
-	if err != nil {
-		return err
-	}
-	tr, resumed, err := c.openSplit(game, attacker, o)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(c.stdout, "split tree %s: proving %s's win, leaves of %d nodes%s\n", o.split, attacker, tr.LeafNodes(), resumed)
+// splitRun is a split proof's tree, opened before the solver's table is
+// made (so that a bad file costs nothing), with the first line's words.
+type splitRun struct {
+	tree    *split.Tree
+	resumed string // how the tree was opened, for the first line
+}
+
+// solveSplit proves one side's win (--first, or the file's side) at the
+// game's position with a split tree (search/dfpn/split): its file,
+// --split, is read when it exists and written after every step, so that
+// the proof goes on from there when run again. It stops when the root is
+// settled, after --split-steps steps, or on Ctrl-C (the step under way is
+// dropped).
+func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, run *splitRun, o solveFlags) error {
+	tr := run.tree
+	attacker := tr.Attacker()
+	fmt.Fprintf(c.stdout, "split tree %s: proving %s's win, leaves of %d nodes%s\n", o.split, attacker, tr.LeafNodes(), run.resumed)
 	start := time.Now()
 	var nodes uint64
 	steps := 0
@@ -57,47 +59,81 @@ func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, 
 			return err
 		}
 	}
+	c.splitVerdict(tr, steps, nodes, time.Since(start), o)
+	if o.proof == "" {
+		return nil
+	}
+	if pn, _ := tr.Root(); pn != 0 {
+		fmt.Fprintf(c.stderr, "sower: --proof: no certificate: %s's win is not proven\n", attacker)
+		return nil
+	}
+	return c.writeSplitProof(ctx, s, tr, game, o.proof)
+}
+
+// splitVerdict prints what the tree says of the root after steps steps of
+// this run (none: the tree read back says it, its leaves searched by the
+// runs before).
+func (c *cli) splitVerdict(tr *split.Tree, steps int, nodes uint64, d time.Duration, o solveFlags) {
+	attacker := tr.Attacker()
 	pn, dn := tr.Root()
-	effort := fmt.Sprintf("%d steps, %d nodes, %d ms; the tree has %d positions, %d nodes in all", steps, nodes, time.Since(start).Milliseconds(), tr.Size(), tr.Searched())
+	effort := fmt.Sprintf("%d steps, %d nodes, %d ms; the tree has %d positions, %d nodes in all", steps, nodes, d.Milliseconds(), tr.Size(), tr.Searched())
+	var v string
 	switch {
 	case pn == 0:
-		fmt.Fprintf(c.stdout, "solved: %s wins in at most %d plies, %s\n", attacker, tr.Plies(), effort)
-		if o.proof != "" {
-			return c.writeSplitProof(ctx, s, tr, game, o.proof)
-		}
+		v = fmt.Sprintf("solved: %s wins (the proof found wins in at most %d plies)", attacker, tr.Plies())
 	case dn == 0 && tr.OnPath():
-		fmt.Fprintf(c.stdout, "disproven: %s does not win along the tree's lines (a disproof rests on the game's history or the depth bound), %s\n", attacker, effort)
+		v = fmt.Sprintf("disproven: %s does not win along the tree's lines (a disproof rests on the game's history or the depth bound)", attacker)
 	case dn == 0:
-		fmt.Fprintf(c.stdout, "disproven: %s does not win (a loss or a draw for %s), %s\n", attacker, attacker, effort)
+		v = fmt.Sprintf("disproven: %s does not win (a loss or a draw for %s)", attacker, attacker)
 	default:
-		fmt.Fprintf(c.stdout, "not solved: root pn %s dn %s after --split-steps %d, %s\n", pnString(pn), pnString(dn), o.splitSteps, effort)
+		v = fmt.Sprintf("not solved: root pn %s dn %s after --split-steps %d", pnString(pn), pnString(dn), o.splitSteps)
 	}
-	return nil
+	if steps == 0 && (pn == 0 || dn == 0) {
+		v += fmt.Sprintf(", as the tree read back from %s says (--proof checks a proof)", o.split)
+	}
+	fmt.Fprintf(c.stdout, "%s, %s\n", v, effort)
 }
 
 // openSplit reads the tree file --split names, or makes a new tree when
-// there is none; the string says which, for the first line.
-func (c *cli) openSplit(game *board.Game, attacker board.Side, o solveFlags) (*split.Tree, string, error) {
+// there is none, for the side --first names (when the file exists and
+// --first is not given, the file's side).
+func (c *cli) openSplit(game *board.Game, o solveFlags) (*splitRun, error) {
 	p := game.Position()
 	f, err := os.Open(o.split)
 	if errors.Is(err, fs.ErrNotExist) {
+		attacker, err := o.firstAt(&p)
+		if err != nil {
+			return nil, err
+		}
 		tr, err := split.New(p, game.History(), attacker, o.splitNodes)
-		return tr, " (a new tree)", err
+		return &splitRun{tree: tr, resumed: " (a new tree)"}, err
 	}
 	if err != nil {
-		return nil, "", flagError("--split", err)
+		return nil, flagError("--split", err)
 	}
 	defer f.Close()
+	attacker, err := o.firstAt(&p)
+	if err != nil {
+		return nil, err
+	}
+	if !o.fs.Changed("first") {
+		if attacker, err = split.Attacker(f); err != nil {
+			return nil, usagef("--split %s: %v", o.split, err)
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return nil, flagError("--split", err)
+		}
+	}
 	leaf := uint64(0)
 	if o.fs.Changed("split-nodes") {
 		leaf = o.splitNodes
 	}
 	tr, err := split.Load(f, p, game.History(), attacker, leaf)
 	if err != nil {
-		return nil, "", usagef("--split %s: %v", o.split, err)
+		return nil, usagef("--split %s: %v", o.split, err)
 	}
 	pn, dn := tr.Root()
-	return tr, fmt.Sprintf(" (read back: %d positions, root pn %s dn %s, %d nodes searched before)", tr.Size(), pnString(pn), pnString(dn), tr.Searched()), nil
+	return &splitRun{tree: tr, resumed: fmt.Sprintf(" (read back: %d positions, root pn %s dn %s, %d nodes searched before)", tr.Size(), pnString(pn), pnString(dn), tr.Searched())}, nil
 }
 
 // splitProgress prints a step's line on stderr.
@@ -189,5 +225,21 @@ func (o *solveFlags) checkSplit() error {
 	if fi, err := os.Stat(o.split); err == nil && fi.IsDir() {
 		return usagef("--split %s: a directory, want a file", o.split)
 	}
+	for _, other := range []struct{ flag, path string }{{"--save", o.save}, {"--resume", o.resume}, {"--proof", o.proof}} {
+		if other.path != "" && samePath(o.split, other.path) {
+			return usagef("--split %s and %s %s: the same file (the tree would be overwritten)", o.split, other.flag, other.path)
+		}
+	}
 	return checkOutputDir("--split", filepath.Dir(o.split))
+}
+
+// samePath reports whether paths a and b name the same file: the same
+// path once cleaned, or, when both exist, the same file by os.SameFile.
+func samePath(a, b string) bool {
+	if filepath.Clean(a) == filepath.Clean(b) {
+		return true
+	}
+	fa, errA := os.Stat(a)
+	fb, errB := os.Stat(b)
+	return errA == nil && errB == nil && os.SameFile(fa, fb)
 }

@@ -21,12 +21,14 @@ func TestSolveSplit(t *testing.T) {
 		t.Fatalf("the first run: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 	text, err := os.ReadFile(tree)
-	if err != nil || !strings.HasPrefix(string(text), "sower-split 1\ngame katro-4x4\n") || strings.Count(string(text), "\n") != 6+5 {
-		t.Fatalf("the tree file after two steps (the root and its 4 moves): %v\n%s", err, text)
+	if err != nil || !strings.HasPrefix(string(text), "sower-split 2\ngame katro-4x4\n") || strings.Count(string(text), "\n") != 8+5+1 {
+		t.Fatalf("the tree file after two steps (the header, the root and its 4 moves, the end): %v\n%s", err, text)
 	}
-	stdout, stderr, st = runCLI(append(base, "--proof", proof)...)
-	if st != exitOK || !strings.Contains(stdout, "(read back: 5 positions, ") || !strings.Contains(stdout, "leaves of 100 nodes") ||
-		!regexp.MustCompile(`solved: South wins in at most \d+ plies, \d+ steps`).MatchString(stdout) {
+	// Read back without --first: the file's side.
+	resume := []string{"solve", "--game", "katro-4x4", "--hash", "16", "--split", tree}
+	stdout, stderr, st = runCLI(append(resume, "--proof", proof)...)
+	if st != exitOK || !strings.Contains(stdout, "(read back: 5 positions, ") || !strings.Contains(stdout, "proving South's win, leaves of 100 nodes") ||
+		!regexp.MustCompile(`solved: South wins \(the proof found wins in at most \d+ plies\), [1-9]\d* steps`).MatchString(stdout) {
 		t.Fatalf("the second run: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 	if got, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof); st != exitOK || !strings.HasPrefix(got, "proof holds: South wins ") {
@@ -34,13 +36,13 @@ func TestSolveSplit(t *testing.T) {
 	}
 	// A settled tree answers at once, and North's question is another tree.
 	stdout, _, st = runCLI(base...)
-	if st != exitOK || !strings.Contains(stdout, "solved: South wins in at most ") || !strings.Contains(stdout, ", 0 steps, 0 nodes") {
+	if st != exitOK || !strings.Contains(stdout, "solved: South wins (the proof found wins in at most ") || !strings.Contains(stdout, "as the tree read back from "+tree+" says (--proof checks a proof), 0 steps, 0 nodes") {
 		t.Errorf("the settled tree again: status %d\n%s", st, stdout)
 	}
 	north := filepath.Join(dir, "n.split")
-	stdout, _, st = runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--first", "north", "--split", north, "--split-nodes", "100")
-	if st != exitOK || !strings.Contains(stdout, "disproven: North does not win (a loss or a draw for North)") {
-		t.Errorf("North's tree: status %d\n%s", st, stdout)
+	stdout, stderr, st = runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--first", "north", "--split", north, "--split-nodes", "100", "--proof", filepath.Join(dir, "n.txt"))
+	if st != exitOK || !strings.Contains(stdout, "disproven: North does not win (a loss or a draw for North)") || !strings.Contains(stderr, "sower: --proof: no certificate: North's win is not proven") {
+		t.Errorf("North's tree: status %d\n%s\n%s", st, stdout, stderr)
 	}
 }
 
@@ -64,6 +66,9 @@ func TestSolveSplitRefuses(t *testing.T) {
 		{[]string{"--split", dir}, "a directory, want a file"},
 		{[]string{"--split", tree, "--first", "north"}, "--split " + tree + ": the tree proves south's win, not north's"},
 		{[]string{"--split", tree, "--first", "south", "--moves", "a1"}, "the tree's root is 2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S 0, not "},
+		{[]string{"--split", tree, "--no-capture-limit", "40"}, `the tree is under the rule options "any capturer threefold 200" (capture side, last four, repetition, no-capture limit), not "any capturer threefold 40"`},
+		{[]string{"--split", tree, "--save", tree}, "--split " + tree + " and --save " + tree + ": the same file"},
+		{[]string{"--split", tree, "--proof", filepath.Join(dir, ".", "t.split")}, ": the same file (the tree would be overwritten)"},
 	} {
 		args := append([]string{"solve", "--game", "katro-4x4", "--hash", "16"}, tc.args...)
 		if _, stderr, st := runCLI(args...); st != exitUsage || !strings.Contains(stderr, tc.want) {

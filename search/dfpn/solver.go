@@ -472,17 +472,26 @@ type Bounds struct {
 	OnPath bool
 }
 
-// ProveNumbers is Prove with its root's numbers exported, and the nodes it
-// searched: within the node budget SetMaxNodes sets, a root neither proven
-// nor disproven comes back with its numbers as the search left them.
-func (s *Solver) ProveNumbers(ctx context.Context, root board.Position, history []uint64, attacker board.Side, report func(Progress)) (Bounds, uint64, error) {
+// ProveWithin is Prove within a node budget of its own (0: none; the
+// solver's own budget, SetMaxNodes, is restored after it), with the
+// root's numbers exported and the nodes it searched: a root neither
+// proven nor disproven within the budget comes back with its numbers as
+// the search left them.
+func (s *Solver) ProveWithin(ctx context.Context, root board.Position, history []uint64, attacker board.Side, maxNodes uint64, report func(Progress)) (Bounds, uint64, error) {
+	saved := s.maxNodes
+	s.maxNodes = maxNodes
 	r, err := s.Prove(ctx, root, history, attacker, report)
+	s.maxNodes = saved
 	n := Bounds{PN: r.pn, DN: r.dn}
 	switch {
 	case r.pn == 0:
 		n.Plies = int(r.dist)
+	case r.dn == 0 && r.rep != noRep:
+		n.OnPath = true
 	case r.dn == 0:
-		n.OnPath = r.rep != noRep
+		// A root drawn by repetition before any search rests on the
+		// history too.
+		n.OnPath = root.Status(history).Reason == board.ReasonRepeat
 	}
 	return n, s.searched, err
 }

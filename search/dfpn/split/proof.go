@@ -11,10 +11,9 @@ import (
 // Oracle returns the winning moves of a certificate of the tree's proof:
 // from the tree's proven nodes (WinningMove), and below them from s, the
 // solver of the tree's steps, which proves a position again when its
-// table has lost it. It lifts the leaf budget the steps set on s, so that
-// such a proof runs to its end.
+// table has lost it (within s's own node budget: none, unless
+// SetMaxNodes set one).
 func (t *Tree) Oracle(ctx context.Context, s *dfpn.Solver) cert.Oracle {
-	s.SetMaxNodes(0)
 	return func(p *board.Position) (board.Move, bool) {
 		if m, ok := t.WinningMove(p); ok {
 			return m, true
@@ -24,9 +23,9 @@ func (t *Tree) Oracle(ctx context.Context, s *dfpn.Solver) cert.Oracle {
 	}
 }
 
-// WinningMove returns, at p where the attacker is to move, the move of a
-// proven node of the tree at p (the same position and clock) to its
-// child of shortest proof; false when the tree has no proven node at p.
+// WinningMove returns, at p where the attacker is to move, the move to
+// the child of shortest proof of the tree's proven nodes at p (the same
+// position and clock; a transposition may put several there); false when the tree has no proven node at p.
 // A certificate of the root's proof takes its moves from here first and
 // from the leaves' solver (dfpn.Solver.WinningMove) below the tree.
 func (t *Tree) WinningMove(p *board.Position) (board.Move, bool) {
@@ -37,19 +36,19 @@ func (t *Tree) WinningMove(p *board.Position) (board.Move, bool) {
 		t.proven = map[uint64][]*Node{}
 		t.index(t.root)
 	}
+	var best *Node
 	for _, n := range t.proven[p.Key()] {
 		if n.pos != *p {
 			continue
 		}
-		var best *Node
 		for _, c := range n.children {
 			if c.pn == 0 && (best == nil || c.plies < best.plies) {
 				best = c
 			}
 		}
-		if best != nil {
-			return best.move, true
-		}
+	}
+	if best != nil {
+		return best.move, true
 	}
 	return board.NoMove, false
 }

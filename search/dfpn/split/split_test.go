@@ -83,6 +83,9 @@ func TestSplitAgreesWithSolver(t *testing.T) {
 		{"katro-4x4", 6, 12, 50},
 		{"katro-6x3", 4, 12, 50},
 		{"katro-4x6", 30, 4, 400},
+		// Children searched within an eighth of the budget, then the
+		// chosen one with the whole of it.
+		{"katro-4x6", 26, 3, 4096},
 	}
 	if testing.Short() {
 		cases = cases[:3]
@@ -266,34 +269,82 @@ func TestStepOnSettledTree(t *testing.T) {
 	}
 }
 
-// TestStepCancelled: a cancelled step leaves the tree as it was.
+// TestStepCancelled: a step cancelled while it searches (a leaf, or the
+// second child of an expansion) leaves the tree as it was.
 func TestStepCancelled(t *testing.T) {
-	v := variant(t, "katro-4x4")
+	v := variant(t, "katro")
 	s := solver(t)
-	tr, err := New(v.Start(), nil, board.South, 50)
+	tr, err := New(v.Start(), nil, board.South, 4096)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for range 3 {
+	saved := func() string {
+		var b bytes.Buffer
+		if err := tr.Save(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.String()
+	}
+	kinds := map[bool]int{}
+	for step := 0; step < 8; step++ {
+		before := saved()
+		ctx, cancel := context.WithCancel(context.Background())
+		reports := 0
+		// The report at the end of each search: cancel after the first
+		// child's, or at once for a leaf's search.
+		leaf, _ := tr.mostProving()
+		expanding := leaf.searched >= tr.leafNodes
+		_, err := tr.Step(ctx, s, func(dfpn.Progress) {
+			reports++
+			if !expanding || reports == 1 {
+				cancel()
+			}
+		})
+		if err == nil {
+			t.Fatalf("step %d: cancelled, but no error", step+1)
+		}
+		if after := saved(); after != before {
+			t.Fatalf("step %d: a cancelled step changed the tree:\n%s\nbecame\n%s", step+1, before, after)
+		}
+		kinds[expanding]++
+		cancel()
 		if _, err := tr.Step(context.Background(), s, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
-	var before bytes.Buffer
-	if err := tr.Save(&before); err != nil {
+	if kinds[true] == 0 || kinds[false] == 0 {
+		t.Fatalf("cancelled %d expansions and %d leaf searches: want both", kinds[true], kinds[false])
+	}
+}
+
+// TestRepeatedChild: a child whose position the game's history holds is
+// a disproof that rests on the path, as df-pn counts a repetition.
+func TestRepeatedChild(t *testing.T) {
+	v := variant(t, "katro-4x4")
+	root := v.Start()
+	after := root
+	after.Play(root.LegalMoves()[0])
+	tr, err := New(root, []uint64{after.Key()}, board.South, 64)
+	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := tr.Step(ctx, s, nil); err == nil {
-		t.Fatal("a cancelled step: no error")
+	s := solver(t)
+	for range 2 { // the root's search, then its expansion
+		if _, err := tr.Step(context.Background(), s, nil); err != nil {
+			t.Fatal(err)
+		}
 	}
-	var after bytes.Buffer
-	if err := tr.Save(&after); err != nil {
-		t.Fatal(err)
+	if tr.root.children == nil {
+		t.Fatal("the root is not expanded after two steps")
 	}
-	if before.String() != after.String() {
-		t.Fatalf("a cancelled step changed the tree:\n%s\nbecame\n%s", before.String(), after.String())
+	c := tr.root.children[0]
+	if c.pn != Infinity || c.dn != 0 || !c.onPath || c.searched != 0 {
+		t.Fatalf("the repeated child: pn %d dn %d onPath %v, %d nodes searched; want a disproof on the path, unsearched", c.pn, c.dn, c.onPath, c.searched)
+	}
+	for _, o := range tr.root.children[1:] {
+		if o.onPath {
+			t.Fatalf("%s is marked as resting on the path", o.move)
+		}
 	}
 }
 

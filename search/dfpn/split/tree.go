@@ -3,6 +3,7 @@ package split
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -79,24 +80,10 @@ func (t *Tree) Searched() uint64 { return t.searched }
 // Settled reports whether the root is proven or disproven.
 func (t *Tree) Settled() bool { return t.root.pn == 0 || t.root.dn == 0 }
 
-// OnPath reports whether the root's disproof may rest on a leaf's
-// disproof that holds only for the path the tree reached it by (a
-// repetition of the game's history, or the depth bound).
-func (t *Tree) OnPath() bool {
-	var walk func(n *Node) bool
-	walk = func(n *Node) bool {
-		if n.children == nil {
-			return n.dn == 0 && n.onPath
-		}
-		for _, c := range n.children {
-			if walk(c) {
-				return true
-			}
-		}
-		return false
-	}
-	return t.root.dn == 0 && walk(t.root)
-}
+// OnPath reports whether the root's disproof rests on a leaf's disproof
+// that holds only for the path the tree reached it by (a repetition of a
+// position before it, or the depth bound).
+func (t *Tree) OnPath() bool { return t.root.dn == 0 && t.root.onPath }
 
 // Step is what one call of Tree.Step did.
 type Step struct {
@@ -118,8 +105,8 @@ type Step struct {
 // The numbers then go back up to the root. s's table is kept from
 // one step to the next, so what one leaf proved serves the others. When
 // ctx is cancelled the step's searches are dropped and the tree is as it
-// was. report, if not nil, is the searches' progress. Step sets s's node
-// budget (SetMaxNodes).
+// was. report, if not nil, is the searches' progress. A line deeper than
+// dfpn.MaxDepth plies is refused.
 func (t *Tree) Step(ctx context.Context, s *dfpn.Solver, report func(dfpn.Progress)) (Step, error) {
 	if t.Settled() {
 		return Step{}, fmt.Errorf("split: the root is already %s", t.verdict())
@@ -127,9 +114,11 @@ func (t *Tree) Step(ctx context.Context, s *dfpn.Solver, report func(dfpn.Progre
 	start := time.Now()
 	leaf, path := t.mostProving()
 	st := Step{Path: path}
+	if len(path) >= dfpn.MaxDepth {
+		return Step{}, fmt.Errorf("split: the most-proving leaf is %d plies deep, the most a line may be", len(path))
+	}
 	if leaf.searched < t.leafNodes {
-		s.SetMaxNodes(t.leafNodes)
-		n, nodes, err := s.ProveNumbers(ctx, leaf.pos, t.historyTo(leaf), t.attacker, report)
+		n, nodes, err := s.ProveWithin(ctx, leaf.pos, t.historyTo(leaf), t.attacker, t.leafNodes, report)
 		if err != nil {
 			return Step{}, err
 		}
@@ -178,7 +167,6 @@ const lookShare = 8
 // expand searches each legal move's position of leaf and returns them as
 // its children (nothing changed when ctx is cancelled).
 func (t *Tree) expand(ctx context.Context, s *dfpn.Solver, leaf *Node, report func(dfpn.Progress)) ([]*Node, uint64, error) {
-	s.SetMaxNodes(max(1, t.leafNodes/lookShare))
 	moves := leaf.pos.LegalMoves()
 	kids := make([]*Node, 0, len(moves))
 	history := append(t.historyTo(leaf), leaf.pos.Key())
@@ -188,7 +176,14 @@ func (t *Tree) expand(ctx context.Context, s *dfpn.Solver, leaf *Node, report fu
 		if !c.pos.Play(m) {
 			return nil, 0, fmt.Errorf("split: %s is not legal at %s", m, leaf.pos.String())
 		}
-		n, nodes, err := s.ProveNumbers(ctx, c.pos, history, t.attacker, report)
+		if slices.Contains(history, c.pos.Key()) {
+			// A repetition: a draw for the search, as df-pn counts it on
+			// its own lines, that holds for this path only.
+			c.record(dfpn.Bounds{PN: Infinity, DN: 0, OnPath: true}, 0)
+			kids = append(kids, c)
+			continue
+		}
+		n, nodes, err := s.ProveWithin(ctx, c.pos, history, t.attacker, max(1, t.leafNodes/lookShare), report)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -250,7 +245,18 @@ func (t *Tree) update(n *Node) {
 	}
 	attack := n.pos.Side() == t.attacker
 	least, sum, plies := uint32(Infinity), uint32(0), 0
+	// A disproof rests on the path when one of the children it needs
+	// does: every child where the attacker moves, the cleanest refutation
+	// where the defender does.
+	onPath := !attack
 	for _, c := range n.children {
+		if c.dn == 0 {
+			if attack {
+				onPath = onPath || c.onPath
+			} else {
+				onPath = onPath && c.onPath
+			}
+		}
 		num, other := c.pn, c.dn
 		if !attack {
 			num, other = c.dn, c.pn
@@ -274,6 +280,7 @@ func (t *Tree) update(n *Node) {
 	if n.pn == 0 {
 		n.plies = plies
 	}
+	n.onPath = n.dn == 0 && onPath
 }
 
 // satadd adds two numbers, saturating below Infinity unless one is
