@@ -54,7 +54,9 @@
 // them) in a versioned, checksummed format (docs/dfpn.md), and Load reads it
 // back into a table of any size, refusing files of another board, rule
 // options or format (ErrForeign) and damaged ones (ErrDamaged), so that a
-// long proof can run in pieces.
+// long proof can run in pieces. Package split keeps the top of a proof
+// tree above the table instead, its leaves searched by ProveWithin within
+// a node budget each, the tree saved after every step.
 //
 // # Cost
 //
