@@ -182,3 +182,20 @@ func TestKatro46LineCertificate(t *testing.T) {
 		t.Errorf("verify: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 }
+
+// TestKatro46FirstMoves checks the stored certificates of katro-4x6
+// after South's first moves a1, c1 and d1 (docs/dfpn.md, "katro-4x6: the
+// first moves"): North wins each, by the rules alone.
+func TestKatro46FirstMoves(t *testing.T) {
+	for _, c := range []struct{ move, root string }{
+		{"a1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,0,3,3/1,0,1,4,4,1 N 0"},
+		{"c1", "2,2,2,2,2,2/2,2,2,2,0,2/3,3,3,3,1,4/0,3,1,0,1,4 N 0"},
+		{"d1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,1,4,4/3,0,3,1,0,1 N 0"},
+	} {
+		proof := "../../testdata/dfpn/katro-4x6-" + c.move + ".txt.gz"
+		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", c.move, "--proof", proof)
+		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+c.root+";") {
+			t.Errorf("verify after %s: status %d\nstdout %s\nstderr %s", c.move, st, stdout, stderr)
+		}
+	}
+}
