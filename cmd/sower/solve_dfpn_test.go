@@ -184,14 +184,19 @@ func TestKatro46LineCertificate(t *testing.T) {
 }
 
 // TestKatro46FirstMoves checks the stored certificates of katro-4x6
-// after South's first moves a1, c1 and d1 (docs/dfpn.md, "katro-4x6: the
-// first moves"): North wins each, by the rules alone.
+// after South's first moves a1, b1, c1 and d1 (docs/dfpn.md, "katro-4x6:
+// South's first moves"): North wins each, by the rules alone.
 func TestKatro46FirstMoves(t *testing.T) {
-	for _, c := range []struct{ move, root string }{
+	cases := []struct{ move, root string }{
 		{"a1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,0,3,3/1,0,1,4,4,1 N 0"},
 		{"c1", "2,2,2,2,2,2/2,2,2,2,0,2/3,3,3,3,1,4/0,3,1,0,1,4 N 0"},
 		{"d1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,1,4,4/3,0,3,1,0,1 N 0"},
-	} {
+		{"b1", "2,2,2,2,2,2/0,2,2,0,0,0/2,5,5,1,0,2/5,3,1,2,1,5 N 0"}, // 812,676 positions
+	}
+	if testing.Short() {
+		cases = cases[:3]
+	}
+	for _, c := range cases {
 		proof := "../../testdata/dfpn/katro-4x6-" + c.move + ".txt.gz"
 		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", c.move, "--proof", proof)
 		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+c.root+";") {
