@@ -72,7 +72,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.BoolVar(&o.each, "each", false, "--method dfpn: solve the position after each legal move in turn, one table for all, and say what they prove of this one")
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
 	fs.IntVar(&o.walk, "walk", 0, "--method dfpn with --each: when all moves but one lose, go on to the position after that move and the opponent's best try, up to N times (one table, read once)")
-	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, written after every step: run again to go on)")
+	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, its side then the default; written after every step: run again to go on)")
 	fs.Uint64Var(&o.splitNodes, "split-nodes", defaultSplitNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
 	fs.IntVar(&o.splitSteps, "split-steps", 0, "--split: stop after N steps (0: when the root is settled, or on Ctrl-C)")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
