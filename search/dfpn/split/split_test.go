@@ -158,30 +158,30 @@ func checkCertificate(t *testing.T, tr *Tree, s *dfpn.Solver, p board.Position, 
 	}
 }
 
-// TestSplitPliesBoundTheProof checks the tree's proof length against the
-// certificate's longest line: following the tree's shortest proven
-// children and the leaves' proofs, no line is longer than the tree says.
-func TestSplitPliesBoundTheProof(t *testing.T) {
-	v := variant(t, "katro-4x4")
-	s := solver(t)
-	tr, err := New(v.Start(), nil, board.South, 100)
+// provenStart returns the tree of South's proven win at katro-4x4's
+// start, leaves of 100 nodes, grown with s: an expanded tree.
+func provenStart(t *testing.T, s *dfpn.Solver) (*Tree, board.Position) {
+	t.Helper()
+	start := variant(t, "katro-4x4").Start()
+	tr, err := New(start, nil, board.South, 100)
 	if err != nil {
 		t.Fatal(err)
 	}
 	grow(t, tr, s, 100000)
-	winner := board.South
-	if pn, _ := tr.Root(); pn != 0 {
-		winner = board.North
-		if tr, err = New(v.Start(), nil, winner, 100); err != nil {
-			t.Fatal(err)
-		}
-		grow(t, tr, s, 100000)
+	if pn, _ := tr.Root(); pn != 0 || tr.root.children == nil {
+		t.Fatalf("katro-4x4's start: want South's win proven by an expanded tree, root pn %d", pn)
 	}
-	if tr.root.children == nil {
-		t.Fatal("the root was proven by its first search: the budget is too large to test the tree")
-	}
+	return tr, start
+}
+
+// TestSplitPliesBoundTheProof checks the tree's proof length against the
+// certificate's longest line: following the tree's shortest proven
+// children and the leaves' proofs, no line is longer than the tree says.
+func TestSplitPliesBoundTheProof(t *testing.T) {
+	s := solver(t)
+	tr, start := provenStart(t, s)
 	var buf bytes.Buffer
-	st, err := cert.Write(context.Background(), &buf, v.Start(), winner, tr.Oracle(context.Background(), s), cert.Options{})
+	st, err := cert.Write(context.Background(), &buf, start, board.South, tr.Oracle(context.Background(), s), cert.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,20 +192,12 @@ func TestSplitPliesBoundTheProof(t *testing.T) {
 
 // TestCertificateAfterTheTableIsLost: with the solver's table emptied
 // after the proof, the certificate is still written (every leaf proven
-// again, past the leaf budget the steps set) and checks.
+// again, with no leaf budget left on the solver) and checks.
 func TestCertificateAfterTheTableIsLost(t *testing.T) {
-	v := variant(t, "katro-4x4")
 	s := solver(t)
-	tr, err := New(v.Start(), nil, board.South, 100)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grow(t, tr, s, 100000)
-	if pn, _ := tr.Root(); pn != 0 || tr.root.children == nil {
-		t.Fatalf("katro-4x4's start: want South's win proven by an expanded tree, root pn %d", pn)
-	}
+	tr, start := provenStart(t, s)
 	s.Clear()
-	checkCertificate(t, tr, s, v.Start(), board.South)
+	checkCertificate(t, tr, s, start, board.South)
 }
 
 // TestStepBudgets: a leaf is searched until its searches reach the leaf
