@@ -199,3 +199,61 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestCollectIsSaveWithoutTheFile stops searches of late katro-4x6
+// positions after an eighth of the nodes their whole search takes,
+// collects their tables and checks that what is left is what Save writes,
+// byte for byte (so that --restart goes on as --save and --resume would),
+// that something was dropped, and that rounds of collect-and-go-on end as
+// the whole search does.
+func TestCollectIsSaveWithoutTheFile(t *testing.T) {
+	v, _ := board.New("katro-4x6")
+	rng := rand.New(rand.NewPCG(7, 8))
+	dropped := 0
+	for tried := 0; tried < 6; {
+		p, ok := lateSample(v, rng, 20)
+		if !ok {
+			continue
+		}
+		_, whole, _ := savedTable(t, p, 100_000)
+		if whole.Outcome == Unknown || whole.Nodes < 4096 {
+			continue // too long for a test, or settled too soon for rounds
+		}
+		tried++
+		s, res, before := savedTable(t, p, whole.Nodes/8)
+		used, want := s.tt.used.Load(), 0
+		for i := range s.tt.e {
+			if keep(&s.tt.e[i]) {
+				want++
+			}
+		}
+		kept := s.Collect()
+		var after bytes.Buffer
+		if _, err := s.Save(&after); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(before, after.Bytes()) {
+			t.Errorf("%s: the table saved after Collect differs from the one saved before", p.String())
+		}
+		if kept != want || int64(kept) != s.tt.used.Load() {
+			t.Errorf("%s: Collect kept %d entries and the table counts %d; Save writes %d", p.String(), kept, s.tt.used.Load(), want)
+		}
+		dropped += int(used) - kept
+		for round := 0; res.Outcome == Unknown; round++ {
+			if round > 100 {
+				t.Fatalf("%s: not finished in %d rounds of %d nodes (%d in one search)", p.String(), round, whole.Nodes/8, whole.Nodes)
+			}
+			var err error
+			if res, err = s.Solve(context.Background(), p, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			s.Collect()
+		}
+		if res.Outcome != whole.Outcome || res.Winner != whole.Winner {
+			t.Errorf("%s: in rounds %s (%s), whole %s (%s)", p.String(), res.Outcome, res.Winner, whole.Outcome, whole.Winner)
+		}
+	}
+	if dropped == 0 {
+		t.Error("Collect dropped no entry in any table: the test shows nothing")
+	}
+}

@@ -287,6 +287,14 @@ func (s *Solver) Clear() {
 	}
 }
 
+// Collect drops from the table what Save would not write (unfinished
+// entries with little work below them, and disproofs that rest on a
+// position of the line that found them) and returns the entries it keeps.
+// A long proof that goes on after Collect, from the root, goes on as one
+// resumed from a saved table would, without the file. No search may run
+// meanwhile.
+func (s *Solver) Collect() int { return s.tt.collect() }
+
 // salts distinguish the two attackers' entries in one table.
 var salts = [2]uint64{0, 0x9e3779b97f4a7c15}
 

@@ -213,6 +213,24 @@ func (t *table) leave(key uint64) {
 // fill returns the share of the table in use.
 func (t *table) fill() float64 { return float64(t.used.Load()) / float64(len(t.e)) }
 
+// collect empties every entry that keep refuses and returns the number of
+// entries left; no search may run meanwhile.
+func (t *table) collect() int {
+	n := 0
+	for i := range t.e {
+		switch e := &t.e[i]; {
+		case e.flags&flagPresent == 0:
+		case keep(e):
+			e.busy = 0
+			n++
+		default:
+			*e = entry{}
+		}
+	}
+	t.used.Store(int64(n))
+	return n
+}
+
 // clear empties the table; no search may run meanwhile.
 func (t *table) clear() {
 	clear(t.e)
