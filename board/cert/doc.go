@@ -22,6 +22,10 @@
 // time with the game's history. The checker uses package board only: no
 // search, evaluation or table code.
 //
+// Pieces joins certificates of a proof made in parts (the position after
+// each of the loser's moves proven on its own): Write, with the pieces'
+// moves as its oracle, walks and writes the whole proof from its root.
+//
 // Certificates are for Katro only: Hoyito III, with its extra turns,
 // passes and seed totals, is refused.
 //

@@ -439,7 +439,7 @@ func TestWriteRefuses(t *testing.T) {
 				return 0, false
 			}
 			return c.solver.oracle(q)
-		}, "the oracle has no move for position " + target + " (winner to move)"},
+		}, "no winning move is known for position " + target + " (winner to move)"},
 		{"illegal move", c.root, func(q *board.Position) (board.Move, bool) {
 			if noClock(q) == target {
 				return empty, true

@@ -98,6 +98,25 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 // read reads the certificate's lines into the walker's index and returns
 // its header.
 func (w *walker) read(r io.Reader, st *Stats) (header, error) {
+	return readLines(w.ctx, r, w.v, func(k key, m board.Move, n int) error {
+		st.Listed++
+		if err := w.add(k, m, n, st); err != nil {
+			return err
+		}
+		if n%progressEvery == 0 {
+			w.progress("reading", n)
+		}
+		return nil
+	})
+}
+
+// readLines reads a certificate of variant v from r (gzipped or not: the
+// first two bytes tell), passes each position line to add with its key,
+// move and line number, and returns the header. It checks the header's
+// game as it comes and its count of positions at the end, and looks at ctx
+// every few thousand lines. Errors in the file are *FormatError; add's own
+// errors and ctx's are returned as they are.
+func readLines(ctx context.Context, r io.Reader, v *board.Variant, add func(k key, m board.Move, n int) error) (header, error) {
 	h := header{positions: -1}
 	br := bufio.NewReaderSize(r, 1<<16)
 	var src io.Reader = br
@@ -110,8 +129,8 @@ func (w *walker) read(r io.Reader, st *Stats) (header, error) {
 	}
 	sc := bufio.NewScanner(src)
 	sc.Buffer(make([]byte, 4096), maxLine)
-	lp := newLineParser(w.v)
-	n := 0
+	lp := newLineParser(v)
+	n, listed := 0, 0
 	for sc.Scan() {
 		n++
 		line := bytes.TrimSuffix(sc.Bytes(), []byte{'\r'})
@@ -122,7 +141,7 @@ func (w *walker) read(r io.Reader, st *Stats) (header, error) {
 			if err := h.parse(line, n); err != nil {
 				return h, &FormatError{Line: n, Err: err}
 			}
-			if err := h.checkGame(w.v); err != nil {
+			if err := h.checkGame(v); err != nil {
 				return h, err
 			}
 			continue
@@ -131,15 +150,14 @@ func (w *walker) read(r io.Reader, st *Stats) (header, error) {
 		if err != nil {
 			return h, &FormatError{Line: n, Err: err}
 		}
-		st.Listed++
-		if err := w.add(k, m, n, st); err != nil {
+		listed++
+		if err := add(k, m, n); err != nil {
 			return h, err
 		}
 		if n%progressEvery == 0 {
-			if err := w.ctx.Err(); err != nil {
+			if err := ctx.Err(); err != nil {
 				return h, err
 			}
-			w.progress("reading", n)
 		}
 	}
 	if err := sc.Err(); err != nil {
@@ -148,8 +166,8 @@ func (w *walker) read(r io.Reader, st *Stats) (header, error) {
 		}
 		return h, &FormatError{Line: n + 1, Err: err}
 	}
-	if h.positions >= 0 && h.positions != st.Listed {
-		return h, &FormatError{Err: fmt.Errorf("the header states %d positions, the certificate lists %d: it is incomplete or damaged", h.positions, st.Listed)}
+	if h.positions >= 0 && h.positions != listed {
+		return h, &FormatError{Err: fmt.Errorf("the header states %d positions, the certificate lists %d: it is incomplete or damaged", h.positions, listed)}
 	}
 	return h, nil
 }

@@ -53,7 +53,7 @@ func Write(ctx context.Context, w io.Writer, root board.Position, winner board.S
 		}
 		m, ok := move(p)
 		if !ok {
-			return 0, fmt.Errorf("the oracle has no move for position %s (winner to move)", positionText(p))
+			return 0, fmt.Errorf("no winning move is known for position %s (winner to move)", positionText(p))
 		}
 		i := int32(len(wk.nodes))
 		wk.index[k] = i

@@ -18,17 +18,21 @@ const verifyProgressEvery = 5 * time.Second
 
 // verify checks a proof certificate (docs/proofs.md): exit status 0 when
 // the proof holds, 1 when it does not, 2 when the certificate cannot be
-// read as one for the position and game given.
+// read as one for the position and game given. Several --proof are
+// checked as one proof, and --join writes them as one certificate
+// (verifyJoined).
 func (c *cli) verify(args []string) error {
 	var g gameFlags
-	var proof string
-	fs := c.flags("verify", `--proof FILE [--game G] [--fen F] [--moves "…"] [--no-capture-limit N]`)
+	var proofs []string
+	var join string
+	fs := c.flags("verify", `--proof FILE [--proof FILE …] [--join OUT] [--game G] [--fen F] [--moves "…"] [--no-capture-limit N]`)
 	g.add(fs, true)
-	fs.StringVar(&proof, "proof", "", "the certificate to check (plain or gzipped)")
+	fs.StringArrayVar(&proofs, "proof", nil, "the certificate to check (plain or gzipped); given several times, the certificates are checked as one proof (where two list a position with different moves, the first given is taken)")
+	fs.StringVar(&join, "join", "", "write the proof of the --proof certificates as one certificate to FILE (gzip when it ends in .gz): the positions it reaches, in the writer's order; then check FILE")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if proof == "" {
+	if len(proofs) == 0 {
 		return usagef("--proof is required")
 	}
 	game, err := g.build()
@@ -39,13 +43,30 @@ func (c *cli) verify(args []string) error {
 	if root.Variant().Family() != board.Katro {
 		return usagef("--game %s: proof certificates are for Katro games", root.Variant().Name())
 	}
+	if join != "" {
+		if err := checkOutput("--join", join); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if len(proofs) > 1 || join != "" {
+		if err := c.verifyJoined(ctx, game, proofs, join); err != nil || join == "" {
+			return err
+		}
+		proofs = []string{join}
+	}
+	return c.verifyOne(ctx, game, proofs[0])
+}
+
+// verifyOne checks the certificate proof from the game's position.
+func (c *cli) verifyOne(ctx context.Context, game *board.Game, proof string) error {
+	root := game.Position()
 	f, err := os.Open(proof)
 	if err != nil {
 		return flagError("--proof", err)
 	}
 	defer f.Close()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	st, err := cert.Verify(ctx, f, root, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)})
 	var fe *cert.FormatError
 	switch {
