@@ -102,6 +102,13 @@ func (c *cli) dfpnProgress(prefix string) func(dfpn.Progress) {
 		if pr.Move != board.NoMove {
 			searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
 		}
+		if pr.Ply > 1 {
+			more := ""
+			if pr.Ply > len(pr.Line) {
+				more = " …"
+			}
+			searching += fmt.Sprintf(" at ply %d of %s%s", pr.Ply, board.FormatMoves(pr.Line), more)
+		}
 		fmt.Fprintf(c.stderr, "dfpn: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
 			prefix, pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
 	}

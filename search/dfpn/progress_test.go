@@ -12,7 +12,8 @@ import (
 // TestProgressNamesTheSearchedMove checks the progress reports of a search
 // of the katro-4x6 start (200,000 nodes, a report at every poll): they
 // name a legal move of the root while its search runs, with numbers of a
-// position still open, and none once the search is over.
+// position still open, and the line searched (legal moves from the root,
+// going deep), and none once the search is over.
 func TestProgressNamesTheSearchedMove(t *testing.T) {
 	v, err := board.New("katro-4x6")
 	if err != nil {
@@ -29,7 +30,7 @@ func TestProgressNamesTheSearchedMove(t *testing.T) {
 	if _, err := s.Solve(context.Background(), root, nil, func(p Progress) { reports = append(reports, p) }); err != nil {
 		t.Fatal(err)
 	}
-	named := 0
+	named, deepest := 0, 0
 	for _, p := range reports {
 		if p.Move == board.NoMove {
 			continue
@@ -41,6 +42,22 @@ func TestProgressNamesTheSearchedMove(t *testing.T) {
 		if p.MovePN == 0 || p.MoveDN == 0 || p.MovePN >= inf || p.MoveDN >= inf {
 			t.Fatalf("a report names %s with pn %d dn %d: not an open position", p.Move, p.MovePN, p.MoveDN)
 		}
+		// The line is moves played from the root, the first the move
+		// named, no longer than ProgressLine, and Ply at least as long.
+		if len(p.Line) == 0 || p.Line[0] != p.Move || len(p.Line) > ProgressLine || p.Ply < len(p.Line) ||
+			(p.Ply > len(p.Line) && len(p.Line) != ProgressLine) {
+			t.Fatalf("a report names %s with the line %v of ply %d", p.Move, p.Line, p.Ply)
+		}
+		pos := root
+		for _, m := range p.Line {
+			if !pos.Play(m) {
+				t.Fatalf("the line %v: %s is not legal in %s", p.Line, m, pos.String())
+			}
+		}
+		deepest = max(deepest, p.Ply)
+	}
+	if deepest < 10 {
+		t.Errorf("the deepest line reported is of %d plies: the line does not follow the search", deepest)
 	}
 	if named < len(reports)/2 {
 		t.Errorf("%d of %d reports name the move searched", named, len(reports))

@@ -154,7 +154,15 @@ type Progress struct {
 	// search returns, which in a long proof may take hours.
 	Move           board.Move
 	MovePN, MoveDN uint32
+	// Line is the main thread's line from the root, its first
+	// ProgressLine moves at most (empty when it is at the root), and Ply
+	// the line's whole length: where the search's work is now.
+	Line []board.Move
+	Ply  int
 }
+
+// ProgressLine is the most moves of the line Progress.Line holds.
+const ProgressLine = 16
 
 // NPS returns the nodes searched per second.
 func (p Progress) NPS() float64 {
@@ -456,6 +464,7 @@ func (s *Solver) progress() {
 	}
 	p := Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()}
 	if open && f.cur > 0 && len(w.frames) > 1 {
+		p.Line, p.Ply = w.line()
 		// The root's child under search, with its numbers as its own
 		// children have returned them (the root's copy is updated only
 		// when the child's search returns).
@@ -467,6 +476,21 @@ func (s *Solver) progress() {
 		}
 	}
 	s.report(p)
+}
+
+// line returns the main thread's line from the root (its first
+// ProgressLine moves) and the line's length: each frame's child under
+// search, down to the first frame searching none.
+func (w *worker) line() ([]board.Move, int) {
+	var l []board.Move
+	ply := 0
+	for ; ply < len(w.frames) && w.frames[ply].cur > 0; ply++ {
+		if ply < ProgressLine {
+			f := &w.frames[ply]
+			l = append(l, f.kids[f.cur-1].move)
+		}
+	}
+	return l, ply
 }
 
 // Bounds are a root's proof and disproof numbers for one attacker after a
