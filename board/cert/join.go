@@ -48,7 +48,8 @@ const maxPieces = 1 << 16
 // Read adds the certificate in r (gzipped or not). It refuses, as Verify
 // does, a certificate that cannot be read (*FormatError), one that lists a
 // position twice with different moves, and one that names another winner
-// than those read before.
+// than those read before. After an error the pieces hold part of the
+// certificate: they are not to be used further.
 func (p *Pieces) Read(ctx context.Context, r io.Reader) error {
 	if p.read == maxPieces {
 		return fmt.Errorf("more than %d certificates", maxPieces)
@@ -62,7 +63,7 @@ func (p *Pieces) Read(ctx context.Context, r io.Reader) error {
 			p.moves[k] = piece{move: m, cert: c, line: uint32(n)}
 		case old.move == m:
 		case old.cert == c:
-			return fmt.Errorf("line %d: the position of line %d is listed again with another move (%s, there %s)", n, old.line, m, old.move)
+			return relisted(n, int(old.line), m, old.move)
 		default:
 			p.Overridden++
 		}

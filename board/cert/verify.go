@@ -177,7 +177,7 @@ func (w *walker) add(k key, m board.Move, n int, st *Stats) error {
 	if i, ok := w.index[k]; ok {
 		first := &w.nodes[i]
 		if first.move != m {
-			return fmt.Errorf("line %d: the position of line %d is listed again with another move (%s, there %s)", n, first.line, m, first.move)
+			return relisted(n, int(first.line), m, first.move)
 		}
 		st.Duplicates++
 		return nil
@@ -185,6 +185,12 @@ func (w *walker) add(k key, m board.Move, n int, st *Stats) error {
 	w.index[k] = int32(len(w.nodes))
 	w.nodes = append(w.nodes, node{line: uint32(n), move: m})
 	return nil
+}
+
+// relisted is the error of line n, which lists the position of line first
+// again with move m instead of was.
+func relisted(n, first int, m, was board.Move) error {
+	return fmt.Errorf("line %d: the position of line %d is listed again with another move (%s, there %s)", n, first, m, was)
 }
 
 // checkGame checks the game the header states, if any.
