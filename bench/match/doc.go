@@ -65,6 +65,16 @@
 // a match can be spread over several machines (package
 // bench/match/broker).
 //
+// # Resuming
+//
+// Config.Played takes the games an earlier run of the same match wrote
+// (its JSON records, read back with ReadRecords): Run counts them, in
+// the summary and the SPRT, checks that each is a game of this match
+// (number, game, rule options, start, players, sides, limits), and plays
+// only the others, the lone game of an unfinished pair included. Since
+// the built-in players and the openings come from the seed, a match
+// resumed after an interruption plays the games the whole match would.
+//
 // # Statistics
 //
 // All counts are engine1's. The Elo line follows cutechess-cli: the score μ

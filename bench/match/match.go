@@ -90,6 +90,15 @@ type Config struct {
 	// time. A failed write to JSON, PGN or Log stops the match with an
 	// error.
 	Progress, Report, JSON, PGN, Log io.Writer
+	// Played are the games an earlier run of this match finished (its
+	// JSON records read back, in any order): Run counts them, in the
+	// summary and the SPRT, without writing them again, and plays the
+	// others. Each must be a game of this match: a number within Games,
+	// at most once, and the game, rule options, start, players, sides and
+	// limits this configuration gives that game; a record keeps neither
+	// the engines' commands nor their options, so those are not checked.
+	// A traditional match's played games must be its first ones.
+	Played []GameRecord
 }
 
 // Validate checks everything that needs no engine: what Check does short
@@ -133,7 +142,7 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	return nil
+	return c.CheckPlayed()
 }
 
 // checkEngine checks one engine's description.
@@ -258,6 +267,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	gctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	r.cancel = cancel
+	if err := r.restore(); err != nil {
+		return Summary{}, err
+	}
 	var wg sync.WaitGroup
 	for range max(cfg.Concurrency, 1) {
 		wg.Go(func() { r.work(gctx) })
@@ -294,6 +306,7 @@ type runner struct {
 	next   int // the next game to start, 0-based
 	sum    Summary
 	half   map[int]float64 // engine1's score in the finished game of each unfinished pair
+	played map[int]bool    // the games (0-based) an earlier run finished; set before any worker starts
 	holder int             // traditional match: the slot the last four go to, or -1 for the capturer
 	err    error           // the first error writing records
 }
@@ -350,6 +363,9 @@ func (r *runner) work(ctx context.Context) {
 func (r *runner) take(ctx context.Context) (int, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	for 2*r.next < r.cfg.Games && r.pairPlayed(r.next) {
+		r.next++
+	}
 	if ctx.Err() != nil || 2*r.next >= r.cfg.Games {
 		return 0, false
 	}
@@ -363,6 +379,9 @@ func (r *runner) take(ctx context.Context) (int, bool) {
 // It returns false if the match stopped during a game.
 func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*GameRecord)) bool {
 	for idx := 2 * pair; idx < min(2*pair+2, r.cfg.Games); idx++ {
+		if r.played[idx] {
+			continue
+		}
 		rec := r.play(ctx, w, idx, open, r.lastFour(idx))
 		if rec == nil {
 			return false
@@ -377,6 +396,11 @@ func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.P
 func (r *runner) lastFour(idx int) board.LastFour {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	return r.lastFourHeld(idx)
+}
+
+// lastFourHeld is lastFour with r.mu held.
+func (r *runner) lastFourHeld(idx int) board.LastFour {
 	lf := r.cfg.Variant.Rules().LastFour
 	if r.cfg.Traditional {
 		lf = board.LastFourCapturer
@@ -460,38 +484,10 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 // play plays game idx (0-based) from open and returns its record, or nil if the
 // match stopped during the game.
 func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Position, lf board.LastFour) *GameRecord {
-	v := r.cfg.Variant
-	start := open
-	if rules := v.Rules(); rules.LastFour != lf {
-		rules.LastFour = lf
-		var err error
-		if v, err = v.WithRules(rules); err != nil {
-			panic(err) // the rules came from a valid variant
-		}
-		if start, err = v.ParsePosition(open.String()); err != nil {
-			panic(err) // the same position in the same game
-		}
-	}
-	var slotOf [2]int // by side
-	slotOf[slotSide(idx, 1)] = 1
-	var lims [2]Limit
-	for s := range lims {
-		lims[s] = r.limit(slotOf[s])
-	}
+	su := r.setup(idx, open, lf)
+	v, start, slotOf, lims := su.variant, su.start, su.slotOf, su.lims
 	opts := GameOptions(v)
-	rec := &GameRecord{
-		Game: idx + 1, Variant: v.Name(), Options: map[string]string{}, Start: start.String(),
-		South: r.cfg.Engines[slotOf[board.South]].Name, North: r.cfg.Engines[slotOf[board.North]].Name,
-		Engine1:    "south",
-		SouthLimit: lims[board.South].String(), NorthLimit: lims[board.North].String(),
-		Moves: []MoveRecord{},
-	}
-	if slotOf[board.North] == 0 {
-		rec.Engine1 = "north"
-	}
-	for _, o := range opts[1:] {
-		rec.Options[o.Name] = o.Value
-	}
+	rec := su.record(idx, r.cfg)
 	g := board.NewGame(start)
 	var players [2]player
 	// pondering[side] is the reply the side's engine ponders on, if any.

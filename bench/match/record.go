@@ -269,3 +269,32 @@ func wrap(toks []string, width int) string {
 
 // today returns the date as records write it.
 func today() string { return time.Now().Format("2006-01-02") }
+
+// CheckResult checks that a finished game's record reads as one: engine1
+// played South or North, the result and the winner agree, and a forfeit
+// names its loser (and a game ended by the rules names none).
+func (g *GameRecord) CheckResult() error {
+	switch {
+	case g.Engine1 != "south" && g.Engine1 != "north":
+		return fmt.Errorf("game %d: engine1 plays %q", g.Game, g.Engine1)
+	case g.Loser != "" && g.Loser != "south" && g.Loser != "north":
+		return fmt.Errorf("game %d: loser %q", g.Game, g.Loser)
+	}
+	winner := map[string]string{"1-0": "south", "0-1": "north", "1/2-1/2": "draw"}[g.Result]
+	if winner == "" || g.Winner != winner {
+		return fmt.Errorf("game %d: result %q with winner %q", g.Game, g.Result, g.Winner)
+	}
+	switch g.Termination {
+	case Normal:
+		if g.Loser != "" {
+			return fmt.Errorf("game %d: ended by the rules, yet %s is named the loser", g.Game, g.Loser)
+		}
+	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+		if g.Loser == "" || g.Loser == g.Winner {
+			return fmt.Errorf("game %d: a %s with loser %q and winner %q", g.Game, g.Termination, g.Loser, g.Winner)
+		}
+	default:
+		return fmt.Errorf("game %d: termination %q", g.Game, g.Termination)
+	}
+	return nil
+}

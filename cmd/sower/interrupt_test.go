@@ -44,6 +44,7 @@ func TestInterrupt(t *testing.T) {
 		{[]string{"solve", "--game", "katro", "--hash", "64", "--split", filepath.Join(dir, "t.split")}, "split tree ", "interrupted: 0 steps finished", "sower: interrupted after 0 steps: "},
 		{[]string{"tables", "build", "--seeds", "24", "--dir", filepath.Join(dir, "tb")}, "building ", "", "sower: interrupted while building layer "},
 		{[]string{"datagen", "--game", "katro", "--nodes", "1000000", "--games", "3", "--progress", "50ms", "--out", filepath.Join(dir, "d.dat")}, "", "", "sower: interrupted after 0 of the 3 games to play; run the same command to continue "},
+		{[]string{"match", "--engine1", "builtin:random", "--engine2", "builtin:greedy", "--games", "1000000", "--out", filepath.Join(dir, "m.jsonl")}, "", "", "sower: interrupted after "},
 	} {
 		cmd := exec.Command(bin, c.args...)
 		var errb bytes.Buffer
@@ -59,7 +60,8 @@ func TestInterrupt(t *testing.T) {
 		var stdout strings.Builder
 		r := bufio.NewReader(out)
 		if c.ready == "" {
-			// datagen prints nothing on stdout: wait for the data file.
+			// datagen and match print nothing on stdout till the end: wait
+			// for the file they write.
 			for _, err := os.Stat(c.args[len(c.args)-1]); err != nil; _, err = os.Stat(c.args[len(c.args)-1]) {
 				time.Sleep(10 * time.Millisecond)
 			}

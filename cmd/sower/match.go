@@ -34,6 +34,7 @@ type matchFlags struct {
 	sprt                  string
 	report                int
 	out, pgn, log         string
+	resume                bool
 }
 
 // sprtKeys are the words of an --sprt value; written unquoted after --sprt
@@ -109,6 +110,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
+	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
 	onBroker := addMatchBrokerFlags(fs, c.stderr)
@@ -125,6 +127,17 @@ func (c *cli) match(args []string) error {
 
 	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
+	}
+	if f.resume {
+		if err := f.resumeCheck(onBroker.url != ""); err != nil {
+			return err
+		}
+		if cfg.Played, err = playedGames(f.out, c.stderr); err != nil {
+			return err
+		}
+		if err := cfg.CheckPlayed(); err != nil {
+			return usagef("--out %s: %v", f.out, err)
+		}
 	}
 
 	outputs := []struct {
@@ -173,6 +186,9 @@ func (c *cli) match(args []string) error {
 		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
 	sum, err := onBroker.run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
+		if f.out != "" && onBroker.url == "" {
+			return interruptedf("after %d games; the same command with --resume plays the rest", sum.Score.Games())
+		}
 		return interruptedf("after %d games", sum.Score.Games())
 	}
 	if err != nil {
@@ -184,6 +200,19 @@ func (c *cli) match(args []string) error {
 		}
 	}
 	files = nil
+	return nil
+}
+
+// resumeCheck checks that --resume has what it needs.
+func (f *matchFlags) resumeCheck(onBroker bool) error {
+	switch {
+	case onBroker:
+		return usagef("--resume is for a match played here: on the broker the same command resumes the match")
+	case f.out == "":
+		return usagef("--resume needs --out, the file of the games played before")
+	case f.pgn != "":
+		return usagef("--resume continues the --out file only; leave out --pgn")
+	}
 	return nil
 }
 

@@ -193,16 +193,8 @@ func checkRecord(rec *match.GameRecord, game int, variant string) error {
 		return fmt.Errorf("a record of game %d, want game %d", rec.Game, game)
 	case rec.Variant != variant:
 		return fmt.Errorf("game %d is of %q, not %s", rec.Game, rec.Variant, variant)
-	case rec.Engine1 != "south" && rec.Engine1 != "north":
-		return fmt.Errorf("game %d: engine1 plays %q", rec.Game, rec.Engine1)
-	case rec.Loser != "" && rec.Loser != "south" && rec.Loser != "north":
-		return fmt.Errorf("game %d: loser %q", rec.Game, rec.Loser)
 	}
-	winner := map[string]string{"1-0": "south", "0-1": "north", "1/2-1/2": "draw"}[rec.Result]
-	if winner == "" || rec.Winner != winner {
-		return fmt.Errorf("game %d: result %q with winner %q", rec.Game, rec.Result, rec.Winner)
-	}
-	return nil
+	return rec.CheckResult()
 }
 
 // decodeNote parses a worker's note that it started a task.
