@@ -92,8 +92,8 @@ type Config struct {
 	Progress, Report, JSON, PGN, Log io.Writer
 	// Played are the games an earlier run of this match finished (its
 	// JSON records read back, in any order): Run counts them, in the
-	// summary and the SPRT, without writing them again, and plays the
-	// others. Each must be a game of this match: a number within Games,
+	// summary and the SPRT (judged once on them all), without writing
+	// them again, and plays the others. Each must be a game of this match: a number within Games,
 	// at most once, and the game, rule options, start, players, sides and
 	// limits this configuration gives that game; a record keeps neither
 	// the engines' commands nor their options, so those are not checked.
@@ -142,7 +142,7 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
-	return c.CheckPlayed()
+	return nil
 }
 
 // checkEngine checks one engine's description.

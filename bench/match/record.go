@@ -290,7 +290,7 @@ func (g *GameRecord) CheckResult() error {
 			return fmt.Errorf("game %d: ended by the rules, yet %s is named the loser", g.Game, g.Loser)
 		}
 	case TimeForfeit, IllegalMove, Crash, NoAnswer:
-		if g.Loser == "" || g.Loser == g.Winner {
+		if g.Loser == "" || g.Winner == "draw" || g.Loser == g.Winner {
 			return fmt.Errorf("game %d: a %s with loser %q and winner %q", g.Game, g.Termination, g.Loser, g.Winner)
 		}
 	default:

@@ -8,8 +8,9 @@ import (
 	"strings"
 )
 
-// CheckPlayed checks Played as Run would restore it, without writing
-// anything: that every record is a game of this match (see Played).
+// CheckPlayed checks Played as Run restores it, without writing
+// anything: that every record is a game of this match (see Played). Run
+// refuses what it refuses.
 func (c *Config) CheckPlayed() error {
 	if len(c.Played) == 0 {
 		return nil
@@ -36,15 +37,26 @@ func (r *runner) restore() error {
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Game < recs[b].Game })
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	// The SPRT is judged once on them all: in the order of their numbers
+	// it could cross a bound before the games that finished earlier.
+	s := &r.sum
+	sprt := s.SPRT
+	s.SPRT = nil
 	for i, rec := range recs {
 		if err := r.checkRecord(rec, i); err != nil {
+			s.SPRT = sprt
 			return err
 		}
 		r.count(rec)
 		r.played[rec.Game-1] = true
 	}
+	if s.SPRT = sprt; sprt != nil {
+		s.LLR = sprt.LLR(s.Pairs)
+		if s.Decision = sprt.Decide(s.LLR); s.Decision != Continue {
+			r.cancel()
+		}
+	}
 	if p := r.cfg.Progress; p != nil {
-		s := &r.sum
 		fmt.Fprintf(p, "Resuming: %d of %d games played before; %s, Elo %s\n",
 			len(recs), r.cfg.Games, scoreText(s.Score), eloText(s.Score))
 		if s.Decision != Continue {
@@ -60,7 +72,7 @@ func (r *runner) restore() error {
 func (r *runner) checkRecord(rec *GameRecord, i int) error {
 	switch {
 	case rec.Game < 1 || rec.Game > r.cfg.Games:
-		return fmt.Errorf("game %d was played before: the match has %d games", rec.Game, r.cfg.Games)
+		return fmt.Errorf("game %d is recorded, but this match has %d games (--games)", rec.Game, r.cfg.Games)
 	case r.played[rec.Game-1]:
 		return fmt.Errorf("game %d is recorded twice", rec.Game)
 	case r.cfg.Traditional && rec.Game != i+1:
@@ -81,7 +93,7 @@ func (r *runner) checkRecord(rec *GameRecord, i int) error {
 // the one this match would start for it ("" when they agree).
 func recordDiff(got, want *GameRecord) string {
 	fields := []struct{ name, got, want string }{
-		{"game", got.Variant, want.Variant},
+		{"--game", got.Variant, want.Variant},
 		{"rule options", optionsText(got.Options), optionsText(want.Options)},
 		{"start", got.Start, want.Start},
 		{"South", got.South, want.South},

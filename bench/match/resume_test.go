@@ -43,6 +43,7 @@ func TestResume(t *testing.T) {
 	for _, played := range [][]int{{}, {1}, {1, 2, 3}, {2, 5, 6, 9}, {9, 8, 7, 6, 5, 4, 3, 2, 1}} {
 		t.Run(fmt.Sprint(played), func(t *testing.T) {
 			cfg := builtinMatch(t, board.NameKatro4x4, 9)
+			cfg.Concurrency = 2
 			for _, g := range played {
 				cfg.Played = append(cfg.Played, byGame[g])
 			}
@@ -96,16 +97,17 @@ func TestResumeRefuses(t *testing.T) {
 		want   string
 	}{
 		{"twice", append(slices.Clone(all), all[2]), "game 3 is recorded twice"},
-		{"beyond", edit(func(r *GameRecord) { r.Game = 5 }), "game 5 was played before: the match has 4 games"},
-		{"zero", edit(func(r *GameRecord) { r.Game = 0 }), "game 0 was played before"},
+		{"beyond", edit(func(r *GameRecord) { r.Game = 5 }), "game 5 is recorded, but this match has 4 games (--games)"},
+		{"zero", edit(func(r *GameRecord) { r.Game = 0 }), "game 0 is recorded"},
 		{"start", edit(func(r *GameRecord) { r.Start = all[2].Start }), "game 2 was played in another match: start"},
 		{"names", edit(func(r *GameRecord) { r.South, r.North = r.North, r.South }), "game 2 was played in another match: South"},
 		{"side", edit(func(r *GameRecord) { r.Engine1 = "south" }), "engine1's side"},
 		{"limit", edit(func(r *GameRecord) { r.SouthLimit = "depth=3" }), "South's limit \"depth=3\" recorded"},
 		{"rules", edit(func(r *GameRecord) { r.Options["NoCaptureLimit"] = "100" }), "rule options \"NoCaptureLimit=100\" recorded"},
-		{"game", edit(func(r *GameRecord) { r.Variant = board.NameKatro }), "game \"katro\" recorded"},
+		{"game", edit(func(r *GameRecord) { r.Variant = board.NameKatro }), "--game \"katro\" recorded"},
 		{"result", edit(func(r *GameRecord) { r.Result = "2-0" }), "game 2: result \"2-0\""},
 		{"forfeit", edit(func(r *GameRecord) { r.Termination, r.Loser = TimeForfeit, "" }), "a time forfeit with loser \"\""},
+		{"forfeit drawn", edit(func(r *GameRecord) { r.Termination, r.Loser, r.Result, r.Winner = Crash, "south", "1/2-1/2", "draw" }), "a crash with loser \"south\" and winner \"draw\""},
 		{"termination", edit(func(r *GameRecord) { r.Termination = "resigned" }), "termination \"resigned\""},
 	} {
 		cfg := builtinMatch(t, board.NameKatro4x4, 4)
@@ -169,5 +171,27 @@ func TestResumeTraditional(t *testing.T) {
 	cfg.Played = []GameRecord{trad[0], trad[2]}
 	if err := cfg.CheckPlayed(); err == nil || !strings.Contains(err.Error(), "game 3 is recorded, game 2 is not") {
 		t.Errorf("games 1 and 3: %v", err)
+	}
+}
+
+// The SPRT is judged on all the games played before at once, whatever
+// their order: resuming a match played without a test, with one, counts
+// every game, and its log-likelihood ratio is that of all the pairs.
+func TestResumeSPRTOnAll(t *testing.T) {
+	t.Parallel()
+	_, recs, _ := run(t, builtinMatch(t, board.NameKatro4x4, 200))
+	slices.Reverse(recs)
+	cfg := builtinMatch(t, board.NameKatro4x4, 200)
+	cfg.SPRT = &SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
+	cfg.Played = recs
+	sum, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.Score.Games() != 200 || sum.Pairs.Pairs() != 100 {
+		t.Errorf("%d games and %d pairs counted of 200 and 100", sum.Score.Games(), sum.Pairs.Pairs())
+	}
+	if want := cfg.SPRT.LLR(sum.Pairs); sum.LLR != want || sum.Decision != cfg.SPRT.Decide(want) {
+		t.Errorf("llr %g, decision %v; want %g, %v", sum.LLR, sum.Decision, want, cfg.SPRT.Decide(want))
 	}
 }

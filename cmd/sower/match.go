@@ -132,11 +132,16 @@ func (c *cli) match(args []string) error {
 		if err := f.resumeCheck(onBroker.url != ""); err != nil {
 			return err
 		}
-		if cfg.Played, err = playedGames(f.out, c.stderr); err != nil {
+		pf, err := readPlayed(f.out)
+		if err != nil {
 			return err
 		}
+		cfg.Played = pf.games
 		if err := cfg.CheckPlayed(); err != nil {
 			return usagef("--out %s: %v", f.out, err)
+		}
+		if err := pf.mend(c.stderr); err != nil {
+			return err
 		}
 	}
 
@@ -186,7 +191,7 @@ func (c *cli) match(args []string) error {
 		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
 	sum, err := onBroker.run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
-		if f.out != "" && onBroker.url == "" {
+		if f.out != "" && f.pgn == "" && onBroker.url == "" {
 			return interruptedf("after %d games; the same command with --resume plays the rest", sum.Score.Games())
 		}
 		return interruptedf("after %d games", sum.Score.Games())

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,36 +12,79 @@ import (
 	"github.com/sower-engine/sower/bench/match"
 )
 
-// playedGames reads, for --resume, the games a match's --out file holds
-// (none when the file does not exist yet). A last line without its
-// newline is what a write cut short leaves: it is cut off the file, and
-// w told so, so that the games played now follow whole lines and the
-// game is played again rather than lost.
-func playedGames(path string, w io.Writer) ([]match.GameRecord, error) {
-	data, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+// playedFile is what --resume read from a match's --out file.
+type playedFile struct {
+	path  string
+	games []match.GameRecord
+	// whole is the length of the file's whole lines; tail is what
+	// follows them, the last line without its newline that a write cut
+	// short leaves, and tailGame whether that line is a whole record
+	// nonetheless (its game counted).
+	whole    int64
+	tail     int
+	tailGame bool
+}
+
+// readPlayed reads, for --resume, the games a match's --out file holds
+// (none when the file does not exist yet). It changes nothing: mend does,
+// once the games are known to be this match's.
+func readPlayed(path string) (*playedFile, error) {
+	pf := &playedFile{path: path}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return pf, nil
+	case err != nil:
+		return nil, flagError("--out", err)
+	case !fi.Mode().IsRegular():
+		return nil, usagef("--out %s: --resume reads a file, not %s", path, fi.Mode().Type())
 	}
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, flagError("--out", err)
 	}
-	if whole := bytes.LastIndexByte(data, '\n') + 1; whole < len(data) {
-		if err := os.Truncate(path, int64(whole)); err != nil {
-			return nil, flagError("--out", err)
+	pf.whole = int64(bytes.LastIndexByte(data, '\n') + 1)
+	tail := data[pf.whole:]
+	data = data[:pf.whole]
+	pf.tail = len(tail)
+	if t := bytes.TrimSpace(data); len(t) > 0 {
+		if t[0] != '{' {
+			return nil, usagef("--out %s: not the JSON records of a match (one object a line)", path)
 		}
-		fmt.Fprintf(w, "--out %s: cut off an unfinished last line (%d bytes), left by a write cut short\n", path, len(data)-whole)
-		data = data[:whole]
+		if pf.games, err = match.ReadRecords(t); err != nil {
+			return nil, usagef("--out %s: %v", path, err)
+		}
 	}
-	t := bytes.TrimSpace(data)
-	if len(t) == 0 {
-		return nil, nil
+	var last match.GameRecord
+	if len(bytes.TrimSpace(tail)) > 0 && json.Unmarshal(tail, &last) == nil {
+		pf.games, pf.tailGame = append(pf.games, last), true
 	}
-	if t[0] != '{' {
-		return nil, usagef("--out %s: not the JSON records of a match (one object a line)", path)
+	return pf, nil
+}
+
+// mend makes the file end with a whole line before games are appended:
+// a last record without its newline gets it, and an unfinished last line
+// is cut off (its game is played again), which w is told.
+func (pf *playedFile) mend(w io.Writer) error {
+	if pf.tail == 0 {
+		return nil
 	}
-	recs, err := match.ReadRecords(t)
-	if err != nil {
-		return nil, usagef("--out %s: %v", path, err)
+	if pf.tailGame {
+		f, err := os.OpenFile(pf.path, os.O_APPEND|os.O_WRONLY, 0)
+		if err == nil {
+			_, err = f.WriteString("\n")
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+		}
+		if err != nil {
+			return flagError("--out", err)
+		}
+		return nil
 	}
-	return recs, nil
+	if err := os.Truncate(pf.path, pf.whole); err != nil {
+		return flagError("--out", err)
+	}
+	fmt.Fprintf(w, "--out %s: cut off an unfinished last line (%d bytes), left by a write cut short\n", pf.path, pf.tail)
+	return nil
 }

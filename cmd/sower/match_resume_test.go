@@ -1,11 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -64,9 +64,25 @@ func TestMatchResume(t *testing.T) {
 		t.Errorf("resuming a finished match: %v\n%s", err, stderr)
 	}
 	// A missing file starts the match.
-	_, _, err = matchCLI(args(filepath.Join(dir, "new.jsonl"), "--resume")...)
-	if err != nil {
+	fresh := filepath.Join(dir, "new.jsonl")
+	if _, _, err = matchCLI(args(fresh, "--resume")...); err != nil {
 		t.Errorf("resuming into a new file: %v", err)
+	}
+	if b, err := os.ReadFile(fresh); err != nil || recordLines(b) != recordLines(full) {
+		t.Errorf("resuming into a new file wrote:\n%s\n%v", b, err)
+	}
+
+	// A last record whole but for its newline is counted, and the newline
+	// written before the games that follow.
+	noNewline := filepath.Join(dir, "nonewline.jsonl")
+	if err := os.WriteFile(noNewline, []byte(lines[0]+strings.TrimSuffix(lines[1], "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, stderr, err = matchCLI(args(noNewline, "--resume")...); err != nil || !strings.Contains(stderr, "Resuming: 2 of 7") {
+		t.Errorf("a last record without its newline: %v\n%s", err, stderr)
+	}
+	if b, _ := os.ReadFile(noNewline); recordLines(b) != recordLines(full) {
+		t.Errorf("after a last record without its newline:\n%s", b)
 	}
 }
 
@@ -114,7 +130,36 @@ func TestMatchResumeUsage(t *testing.T) {
 			t.Errorf("%v: %v, want %q\n%s", tc.args, err, tc.want, stderr)
 		}
 	}
-	if b, _ := os.ReadFile(badLine); !bytes.Equal(b, []byte("{\"game\": 1}\n{oops\n")) {
-		t.Errorf("a refused file was changed: %q", b)
+	// A file refused is not changed, its unfinished last line included.
+	for _, tc := range []struct{ name, text string }{
+		{"notes.txt", "my notes\nthe last line without its newline"},
+		{"another.jsonl", strings.TrimSuffix(mustRead(t, other), "\n")},
+		{"torn.jsonl", mustRead(t, other)[:len(mustRead(t, other))-30]},
+	} {
+		path := filepath.Join(dir, tc.name)
+		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := matchCLI(append(slices.Clone(base), "--resume", "--out", path, "--seed", "2", "--random-plies", "2")...)
+		if b, _ := os.ReadFile(path); err == nil || string(b) != tc.text {
+			t.Errorf("%s: %v; the file now %q", tc.name, err, b)
+		}
 	}
+	// Not a file: a named pipe would block the read.
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := matchCLI(append(slices.Clone(base), "--resume", "--out", fifo)...); err == nil || !strings.Contains(err.Error(), "reads a file, not") {
+		t.Errorf("--out a named pipe: %v", err)
+	}
+}
+
+func mustRead(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
