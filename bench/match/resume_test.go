@@ -21,10 +21,16 @@ func builtinMatch(t *testing.T, name string, games int) Config {
 	}
 }
 
-// sameGame reports whether two records are the same game (the date
-// aside).
+// sameGame reports whether two records are the same game (the date and
+// the time each move took aside).
 func sameGame(a, b GameRecord) bool {
 	a.Date, b.Date = "", ""
+	a.Moves, b.Moves = slices.Clone(a.Moves), slices.Clone(b.Moves)
+	for _, ms := range [][]MoveRecord{a.Moves, b.Moves} {
+		for i := range ms {
+			ms[i].MS = 0
+		}
+	}
 	ja, errA := json.Marshal(a)
 	jb, errB := json.Marshal(b)
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
