@@ -93,11 +93,12 @@ type Config struct {
 	// Played are the games an earlier run of this match finished (its
 	// JSON records read back, in any order): Run counts them, in the
 	// summary and the SPRT (judged once on them all), without writing
-	// them again, and plays the others. Each must be a game of this match: a number within Games,
-	// at most once, and the game, rule options, start, players, sides and
-	// limits this configuration gives that game; a record keeps neither
-	// the engines' commands nor their options, so those are not checked.
-	// A traditional match's played games must be its first ones.
+	// them again, and plays the others. Each must be a game of this
+	// match: a number within Games, at most once, and the game, rule
+	// options, start, players, sides and limits this configuration gives
+	// that game; a record keeps neither the engines' commands nor their
+	// options, so those are not checked. A traditional match's played
+	// games must be its first ones.
 	Played []GameRecord
 }
 
@@ -666,12 +667,21 @@ func (r *runner) summary() Summary {
 // SPRT decides (r.mu held). It returns false, counting nothing, if the
 // match had already stopped.
 func (r *runner) count(rec *GameRecord) bool {
-	s := &r.sum
-	if s.Decision != Continue || r.err != nil {
+	if r.sum.Decision != Continue || r.err != nil {
 		return false // the match has stopped; games still running are not counted
 	}
+	if r.add(rec) {
+		r.judge()
+	}
+	return true
+}
+
+// add counts a finished game's result in the summary (r.mu held) and
+// reports whether it completed its pair.
+func (r *runner) add(rec *GameRecord) (pairDone bool) {
+	s := &r.sum
 	e1 := rec.engine1Score()
-	add := func(t *WDL, score float64) {
+	tally := func(t *WDL, score float64) {
 		switch score {
 		case 1:
 			t.Wins++
@@ -681,16 +691,15 @@ func (r *runner) count(rec *GameRecord) bool {
 			t.Draws++
 		}
 	}
-	add(&s.Score, e1)
+	tally(&s.Score, e1)
 	if rec.Engine1 == "south" {
-		add(&s.AsSouth, e1)
-		add(&s.Sides, e1)
+		tally(&s.AsSouth, e1)
+		tally(&s.Sides, e1)
 	} else {
-		add(&s.AsNorth, e1)
-		add(&s.Sides, 1-e1)
+		tally(&s.AsNorth, e1)
+		tally(&s.Sides, 1-e1)
 	}
 	pair := (rec.Game - 1) / 2
-	pairDone := false
 	if other, ok := r.half[pair]; ok {
 		s.Pairs.Add(other, e1)
 		delete(r.half, pair)
@@ -711,12 +720,18 @@ func (r *runner) count(rec *GameRecord) bool {
 			r.holder = 0
 		}
 	}
+	return pairDone
+}
 
-	if s.SPRT != nil && pairDone && s.Decision == Continue {
-		s.LLR = s.SPRT.LLR(s.Pairs)
-		if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
-			r.cancel()
-		}
+// judge tests the SPRT, if any, on the pairs so far and stops the match
+// when it decides (r.mu held).
+func (r *runner) judge() {
+	s := &r.sum
+	if s.SPRT == nil || s.Decision != Continue {
+		return
 	}
-	return true
+	s.LLR = s.SPRT.LLR(s.Pairs)
+	if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
+		r.cancel()
+	}
 }

@@ -37,25 +37,17 @@ func (r *runner) restore() error {
 	sort.SliceStable(recs, func(a, b int) bool { return recs[a].Game < recs[b].Game })
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	// The SPRT is judged once on them all: in the order of their numbers
-	// it could cross a bound before the games that finished earlier.
-	s := &r.sum
-	sprt := s.SPRT
-	s.SPRT = nil
 	for i, rec := range recs {
 		if err := r.checkRecord(rec, i); err != nil {
-			s.SPRT = sprt
 			return err
 		}
-		r.count(rec)
+		r.add(rec)
 		r.played[rec.Game-1] = true
 	}
-	if s.SPRT = sprt; sprt != nil {
-		s.LLR = sprt.LLR(s.Pairs)
-		if s.Decision = sprt.Decide(s.LLR); s.Decision != Continue {
-			r.cancel()
-		}
-	}
+	// The SPRT is judged once on them all: in the order of their numbers
+	// it could cross a bound before the games that finished earlier.
+	r.judge()
+	s := &r.sum
 	if p := r.cfg.Progress; p != nil {
 		fmt.Fprintf(p, "Resuming: %d of %d games played before; %s, Elo %s\n",
 			len(recs), r.cfg.Games, scoreText(s.Score), eloText(s.Score))
