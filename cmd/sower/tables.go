@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -18,8 +19,18 @@ import (
 	"github.com/sower-engine/sower/tables"
 )
 
-// defaultTableDir is where tables are built and looked for by default.
-const defaultTableDir = "tables"
+// defaultTableDir is where tables are built and looked for by default: the
+// directory sower/tables in the user's cache directory (os.UserCacheDir:
+// $XDG_CACHE_HOME or ~/.cache on Linux, ~/Library/Caches on macOS,
+// %LocalAppData% on Windows), outside any source tree; "tables" in the
+// working directory when the system names no cache directory.
+func defaultTableDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return "tables"
+	}
+	return filepath.Join(d, "sower", "tables")
+}
 
 // tablesGameHelp is the help of the tables commands' --game.
 const tablesGameHelp = "game: hoyito3, the only one with tables"
@@ -56,7 +67,7 @@ func (c *cli) tablesBuild(args []string) error {
 	_ = fs.MarkHidden("repetition") // added just above: it cannot fail
 	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "the no-capture limit the exact values are for (0 = none: bounds only); each limit has a set of its own")
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
-	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
+	fs.StringVar(&dir, "dir", defaultTableDir(), "directory of the table files")
 	fs.IntVar(&threads, "threads", min(runtime.GOMAXPROCS(0), search.MaxThreads), "worker goroutines")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -237,7 +248,7 @@ func (c *cli) tablesProbe(args []string) error {
 	var asJSON bool
 	fs := c.flags("tables probe", `--fen F [--moves "…"] [--dir DIR] [--json]`)
 	g.addWith(fs, board.NameHoyito3, tablesGameHelp, true)
-	fs.StringVar(&dir, "dir", defaultTableDir, "directory of the table files")
+	fs.StringVar(&dir, "dir", defaultTableDir(), "directory of the table files")
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
 		return err
