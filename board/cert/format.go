@@ -9,9 +9,14 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// Version is the certificate format's version, written in the first header
-// line as "# sower proof certificate v1".
-const Version = 1
+// The certificate formats' versions, written in the first header line as
+// "# sower proof certificate v1" or "… v2". Version 1 is text, one line per
+// position of the winner; version 2 is compact: a text header, then the
+// winner's moves as indices in one zstd frame (format2.go, docs/proofs.md).
+const (
+	Version  = 1
+	Version2 = 2
+)
 
 // Header keys, each written "# <key> <value>".
 const (
@@ -20,6 +25,7 @@ const (
 	headerRoot      = "root"
 	headerWinner    = "winner"
 	headerPositions = "positions"
+	headerMoves     = "moves" // v2: the last header line, "# moves zstd"
 )
 
 // appendPosition appends p's rows and side in the rule book's notation
@@ -185,9 +191,11 @@ func clip(b []byte) string {
 // header is what a certificate's header lines state; empty fields were not
 // stated.
 type header struct {
+	version            int // 0 when not stated (a v1 file may omit the line)
 	game, root, winner string
 	positions          int // -1 when not stated
 	rootLine           int
+	moves              string // v2: the coding of the moves ("zstd")
 }
 
 // parseHeader reads one header line (starting with '#') into h. Unknown
@@ -195,8 +203,13 @@ type header struct {
 func (h *header) parse(line []byte, n int) error {
 	text := strings.TrimSpace(string(line[1:]))
 	if rest, ok := strings.CutPrefix(text, headerMagic); ok {
-		if v := strings.TrimSpace(rest); v != "v"+strconv.Itoa(Version) {
-			return fmt.Errorf("certificate version %q: this checker reads v%d", clip([]byte(v)), Version)
+		switch v := strings.TrimSpace(rest); v {
+		case "v1":
+			h.version = Version
+		case "v2":
+			h.version = Version2
+		default:
+			return fmt.Errorf("certificate version %q: this checker reads v1 and v2", clip([]byte(v)))
 		}
 		return nil
 	}
@@ -218,6 +231,8 @@ func (h *header) parse(line []byte, n int) error {
 			return fmt.Errorf("# positions %q: want a count", clip([]byte(value)))
 		}
 		h.positions = p
+	case headerMoves:
+		h.moves = value
 	}
 	return nil
 }

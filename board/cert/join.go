@@ -45,7 +45,9 @@ func NewPieces(v *board.Variant) (*Pieces, error) {
 // maxPieces is the most certificates a Pieces takes.
 const maxPieces = 1 << 16
 
-// Read adds the certificate in r (gzipped or not). It refuses, as Verify
+// Read adds the certificate in r (version 1, gzipped or not, or version 2).
+// A version 2 certificate is decoded by walking its proof from the root its
+// header names, which must hold on its own. It refuses, as Verify
 // does, a certificate that cannot be read (*FormatError), one that lists a
 // position twice with different moves, and one that names another winner
 // than those read before. After an error the pieces hold part of the
@@ -55,7 +57,15 @@ func (p *Pieces) Read(ctx context.Context, r io.Reader) error {
 		return fmt.Errorf("more than %d certificates", maxPieces)
 	}
 	c := uint16(p.read)
-	h, err := readLines(ctx, r, p.v, func(k key, m board.Move, n int) error {
+	br, err := openCert(r)
+	if err != nil {
+		return err
+	}
+	read := readLines
+	if isCompact(br) {
+		read = readCompactPiece
+	}
+	h, err := read(ctx, br, p.v, func(k key, m board.Move, n int) error {
 		p.Lines++
 		old, ok := p.moves[k]
 		switch {

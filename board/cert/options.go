@@ -1,6 +1,7 @@
 package cert
 
 import (
+	"strings"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -16,6 +17,30 @@ type Options struct {
 	// Progress, when set, is called every few thousand positions or lines
 	// from the goroutine that writes or checks.
 	Progress func(Progress)
+	// Format is the format Write writes (WriteFile goes by the file's
+	// name); readers tell the format from the file itself.
+	Format Format
+}
+
+// Format is a certificate format.
+type Format int
+
+// The formats: FormatText, version 1, one text line per position of the
+// winner (the zero value); FormatCompact, version 2, the winner's moves as
+// small indices in the order of the proof's walk, compressed.
+const (
+	FormatText Format = iota
+	FormatCompact
+)
+
+// FormatOf returns the format of a certificate file named path, as
+// WriteFile chooses it: FormatText when the name ends in ".txt" or
+// ".txt.gz", else FormatCompact.
+func FormatOf(path string) Format {
+	if strings.HasSuffix(path, ".txt") || strings.HasSuffix(path, ".txt.gz") {
+		return FormatText
+	}
+	return FormatCompact
 }
 
 // Progress reports how far a long walk has come.

@@ -166,7 +166,8 @@ func TestVerifyRefusesGarbled(t *testing.T) {
 		{"0,0,0,0/0,0,0,0/16,16,0,0/0,0,0,0 S\ta2", "North, not to move, has no seeds: that game is already over"},
 		{"1,2,3/" + pos + "\t" + mv, "board has 5 rows, want 4"},
 		{"x," + rest + "\t" + mv, `a4: "x" is not a non-negative integer`},
-		{"#sower proof certificate v2", `certificate version "v2": this checker reads v1`},
+		{"#sower proof certificate v3", `certificate version "v3": this checker reads v1 and v2`},
+		{"#sower proof certificate v2", `a version 2 header line in a version 1 certificate`},
 		{"# positions many", `# positions "many": want a count`},
 		{"# winner Nobody", `# winner "Nobody": want South or North`},
 	} {
@@ -474,7 +475,7 @@ func mustErr(err error) string {
 func TestGzip(t *testing.T) {
 	c := bigCase(t, board.NameKatro4x4, 2)
 	dir := t.TempDir()
-	for _, name := range []string{"p.txt", "p.gz"} {
+	for _, name := range []string{"p.txt", "p.txt.gz"} {
 		path := filepath.Join(dir, name)
 		if _, err := cert.WriteFile(context.Background(), path, c.root, c.winner, c.solver.oracle, cert.Options{}); err != nil {
 			t.Fatal(err)

@@ -61,8 +61,15 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 	if v.Family() != board.Katro {
 		return st, errHoyito
 	}
+	br, err := openCert(r)
+	if err != nil {
+		return st, err
+	}
+	if isCompact(br) {
+		return verifyCompact(ctx, br, root, opts)
+	}
 	w := newWalker(ctx, v, root.Side(), &opts)
-	h, err := w.read(r, &st)
+	h, err := w.read(br, &st)
 	if err != nil {
 		return st, err
 	}
@@ -97,7 +104,7 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 
 // read reads the certificate's lines into the walker's index and returns
 // its header.
-func (w *walker) read(r io.Reader, st *Stats) (header, error) {
+func (w *walker) read(r *bufio.Reader, st *Stats) (header, error) {
 	return readLines(w.ctx, r, w.v, func(k key, m board.Move, n int) error {
 		st.Listed++
 		if err := w.add(k, m, n, st); err != nil {
@@ -110,24 +117,29 @@ func (w *walker) read(r io.Reader, st *Stats) (header, error) {
 	})
 }
 
-// readLines reads a certificate of variant v from r (gzipped or not: the
-// first two bytes tell), passes each position line to add with its key,
-// move and line number, and returns the header. It checks the header's
-// game as it comes and its count of positions at the end, and looks at ctx
-// every few thousand lines. Errors in the file are *FormatError; add's own
-// errors and ctx's are returned as they are.
-func readLines(ctx context.Context, r io.Reader, v *board.Variant, add func(k key, m board.Move, n int) error) (header, error) {
-	h := header{positions: -1}
+// openCert returns a buffered reader of the certificate in r, decompressed
+// when its first two bytes are gzip's magic number.
+func openCert(r io.Reader) (*bufio.Reader, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
-	var src io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return h, &FormatError{Err: fmt.Errorf("gzip: %w", err)}
+			return nil, &FormatError{Err: fmt.Errorf("gzip: %w", err)}
 		}
-		src = gz
+		return bufio.NewReaderSize(gz, 1<<16), nil
 	}
-	sc := bufio.NewScanner(src)
+	return br, nil
+}
+
+// readLines reads a v1 certificate of variant v from br (opened by
+// openCert), passes each position line to add with its key, move and line
+// number, and returns the header. It checks the header's game as it comes
+// and its count of positions at the end, and looks at ctx every few
+// thousand lines. Errors in the file are *FormatError; add's own errors and
+// ctx's are returned as they are.
+func readLines(ctx context.Context, br *bufio.Reader, v *board.Variant, add func(k key, m board.Move, n int) error) (header, error) {
+	h := header{positions: -1}
+	sc := bufio.NewScanner(br)
 	sc.Buffer(make([]byte, 4096), maxLine)
 	lp := newLineParser(v)
 	n, listed := 0, 0
@@ -140,6 +152,9 @@ func readLines(ctx context.Context, r io.Reader, v *board.Variant, add func(k ke
 		case line[0] == '#':
 			if err := h.parse(line, n); err != nil {
 				return h, &FormatError{Line: n, Err: err}
+			}
+			if h.version == Version2 {
+				return h, &FormatError{Line: n, Err: errors.New("a version 2 header line in a version 1 certificate")}
 			}
 			if err := h.checkGame(v); err != nil {
 				return h, err

@@ -70,6 +70,18 @@ type walker struct {
 	opts    *Options
 	ctx     context.Context
 	phase   string // of the walk, for Progress: "checking" or "writing"
+	// ordinal is set when node.line numbers the winner's positions in the
+	// order of a v2 certificate instead of the lines of a v1 file.
+	ordinal bool
+}
+
+// at words where the certificate gives node n: its line, or its place
+// among the positions of a v2 certificate.
+func (w *walker) at(n *node) string {
+	if w.ordinal {
+		return fmt.Sprintf("position %d of the certificate", n.line)
+	}
+	return fmt.Sprintf("line %d", n.line)
 }
 
 func newWalker(ctx context.Context, v *board.Variant, winner board.Side, opts *Options) *walker {
@@ -149,7 +161,7 @@ func (w *walker) visit(p *board.Position) (need, depth int32, pushed bool, err e
 		case done:
 			return n.need, n.depth, false, w.checkLimit(p, n.need)
 		case onPath:
-			return 0, 0, false, fmt.Errorf("cycle: position %s (line %d) is reached again from itself: the loser could repeat it", positionText(p), n.line)
+			return 0, 0, false, fmt.Errorf("cycle: position %s (%s) is reached again from itself: the loser could repeat it", positionText(p), w.at(n))
 		}
 		if err := w.checkMove(n, p); err != nil {
 			return 0, 0, false, err
@@ -178,7 +190,7 @@ func (w *walker) visit(p *board.Position) (need, depth int32, pushed bool, err e
 // checkMove checks that the winner's move of node n is legal in p.
 func (w *walker) checkMove(n *node, p *board.Position) error {
 	if !p.HasLegalMove() {
-		return fmt.Errorf("position %s (line %d): the winner, %s, has no legal move there and loses", positionText(p), n.line, p.Side())
+		return fmt.Errorf("position %s (%s): the winner, %s, has no legal move there and loses", positionText(p), w.at(n), p.Side())
 	}
 	if err := p.CheckMove(n.move); err != nil {
 		return w.moveErr(n, p, err)

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,7 +179,7 @@ func TestKatro46LineCertificate(t *testing.T) {
 		t.Skip("reads a 2,168,820-position certificate")
 	}
 	moves := "e1 c4 d1 f4"
-	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/dfpn/katro-4x6-ply4.txt.gz")
+	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/proofs/katro-4x6-e1-c4-d1-f4.proof")
 	if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from 2,1,2,1,6,2/0,2,3,6,1,3/0,0,0,3,0,1/3,3,3,0,2,4 S 0") {
 		t.Errorf("verify: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
@@ -197,10 +199,41 @@ func TestKatro46FirstMoves(t *testing.T) {
 		cases = cases[:3]
 	}
 	for _, c := range cases {
-		proof := "../../testdata/dfpn/katro-4x6-" + c.move + ".txt.gz"
+		proof := "../../testdata/proofs/katro-4x6-" + c.move + ".proof"
 		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", c.move, "--proof", proof)
 		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+c.root+";") {
 			t.Errorf("verify after %s: status %d\nstdout %s\nstderr %s", c.move, st, stdout, stderr)
 		}
+	}
+}
+
+// TestProofConversion converts a stored v2 certificate to the v1 text
+// format and back with verify --join: the v1 file lists one line per
+// position of the winner, and the v2 file made from it is the stored one
+// byte for byte.
+func TestProofConversion(t *testing.T) {
+	move, positions := "b1", 812676
+	if testing.Short() {
+		move, positions = "d1", 2844
+	}
+	stored := "../../testdata/proofs/katro-4x6-" + move + ".proof"
+	dir := t.TempDir()
+	text, back := filepath.Join(dir, "p.txt.gz"), filepath.Join(dir, "p.proof")
+	for _, step := range [][2]string{{stored, text}, {text, back}} {
+		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", move, "--proof", step[0], "--join", step[1])
+		if st != exitOK || !strings.Contains(stdout, fmt.Sprintf("%d positions of North listed", positions)) || !strings.Contains(stdout, "proof holds") {
+			t.Fatalf("verify %s --join %s: status %d\nstdout %s\nstderr %s", step[0], step[1], st, stdout, stderr)
+		}
+	}
+	want, err := os.ReadFile(stored)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(back)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("v2 to v1 to v2 gives another file (%d bytes, want %d)", len(got), len(want))
 	}
 }

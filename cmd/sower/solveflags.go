@@ -65,7 +65,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.tables, "tables", "", "Hoyito III endgame tables to use (--method ab)")
 	fs.IntVar(&o.hash, "hash", 0, "transposition table size in MiB (default 64 for ab, 1024 for dfpn)")
 	fs.IntVar(&o.depth, "depth", 0, "--method ab: give up after this depth (0: until solved or interrupted)")
-	fs.StringVar(&o.proof, "proof", "", "--method dfpn: write the proof's certificate to FILE (gzip when it ends in .gz); see sower verify")
+	fs.StringVar(&o.proof, "proof", "", "--method dfpn: write the proof's certificate to FILE: compact (v2), or v1 text when FILE ends in .txt or .txt.gz; see sower verify")
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
 	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")

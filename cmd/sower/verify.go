@@ -27,8 +27,8 @@ func (c *cli) verify(args []string) error {
 	var join string
 	fs := c.flags("verify", `--proof FILE [--proof FILE …] [--join OUT] [--game G] [--fen F] [--moves "…"] [--no-capture-limit N]`)
 	g.add(fs, true)
-	fs.StringArrayVar(&proofs, "proof", nil, "the certificate to check (plain or gzipped); given several times, the certificates are checked as one proof (where two list a position with different moves, the first given is taken)")
-	fs.StringVar(&join, "join", "", "write the proof of the --proof certificates as one certificate to FILE (gzip when it ends in .gz): the positions it reaches, in the writer's order; then check FILE")
+	fs.StringArrayVar(&proofs, "proof", nil, "the certificate to check (v2, or v1 text, plain or gzipped); given several times, the certificates are checked as one proof (where two list a position with different moves, the first given is taken)")
+	fs.StringVar(&join, "join", "", "write the proof of the --proof certificates as one certificate to FILE (v1 text when FILE ends in .txt or .txt.gz, else v2): the positions it reaches, in the writer's order; then check FILE. With one --proof it converts")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
