@@ -156,6 +156,7 @@ func readCompact(br *bufio.Reader, v *board.Variant) (*compact, error) {
 // each new position of the winner the next byte.
 func (c *compact) walker(ctx context.Context, v *board.Variant, opts *Options) *walker {
 	w := newWalker(ctx, v, board.South, opts)
+	w.reserve(len(c.moves))
 	if c.h.winner == board.North.String() {
 		w.winner = board.North
 	}
@@ -163,7 +164,7 @@ func (c *compact) walker(ctx context.Context, v *board.Variant, opts *Options) *
 	var cands board.MoveList
 	w.lookup = func(p *board.Position) (int32, error) {
 		k := keyOf(p)
-		if i, ok := w.index[k]; ok {
+		if i, ok := w.index.get(k); ok {
 			return i, nil
 		}
 		at := len(w.nodes)
@@ -179,7 +180,7 @@ func (c *compact) walker(ctx context.Context, v *board.Variant, opts *Options) *
 			return 0, &FormatError{Err: fmt.Errorf("position %d of the certificate, %s: move index %d, but it has %d candidate moves (%s); byte %d of the moves is damaged",
 				at+1, positionText(p), b, cands.N, cands.String(), at)}
 		}
-		w.index[k] = int32(at)
+		w.index.add(k)
 		w.nodes = append(w.nodes, node{line: uint32(at + 1), move: cands.Moves[b]})
 		return int32(at), nil
 	}
@@ -229,7 +230,7 @@ func readCompactPiece(ctx context.Context, br *bufio.Reader, v *board.Variant, a
 	if len(w.nodes) < len(c.moves) {
 		return c.h, &FormatError{Err: fmt.Errorf("the proof reaches %d positions of the winner, the certificate holds %d moves: it is damaged", len(w.nodes), len(c.moves))}
 	}
-	for k, i := range w.index {
+	for i, k := range w.index.keys {
 		if err := add(k, w.nodes[i].move, int(w.nodes[i].line)); err != nil {
 			return c.h, err
 		}

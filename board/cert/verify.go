@@ -77,7 +77,7 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 		return st, err
 	}
 	rk := keyOf(&root)
-	switch _, listed := w.index[rk]; {
+	switch _, listed := w.index.get(rk); {
 	case h.winner != "":
 		if h.winner == board.North.String() {
 			w.winner = board.North
@@ -88,7 +88,7 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 		w.winner = root.Side().Other()
 	}
 	w.lookup = func(p *board.Position) (int32, error) {
-		if i, ok := w.index[keyOf(p)]; ok {
+		if i, ok := w.index.get(keyOf(p)); ok {
 			return i, nil
 		}
 		return 0, fmt.Errorf("position %s (winner to move) is not in the certificate", positionText(p))
@@ -189,7 +189,7 @@ func readLines(ctx context.Context, br *bufio.Reader, v *board.Variant, add func
 
 // add lists the position of key k with move m, from line n.
 func (w *walker) add(k key, m board.Move, n int, st *Stats) error {
-	if i, ok := w.index[k]; ok {
+	if i, ok := w.index.get(k); ok {
 		first := &w.nodes[i]
 		if first.move != m {
 			return relisted(n, int(first.line), m, first.move)
@@ -197,7 +197,7 @@ func (w *walker) add(k key, m board.Move, n int, st *Stats) error {
 		st.Duplicates++
 		return nil
 	}
-	w.index[k] = int32(len(w.nodes))
+	w.index.add(k)
 	w.nodes = append(w.nodes, node{line: uint32(n), move: m})
 	return nil
 }

@@ -54,15 +54,16 @@ type walker struct {
 	v      *board.Variant
 	winner board.Side
 	limit  int
-	index  map[key]int32
+	index  *keyTable // the winner's positions reached or listed, numbered as nodes
 	nodes  []node
 	// lookup returns the node of the winner's position p, or an error.
 	lookup func(p *board.Position) (int32, error)
 	// moveErr words an illegal move of the winner in p.
 	moveErr func(n *node, p *board.Position, err error) error
-	losers  map[uint64]struct{} // the loser's positions reached, by hash key
-	thrice  map[uint64]bool     // keys the history holds twice or more
+	losers  *hashSet        // the loser's positions reached, by hash key
+	thrice  map[uint64]bool // keys the history holds twice or more
 	stack   []frame
+	scratch board.Position // the child being visited (see run)
 	visits  int
 	reached int   // the winner's positions reached
 	maxRun  int32 // the largest need of a position reached by a capture
@@ -86,7 +87,7 @@ func (w *walker) at(n *node) string {
 
 func newWalker(ctx context.Context, v *board.Variant, winner board.Side, opts *Options) *walker {
 	w := &walker{v: v, winner: winner, limit: v.Rules().NoCaptureLimit,
-		index: map[key]int32{}, losers: map[uint64]struct{}{}, opts: opts, ctx: ctx, start: time.Now()}
+		index: newKeyTable(0), losers: newHashSet(0), opts: opts, ctx: ctx, start: time.Now()}
 	seen := map[uint64]int{}
 	for _, k := range opts.History {
 		if seen[k]++; seen[k] == 2 {
@@ -114,16 +115,20 @@ func (w *walker) run(root board.Position) (need, depth int32, err error) {
 		if f.next < f.moves.N {
 			m := f.moves.Moves[f.next]
 			f.next++
-			child := f.pos
+			// The child is played in the walker's scratch position, not in
+			// a local one, which the lookup's indirect call would move to
+			// the heap at every ply.
+			child := &w.scratch
+			*child = f.pos
 			if !child.Play(m) {
 				continue // an endless candidate of the loser (the winner's move was checked)
 			}
-			cn, cd, pushed, err := w.visit(&child)
+			cn, cd, pushed, err := w.visit(child)
 			if err != nil {
 				return 0, 0, err
 			}
 			if !pushed {
-				w.absorb(f, &child, cn, cd)
+				w.absorb(f, child, cn, cd)
 			}
 			continue
 		}
@@ -171,7 +176,7 @@ func (w *walker) visit(p *board.Position) (need, depth int32, pushed bool, err e
 		f.node = i
 		f.moves.Add(n.move)
 	} else {
-		w.losers[p.Key()] = struct{}{}
+		w.losers.add(p.Key())
 		if !p.HasLegalMove() {
 			return -1, 0, false, nil // the loser has lost
 		}
@@ -257,7 +262,7 @@ func (w *walker) longerRun(p *board.Position, n int32) (board.Position, bool) {
 		if !c.Play(m) || c.Clock() == 0 {
 			continue
 		}
-		if p.Side() == w.winner && m != w.nodes[w.index[keyOf(p)]].move {
+		if p.Side() == w.winner && m != w.nodeOf(p).move {
 			continue
 		}
 		if w.needOf(&c) == n-1 {
@@ -271,7 +276,7 @@ func (w *walker) longerRun(p *board.Position, n int32) (board.Position, bool) {
 // winner's, computed from its children for the loser's.
 func (w *walker) needOf(p *board.Position) int32 {
 	if p.Side() == w.winner {
-		return w.nodes[w.index[keyOf(p)]].need
+		return w.nodeOf(p).need
 	}
 	if !p.HasLegalMove() {
 		return -1
@@ -287,19 +292,32 @@ func (w *walker) needOf(p *board.Position) int32 {
 	return need
 }
 
+// nodeOf returns the node of p, a position of the winner the walk reached.
+func (w *walker) nodeOf(p *board.Position) *node {
+	i, _ := w.index.get(keyOf(p))
+	return &w.nodes[i]
+}
+
+// reserve sizes the walker's tables for about n positions of each side.
+func (w *walker) reserve(n int) {
+	w.index = newKeyTable(n)
+	w.losers = newHashSet(n)
+	w.nodes = make([]node, 0, n)
+}
+
 // progress reports to Options.Progress, if set.
 func (w *walker) progress(phase string, lines int) {
 	if w.opts.Progress == nil {
 		return
 	}
-	w.opts.Progress(Progress{Phase: phase, Lines: lines, Winner: w.reached, Loser: len(w.losers),
+	w.opts.Progress(Progress{Phase: phase, Lines: lines, Winner: w.reached, Loser: w.losers.len(),
 		Line: len(w.stack), Elapsed: time.Since(w.start)})
 }
 
 // stats fills in what the walk found.
 func (w *walker) stats(s *Stats, need, depth int32) {
 	s.Winner = w.winner
-	s.WinnerReached, s.LoserReached = w.reached, len(w.losers)
+	s.WinnerReached, s.LoserReached = w.reached, w.losers.len()
 	s.Longest, s.CaptureFree, s.LongestRun = int(depth), int(need), int(max(need, w.maxRun))
 	s.Elapsed = time.Since(w.start)
 }

@@ -83,7 +83,7 @@ func walkOracle(ctx context.Context, root board.Position, winner board.Side, mov
 	var cands board.MoveList
 	wk.lookup = func(p *board.Position) (int32, error) {
 		k := keyOf(p)
-		if i, ok := wk.index[k]; ok {
+		if i, ok := wk.index.get(k); ok {
 			return i, nil
 		}
 		m, ok := move(p)
@@ -98,8 +98,7 @@ func walkOracle(ctx context.Context, root board.Position, winner board.Side, mov
 			}
 			return 0, fmt.Errorf("the oracle's move %s is not legal in %s", m, positionText(p))
 		}
-		i := int32(len(wk.nodes))
-		wk.index[k] = i
+		i := wk.index.add(k)
 		wk.nodes = append(wk.nodes, node{line: first + uint32(st.Listed), move: m})
 		st.Listed++
 		if err := emit(p, m, index); err != nil {
