@@ -117,7 +117,7 @@ func TestIdentify(t *testing.T) {
 				"option name NoCaptureLimit type spin default 200 min 0 max 1000000",
 				"option name TablePath type string default <empty>",
 				"option name TableEstimate type check default true",
-				"option name Prover type check default true",
+				"option name Prover type check default false",
 				"option name ProverThread type check default false",
 				"option name EvalType type combo default auto var auto var linear var net",
 				"option name EvalFile type string default <empty>",

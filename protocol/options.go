@@ -62,7 +62,7 @@ func (s *server) options() []option {
 			min: 0, max: board.MaxNoCaptureLimit, apply: (*server).setNoCaptureLimit},
 		{name: "TablePath", kind: typeString, def: emptyString, apply: (*server).setTablePath},
 		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
-		{name: "Prover", kind: typeCheck, def: "true", apply: (*server).setProver},
+		{name: "Prover", kind: typeCheck, def: "false", apply: (*server).setProver},
 		{name: "ProverThread", kind: typeCheck, def: "false", apply: (*server).setProverThread},
 		{name: "EvalType", kind: typeCombo, def: evalAuto, vars: []string{evalAuto, evalLinear, evalNet}, apply: (*server).setEvalType},
 		{name: "EvalFile", kind: typeString, def: emptyString, apply: (*server).setEvalFile},

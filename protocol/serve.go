@@ -118,7 +118,7 @@ type server struct {
 	seed          uint64
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
-	noProver      bool       // Prover false
+	prover        bool       // Prover true
 	proverThread  bool       // ProverThread true
 	nets          netState   // EvalType and EvalFile (net.go)
 	evalLazy      int        // EvalLazy
@@ -215,7 +215,7 @@ func (s *server) engine() (*search.Engine, error) {
 		s.eng = e
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
-		e.SetProver(!s.noProver)
+		e.SetProver(s.prover)
 		e.SetProverThread(s.proverThread)
 		if err := e.SetNetLazy(s.evalLazy); err != nil {
 			return nil, err

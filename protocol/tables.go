@@ -72,9 +72,9 @@ func (s *server) setTableEstimate(value string) error {
 // It waits for a running search to end.
 func (s *server) setProver(value string) error {
 	s.stopJob()
-	s.noProver = value == "false"
+	s.prover = value == "true"
 	if s.eng != nil {
-		s.eng.SetProver(!s.noProver)
+		s.eng.SetProver(s.prover)
 	}
 	return nil
 }
