@@ -119,6 +119,7 @@ func TestIdentify(t *testing.T) {
 				"option name TableEstimate type check default true",
 				"option name Prover type check default false",
 				"option name ProverThread type check default false",
+				"option name ProofBook type check default true",
 				"option name EvalType type combo default auto var auto var linear var net",
 				"option name EvalFile type string default <empty>",
 				"option name EvalLazy type spin default 1200 min 0 max 10000",

@@ -64,6 +64,7 @@ func (s *server) options() []option {
 		{name: "TableEstimate", kind: typeCheck, def: "true", apply: (*server).setTableEstimate},
 		{name: "Prover", kind: typeCheck, def: "false", apply: (*server).setProver},
 		{name: "ProverThread", kind: typeCheck, def: "false", apply: (*server).setProverThread},
+		{name: "ProofBook", kind: typeCheck, def: "true", apply: (*server).setProofBook},
 		{name: "EvalType", kind: typeCombo, def: evalAuto, vars: []string{evalAuto, evalLinear, evalNet}, apply: (*server).setEvalType},
 		{name: "EvalFile", kind: typeString, def: emptyString, apply: (*server).setEvalFile},
 		{name: "EvalLazy", kind: typeSpin, def: strconv.Itoa(search.DefaultNetLazy), min: 0, max: search.MaxNetLazy, apply: (*server).setEvalLazy},
@@ -184,6 +185,7 @@ func (s *server) setVariant(name string) error {
 			s.eng.ClearHash()
 		}
 	}
+	s.loadBook()
 	s.out.info("variant " + s.variant.Name() + " startpos " + s.variant.Start().String())
 	return nil
 }

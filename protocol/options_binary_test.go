@@ -35,7 +35,7 @@ func TestBinaryOptions(t *testing.T) {
 	bin := buildSower(t)
 	s, stderr := startSower(t, bin)
 	names := []string{"UCI_Variant", "Hash", "Clear Hash", "Threads", "Move Overhead", "MultiPV", "Ponder", "UCI_ShowWDL",
-		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate", "Prover", "ProverThread", "EvalType", "EvalFile", "EvalLazy"}
+		"Skill Level", "UCI_LimitStrength", "UCI_Elo", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit", "TablePath", "TableEstimate", "Prover", "ProverThread", "ProofBook", "EvalType", "EvalFile", "EvalLazy"}
 	for _, hello := range []string{"ugi", "uci"} {
 		s.send(hello)
 		got := s.expect(hello + "ok")

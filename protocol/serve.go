@@ -10,6 +10,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // Version is Sower's version, reported by "uci" and "sower --version".
@@ -34,6 +35,10 @@ type Config struct {
 	// value whose table would not fit (see search.HashLimitMiB) is
 	// refused. nil means search.AvailableMiB.
 	AvailableMiB func() (int, bool)
+
+	// Books are the proof books the engine answers from (the ProofBook
+	// option); nil means none. The binary gives the embedded ones.
+	Books *book.Library
 }
 
 // Serve speaks the protocol: it reads commands from in and writes responses
@@ -119,6 +124,7 @@ type server struct {
 	tb            tableState // Hoyito III endgame tables (TablePath)
 	noEstimate    bool       // TableEstimate false
 	prover        bool       // Prover true
+	noBook        bool       // ProofBook false
 	proverThread  bool       // ProverThread true
 	nets          netState   // EvalType and EvalFile (net.go)
 	evalLazy      int        // EvalLazy
@@ -216,6 +222,7 @@ func (s *server) engine() (*search.Engine, error) {
 		e.SetTables(s.tb.set)
 		e.SetTableEstimate(!s.noEstimate)
 		e.SetProver(s.prover)
+		e.SetBooks(s.bookSource())
 		e.SetProverThread(s.proverThread)
 		if err := e.SetNetLazy(s.evalLazy); err != nil {
 			return nil, err
@@ -303,6 +310,7 @@ func (s *server) cmdQuit(args []string) error {
 }
 
 func (s *server) cmdIsReady(args []string) error {
+	s.waitBook()
 	s.out.print("readyok")
 	return nil
 }

@@ -78,6 +78,8 @@ type Engine struct {
 	proverOn, proverThread bool
 	solver                 *dfpn.Solver
 
+	books Books // see SetBooks
+
 	threads int         // see SetThreads
 	helpers []*searcher // the helper threads' searchers, reused
 
@@ -144,6 +146,7 @@ func (e *Engine) SearchWith(ctx context.Context, root board.Position, history []
 	s.wdl = wdlModel(s.net.network(), s.family)
 	s.currMovePeriod, s.quietPeriod = e.currMovePeriod, e.quietPeriod
 	e.tt.NewSearch()
+	s.book = e.bookFor(&root, lim)
 	s.pr = e.startProver(ctx, s, lim)
 	helpers := e.Threads() - 1
 	if s.pr != nil && !s.pr.sliced {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/tables"
 )
@@ -106,7 +107,8 @@ type searcher struct {
 	published   atomic.Uint64
 	publishedTB atomic.Uint64
 	team        []*searcher
-	pr          *prover // the Katro prover beside this search, or nil
+	pr          *prover    // the Katro prover beside this search, or nil
+	book        *cert.Book // the proof book of this search's game, or nil (Engine.SetBooks)
 
 	net netEval // the network evaluation, when the engine has one for this game (net.go)
 
@@ -175,6 +177,13 @@ func (s *searcher) run() Result {
 	// Several lines (MultiPV, a weakened search) are searched as usual.
 	if s.tb != nil && s.multiPV == 1 {
 		if res, ok := s.rootTables(); ok {
+			s.waitPonder()
+			return s.finish(res)
+		}
+	}
+	// So is a root that a proof book holds (Engine.SetBooks).
+	if s.book != nil && s.multiPV == 1 {
+		if res, ok := s.rootBook(); ok {
 			s.waitPonder()
 			return s.finish(res)
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // defaultAnalyseTime is how long analyse searches when given no limit.
@@ -23,8 +24,8 @@ func (c *cli) analyse(args []string) error {
 	var lf limitFlags
 	var hash, multiPV, threads int
 	var tdir string
-	var showWDL bool
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]]`)
+	var showWDL, useBook bool
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false] [--book=false] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]]`)
 	g.add(fs, true)
 	lf.add(fs, "", defaultAnalyseTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
@@ -32,6 +33,7 @@ func (c *cli) analyse(args []string) error {
 	fs.IntVar(&threads, "threads", search.DefaultThreads, "search with N threads")
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	fs.BoolVar(&showWDL, "wdl", true, "show the win/draw/loss forecast (wdl W D L, per mille) on every info line; --wdl=false leaves it out")
+	fs.BoolVar(&useBook, "book", true, "answer at once from the embedded proof book where it holds the position (a proven result with the proof's move); --book=false searches instead")
 	ee := addEngineEvalFlags(fs, "auto")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -74,6 +76,14 @@ func (c *cli) analyse(args []string) error {
 	// Ctrl-C stops the search early; the best move so far is still shown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if useBook {
+		var lib book.Library
+		root := game.Position()
+		if _, err := lib.Wait(ctx, root.Variant().Name()); err != nil {
+			return fmt.Errorf("proof book: %w", err)
+		}
+		eng.SetBooks(&lib)
+	}
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // Exit statuses.
@@ -141,6 +142,7 @@ func (c *cli) serve(args []string) error {
 			return runBench(ctx, w, set)
 		},
 		MaxHashMiB: maxHash,
+		Books:      &book.Library{},
 	}
 	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)
 }

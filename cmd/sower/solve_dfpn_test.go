@@ -179,7 +179,7 @@ func TestKatro46LineCertificate(t *testing.T) {
 		t.Skip("reads a 2,168,820-position certificate")
 	}
 	moves := "e1 c4 d1 f4"
-	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../testdata/proofs/katro-4x6-e1-c4-d1-f4.proof")
+	stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", moves, "--proof", "../../search/book/proofs/katro-4x6/e1-c4-d1-f4.proof")
 	if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from 2,1,2,1,6,2/0,2,3,6,1,3/0,0,0,3,0,1/3,3,3,0,2,4 S 0") {
 		t.Errorf("verify: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
@@ -199,7 +199,7 @@ func TestKatro46FirstMoves(t *testing.T) {
 		cases = cases[:3]
 	}
 	for _, c := range cases {
-		proof := "../../testdata/proofs/katro-4x6-" + c.move + ".proof"
+		proof := "../../search/book/proofs/katro-4x6/" + c.move + ".proof"
 		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", c.move, "--proof", proof)
 		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+c.root+";") {
 			t.Errorf("verify after %s: status %d\nstdout %s\nstderr %s", c.move, st, stdout, stderr)
@@ -216,7 +216,7 @@ func TestProofConversion(t *testing.T) {
 	if testing.Short() {
 		move, positions = "d1", 2844
 	}
-	stored := "../../testdata/proofs/katro-4x6-" + move + ".proof"
+	stored := "../../search/book/proofs/katro-4x6/" + move + ".proof"
 	dir := t.TempDir()
 	text, back := filepath.Join(dir, "p.txt.gz"), filepath.Join(dir, "p.proof")
 	for _, step := range [][2]string{{stored, text}, {text, back}} {

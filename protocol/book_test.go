@@ -1,0 +1,40 @@
+package protocol
+
+import (
+	"io/fs"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/sower-engine/sower/search/book"
+)
+
+// TestProofBook: with a book (here katro-4x6's proof after c1 alone), the
+// engine answers a position of the proof at once with the proof's move
+// and its proven result; isready waits for the book; ProofBook false
+// searches instead.
+func TestProofBook(t *testing.T) {
+	data, err := fs.ReadFile(book.Proofs(), "proofs/katro-4x6/c1.proof")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := newSession(t, Config{Books: &book.Library{FS: fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}}})
+	s.send("uci")
+	if l := s.expect("uciok"); !slices.Contains(l, "option name ProofBook type check default true") {
+		t.Errorf("uci: no ProofBook option in %q", l)
+	}
+	s.send("setoption name UCI_Variant value katro-4x6")
+	s.sync()
+	s.send("position startpos moves c1", "go nodes 1000")
+	mv, lines := s.bestmove()
+	if mv != "d4" || !slices.Contains(lines, "info string proven: win in 31 plies") ||
+		!slices.ContainsFunc(lines, func(l string) bool { return strings.Contains(l, " score mate 16 ") }) {
+		t.Errorf("from the book: %q then %q", lines, mv)
+	}
+	s.send("setoption name ProofBook value false", "position startpos moves c1", "go nodes 1000")
+	mv, lines = s.bestmove()
+	if slices.ContainsFunc(lines, func(l string) bool { return strings.HasPrefix(l, "info string proven") }) {
+		t.Errorf("ProofBook false: %q then %q", lines, mv)
+	}
+}

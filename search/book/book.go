@@ -1,0 +1,150 @@
+package book
+
+import (
+	"bytes"
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"sync"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+)
+
+// proofs holds the certificates, one directory per game.
+//
+//go:embed proofs
+var proofs embed.FS
+
+// Games returns the names of the games that have certificates in fsys
+// (nil: the embedded ones), sorted.
+func Games(fsys fs.FS) []string {
+	ents, _ := fs.ReadDir(orEmbedded(fsys), "proofs") // none when it is missing
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Files returns the paths in fsys (nil: the embedded certificates) of
+// game's certificates, proofs/<game>/*.proof, sorted.
+func Files(fsys fs.FS, game string) []string {
+	ms, _ := fs.Glob(orEmbedded(fsys), path.Join("proofs", game, "*.proof")) // a valid pattern
+	sort.Strings(ms)
+	return ms
+}
+
+// orEmbedded returns fsys, or the embedded certificates when it is nil.
+func orEmbedded(fsys fs.FS) fs.FS {
+	if fsys == nil {
+		return proofs
+	}
+	return fsys
+}
+
+// Proofs returns the embedded certificates, proofs/<game>/*.proof.
+func Proofs() fs.FS { return proofs }
+
+// Load reads game's certificates in fsys (nil: the embedded ones) into one
+// book, checking each proof as it is read (cert.Book.Add); nil with no
+// error when game has none.
+func Load(ctx context.Context, fsys fs.FS, game string) (*cert.Book, error) {
+	fsys = orEmbedded(fsys)
+	files := Files(fsys, game)
+	if len(files) == 0 {
+		return nil, nil
+	}
+	v, err := board.New(game)
+	if err != nil {
+		return nil, err
+	}
+	b, err := cert.NewBook(v)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		data, err := fs.ReadFile(fsys, f)
+		if err != nil {
+			return nil, err
+		}
+		if err := b.Add(ctx, bytes.NewReader(data)); err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+	}
+	return b, nil
+}
+
+// Library loads each game's book the first time it is asked for, in the
+// background, and keeps it. Its methods are safe for concurrent use. The
+// zero value is ready to use, with the embedded certificates.
+type Library struct {
+	// FS holds the certificates as proofs/<game>/*.proof; nil means the
+	// embedded ones. Set it before the first use.
+	FS    fs.FS
+	mu    sync.Mutex
+	books map[string]*loading
+}
+
+// loading is a book being read: book and err are set before done closes.
+type loading struct {
+	done chan struct{}
+	book *cert.Book
+	err  error
+}
+
+// start returns the loading of game's book, starting it if need be.
+func (l *Library) start(game string) *loading {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if ld, ok := l.books[game]; ok {
+		return ld
+	}
+	if l.books == nil {
+		l.books = map[string]*loading{}
+	}
+	ld := &loading{done: make(chan struct{})}
+	l.books[game] = ld
+	go func() {
+		defer close(ld.done)
+		ld.book, ld.err = Load(context.Background(), l.FS, game)
+	}()
+	return ld
+}
+
+// For returns the book of v's game once it is loaded, else nil (and starts
+// loading it the first time); nil also for a game without one. It
+// implements search.Books.
+func (l *Library) For(v *board.Variant) *cert.Book {
+	if len(Files(l.FS, v.Name())) == 0 {
+		return nil
+	}
+	ld := l.start(v.Name())
+	select {
+	case <-ld.done:
+		return ld.book
+	default:
+		return nil
+	}
+}
+
+// Wait returns the book of the game named game, waiting for it to load;
+// nil with no error for a game without one.
+func (l *Library) Wait(ctx context.Context, game string) (*cert.Book, error) {
+	if len(Files(l.FS, game)) == 0 {
+		return nil, nil
+	}
+	ld := l.start(game)
+	select {
+	case <-ld.done:
+		return ld.book, ld.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
