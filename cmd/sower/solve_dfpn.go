@@ -15,6 +15,9 @@ import (
 // solveDfpn proves a Katro position with proof-number search: the side to
 // move's win, then the opponent's; progress on stderr every few seconds.
 func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
+	if o.usesCampaign() {
+		return c.solveCampaign(game, o)
+	}
 	p := game.Position()
 	first, err := o.firstAt(&p)
 	if err != nil {

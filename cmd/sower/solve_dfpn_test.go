@@ -21,7 +21,7 @@ func TestSolveDfpn(t *testing.T) {
 	for _, proof := range []string{plain, zipped} {
 		stdout, stderr, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--proof", proof)
 		if st != exitOK || !strings.Contains(stdout, "solved: a win for the side to move (South wins in at most ") ||
-			!strings.Contains(stdout, "proof written to "+proof) || !strings.Contains(stderr, "dfpn: South wins? ") {
+			!strings.Contains(stdout, "proof written to "+proof) || !strings.Contains(stdout, "by a proof campaign") {
 			t.Fatalf("solve --proof %s: status %d\nstdout %s\nstderr %s", proof, st, stdout, stderr)
 		}
 		stdout, _, st = runCLI("verify", "--game", "katro-4x4", "--proof", proof)
@@ -49,7 +49,7 @@ func TestSolveDfpn(t *testing.T) {
 	// Mobility's estimates (the default before lookahead-sum): the proof
 	// holds as well.
 	proof4 := filepath.Join(dir, "k44-4.txt")
-	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--init", "mobility", "--proof", proof4); st != exitOK || !strings.Contains(stdout, "South wins in at most 23 plies") {
+	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--threads", "1", "--init", "mobility", "--proof", proof4); st != exitOK || !strings.Contains(stdout, "South wins in at most 23 plies") {
 		t.Fatalf("solve --init mobility: status %d, %s", st, stdout)
 	}
 	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof4); st != exitOK {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/campaign"
 )
 
 // The solver's methods.
@@ -52,7 +54,12 @@ type solveFlags struct {
 	split      string
 	splitNodes uint64
 	splitSteps int
-	fs         *pflag.FlagSet
+	// work, step and saveEvery are a campaign's work directory, step
+	// and time between saves in ms (solve_campaign.go).
+	work      string
+	step      uint64
+	saveEvery int
+	fs        *pflag.FlagSet
 	// dfpn is the proof-number search's configuration that init, ties
 	// and scale give (filled by check).
 	dfpn dfpn.Config
@@ -79,6 +86,9 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, its side then the default; written after every step: run again to go on)")
 	fs.Uint64Var(&o.splitNodes, "split-nodes", defaultSplitNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
 	fs.IntVar(&o.splitSteps, "split-steps", 0, "--split: stop after N steps (0: when the root is settled, or on Ctrl-C)")
+	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --restart, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
+	fs.Uint64Var(&o.step, "step", campaign.DefaultStep, "a proof campaign: nodes of one step")
+	fs.IntVar(&o.saveEvery, "save-every", int(campaign.DefaultSaveEvery/time.Millisecond), "a proof campaign: milliseconds between saves of the table to the work directory")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 

@@ -133,3 +133,30 @@ func (s *Solver) BestTry(p *board.Position, attacker board.Side) (board.Move, ui
 	}
 	return best, bestPN, found
 }
+
+// Numbers returns the table's proof and disproof numbers of attacker's
+// win at p (0 and Infinity for a proven win, Infinity and 0 for a
+// disproven one), and false when the table does not hold p. A proof held
+// only at lower clocks than p's, or a disproof only at higher ones, does
+// not count as final at p: its numbers are reported as open (1, 1).
+func (s *Solver) Numbers(p *board.Position, attacker board.Side) (pn, dn uint32, ok bool) {
+	if !sameRules(p.Variant(), s.v) {
+		return 0, 0, false
+	}
+	if p.SeedsOf(p.Side()) == 0 {
+		if p.Side() == attacker {
+			return Infinity, 0, true
+		}
+		return 0, Infinity, true
+	}
+	e, ok := s.tt.find(p.Key() ^ salts[attacker])
+	if !ok {
+		return 0, 0, false
+	}
+	switch {
+	case e.pn == 0 && s.limit > 0 && int32(p.Clock()) > e.clock,
+		e.dn == 0 && int32(p.Clock()) < e.clock:
+		return 1, 1, true
+	}
+	return e.pn, e.dn, true
+}

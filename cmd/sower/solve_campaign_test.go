@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestCampaignKilled runs a proof campaign of katro-4x6 after a1 (North
+// wins; some seconds of search) with small steps and a save after each,
+// kills it with SIGKILL once it has saved, runs the same command again,
+// and checks that it goes on to a certificate that verifies.
+func TestCampaignKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a proof of some seconds, twice")
+	}
+	bin := fixtures.Sower(t, false)
+	dir := t.TempDir()
+	proof := filepath.Join(dir, "a1.proof")
+	args := []string{"solve", "--game", "katro-4x6", "--moves", "a1", "--hash", "64", "--threads", "1", "--step", "300000", "--save-every", "1", "--proof", proof}
+	state := proof + ".work/state.json"
+
+	cmd := exec.Command(bin, args...)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	killed := false
+	for deadline := time.Now().Add(2 * time.Minute); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if data, err := os.ReadFile(state); err == nil && bytes.Contains(data, []byte(`"split": true`)) {
+			time.Sleep(500 * time.Millisecond)
+			killed = cmd.Process.Kill() == nil // SIGKILL: no chance to save
+			break
+		}
+	}
+	cmd.Wait()
+	if !killed {
+		t.Fatalf("the campaign saved no state in time (or ended first)")
+	}
+	if _, err := os.Stat(proof); err == nil {
+		t.Fatalf("a certificate before the campaign ended")
+	}
+
+	out, err := exec.Command(bin, args...).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "solved: a win for the side to move (North wins in at most") {
+		t.Fatalf("the second run: %v\n%s", err, out)
+	}
+	out, err = exec.Command(bin, "verify", "--game", "katro-4x6", "--moves", "a1", "--proof", proof).CombinedOutput()
+	if err != nil || !strings.HasPrefix(string(out), "proof holds: North wins katro-4x6") {
+		t.Fatalf("verify: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(proof + ".work"); !os.IsNotExist(err) {
+		t.Errorf("the work directory is left: %v", err)
+	}
+}

@@ -1,0 +1,488 @@
+// Package campaign proves a Katro position that one df-pn search does not
+// settle, unattended and in pieces, and writes its certificate: the
+// strategy that proved katro-4x6 by hand, as a program.
+//
+// A campaign asks one question, whether Winner wins the root, on one
+// solver table:
+//
+//  1. The root as a whole, within one step's budget (Config.Step nodes):
+//     a position df-pn settles at once is done there.
+//  2. Else the root is cut into pieces: the position after each of the
+//     loser's moves when the loser is to move at the root, or the root
+//     itself. Each piece is first tried briefly (a tenth of a step), so
+//     that the easy ones are proven and written first, then each open
+//     piece in turn, step after step, until it is proven.
+//  3. A piece whose proof number did not fall over a step is stuck: its
+//     number is carried down a line of the tree to a position whose own
+//     search it waits on. That position (the deepest on the piece's most
+//     proving line that carries the piece's proof number) is asked as a
+//     root of its own, on the same table, where df-pn's thresholds no
+//     longer cut its search short; then the table is collected as a saved
+//     and reloaded table would be, and the piece goes on.
+//  4. Each proven piece's certificate is written at once (version 2, in
+//     the work directory), and at the end the pieces are joined into the
+//     root's certificate, which the joining walk checks whole.
+//
+// Everything needed to go on is kept in the work directory: the state
+// (state.json: the question, the pieces proven, the nodes and time spent),
+// the pieces' certificates, and the solver's table, saved every
+// Config.SaveEvery and when the campaign is interrupted. Killed at any
+// moment, the same campaign run again goes on from there and loses at most
+// the work since the last save. Every file is written to a temporary file
+// and renamed, so a kill never leaves a damaged one.
+package campaign
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// Defaults of Config.
+const (
+	DefaultStep      = 100_000_000
+	DefaultSaveEvery = 10 * time.Minute
+)
+
+// Config configures a campaign.
+type Config struct {
+	// Dir is the work directory (made if missing).
+	Dir string
+	// Winner is the side whose win is asked, unless ChooseWinner is set.
+	Winner board.Side
+	// ChooseWinner asks the campaign to choose the side whose win it
+	// asks: each side's question gets half a step at the root, and the
+	// one proven, or not disproven, or else the one whose proof number is
+	// the smaller share of its numbers, is chosen (and kept in the work
+	// directory).
+	ChooseWinner bool
+	// Solver configures the df-pn solver (its Every sets how often Report
+	// is called; Config.Progress receives it).
+	Solver dfpn.Config
+	// Step is the node budget of one step (0: DefaultStep).
+	Step uint64
+	// SaveEvery is the time between saves of the table (0:
+	// DefaultSaveEvery).
+	SaveEvery time.Duration
+	// Progress, if set, receives reports: at every step, and as the
+	// solver reports (Solver.Every).
+	Progress func(Report)
+}
+
+// Piece is one part of the root's proof: the position after Moves.
+type Piece struct {
+	Moves  []board.Move
+	Proven bool
+	Plies  int // the proof's longest line, once proven
+}
+
+// Name returns the piece's moves, space-separated, or "root".
+func (p *Piece) Name() string {
+	if len(p.Moves) == 0 {
+		return "root"
+	}
+	return board.FormatMoves(p.Moves)
+}
+
+// Report is a campaign's progress.
+type Report struct {
+	Pieces  []Piece
+	Working string        // the piece being worked on ("" between pieces)
+	Asking  string        // the position asked as a root of its own, from the piece ("" when none)
+	Search  dfpn.Progress // the solver's last report
+	Nodes   uint64        // all the campaign's nodes, earlier runs included
+	Elapsed time.Duration // all the campaign's time, earlier runs included
+	NPS     float64       // nodes a second in this run
+}
+
+// Result is a finished campaign.
+type Result struct {
+	Winner  board.Side // the side whose win is proven
+	Proof   cert.Stats // the certificate written
+	Plies   int        // the proof's longest line from the root
+	Pieces  []Piece
+	Nodes   uint64
+	Elapsed time.Duration
+}
+
+// ErrRefuted is returned when a piece is disproven: Winner does not win
+// the root.
+var ErrRefuted = errors.New("campaign: the question is disproven")
+
+// state is state.json.
+type state struct {
+	Version   int          `json:"version"`
+	Game      string       `json:"game"`
+	Rules     string       `json:"rules"`
+	Root      string       `json:"root"`
+	Winner    string       `json:"winner"`
+	Nodes     uint64       `json:"nodes"`
+	ElapsedMS int64        `json:"elapsed_ms"`
+	Split     bool         `json:"split"` // the root is cut into pieces
+	Pieces    []statePiece `json:"pieces,omitempty"`
+}
+
+type statePiece struct {
+	Moves  string `json:"moves"`
+	Proven bool   `json:"proven"`
+	Plies  int    `json:"plies,omitempty"`
+}
+
+const stateVersion = 1
+
+// campaign is a running campaign.
+type campaign struct {
+	cfg     Config
+	game    *board.Game
+	root    board.Position
+	s       *dfpn.Solver
+	st      state
+	pieces  []Piece
+	start   time.Time // of this run
+	nodes0  uint64    // the state's nodes at this run's start
+	elapsed time.Duration
+	ran     uint64 // nodes of this run
+	saved   time.Time
+	working string
+	asking  string
+}
+
+// Run proves cfg.Winner's win from game's position and writes its
+// certificate to proof (its format by its name, cert.WriteFile). It goes on
+// from what cfg.Dir holds. On ctx's cancellation it saves the table and
+// state and returns ctx's error; a disproven piece returns ErrRefuted.
+// The work directory is removed once the certificate is written.
+func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Result, error) {
+	if cfg.Step == 0 {
+		cfg.Step = DefaultStep
+	}
+	if cfg.SaveEvery == 0 {
+		cfg.SaveEvery = DefaultSaveEvery
+	}
+	c := &campaign{cfg: cfg, game: game, root: game.Position(), start: time.Now()}
+	v := c.root.Variant()
+	if v.Family() != board.Katro {
+		return Result{}, dfpn.ErrNotKatro
+	}
+	if err := os.MkdirAll(filepath.Join(cfg.Dir, "pieces"), 0o755); err != nil {
+		return Result{}, err
+	}
+	if err := c.loadState(); err != nil {
+		return Result{}, err
+	}
+	s, err := dfpn.New(cfg.Solver)
+	if err != nil {
+		return Result{}, err
+	}
+	c.s = s
+	if err := c.loadTable(); err != nil {
+		return Result{}, err
+	}
+	c.saved = time.Now()
+	if c.st.Winner == "" {
+		if err := c.chooseWinner(ctx); err != nil {
+			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+				return Result{}, c.save()
+			}
+			return Result{}, err
+		}
+	}
+	res, err := c.run(ctx)
+	res.Winner = c.cfg.Winner
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			if serr := c.save(); serr != nil {
+				return res, serr
+			}
+		}
+		return res, err
+	}
+	if res.Proof, err = c.join(ctx, proof); err != nil {
+		return res, err
+	}
+	res.Nodes, res.Elapsed = c.totalNodes(), c.totalElapsed()
+	return res, os.RemoveAll(cfg.Dir)
+}
+
+// run proves the root, whole or in pieces.
+func (c *campaign) run(ctx context.Context) (Result, error) {
+	if !c.st.Split {
+		// The root as a whole, within one step.
+		b, err := c.prove(ctx, "root", c.root, c.game.History(), c.cfg.Step)
+		if err != nil {
+			return Result{}, err
+		}
+		if b.PN == 0 {
+			c.pieces = []Piece{{Proven: true, Plies: b.Plies}}
+			return Result{Plies: b.Plies, Pieces: c.pieces}, c.writePiece(ctx, &c.pieces[0])
+		}
+		if b.DN == 0 && !b.OnPath {
+			return Result{}, fmt.Errorf("%w: %s does not win %s", ErrRefuted, c.cfg.Winner, c.root.String())
+		}
+		c.split()
+		if err := c.save(); err != nil {
+			return Result{}, err
+		}
+	}
+	// A brief try of each open piece, then each in turn until proven.
+	for _, budget := range []uint64{c.cfg.Step / 10, 0} {
+		for i := range c.pieces {
+			if err := c.provePiece(ctx, i, budget); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	plies := 0
+	for _, p := range c.pieces {
+		plies = max(plies, p.Plies+len(p.Moves))
+	}
+	return Result{Plies: plies, Pieces: c.pieces}, nil
+}
+
+// chooseWinner chooses the side whose win the campaign asks
+// (Config.ChooseWinner): half a step of each side's question at the root.
+func (c *campaign) chooseWinner(ctx context.Context) error {
+	var b [2]dfpn.Bounds
+	for _, side := range []board.Side{c.root.Side(), c.root.Side().Other()} {
+		c.cfg.Winner = side
+		r, err := c.prove(ctx, "root", c.root, c.game.History(), c.cfg.Step/2)
+		if err != nil {
+			return err
+		}
+		b[side] = r
+		if r.PN == 0 {
+			break
+		}
+	}
+	share := func(x dfpn.Bounds) float64 { return float64(x.PN) / (float64(x.PN) + float64(x.DN)) }
+	s, n := b[board.South], b[board.North]
+	switch {
+	case s.PN == 0 && s.DN != 0:
+		c.cfg.Winner = board.South
+	case n.PN == 0 && n.DN != 0:
+		c.cfg.Winner = board.North
+	case s.DN == 0 && n.DN != 0:
+		c.cfg.Winner = board.North
+	case n.DN == 0 && s.DN != 0:
+		c.cfg.Winner = board.South
+	case s.DN == 0 && n.DN == 0:
+		return fmt.Errorf("%w: neither side wins %s (both questions disproven)", ErrRefuted, c.root.String())
+	case share(s) <= share(n):
+		c.cfg.Winner = board.South
+	default:
+		c.cfg.Winner = board.North
+	}
+	c.st.Winner = c.cfg.Winner.String()
+	return nil
+}
+
+// split cuts the root into pieces.
+func (c *campaign) split() {
+	c.st.Split = true
+	c.pieces = nil
+	if c.root.Side() == c.cfg.Winner {
+		c.pieces = []Piece{{}}
+	} else {
+		for _, m := range c.root.LegalMoves() {
+			c.pieces = append(c.pieces, Piece{Moves: []board.Move{m}})
+		}
+	}
+}
+
+// provePiece works on piece i: one try of budget nodes (0: until it is
+// proven), with stuck positions asked on their own.
+func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) error {
+	pc := &c.pieces[i]
+	if pc.Proven {
+		return nil
+	}
+	g, err := c.after(pc.Moves)
+	if err != nil {
+		return err
+	}
+	pos, hist := g.Position(), append(append([]uint64(nil), c.game.History()...), g.History()...)
+	c.working = pc.Name()
+	defer func() { c.working = "" }()
+	last := uint32(dfpn.Infinity)
+	for {
+		step := c.cfg.Step
+		if budget > 0 {
+			step = budget
+		}
+		b, err := c.prove(ctx, pc.Name(), pos, hist, step)
+		if err != nil {
+			return err
+		}
+		switch {
+		case b.PN == 0:
+			pc.Proven, pc.Plies = true, b.Plies
+			if err := c.writePiece(ctx, pc); err != nil {
+				return err
+			}
+			return c.save()
+		case b.DN == 0 && !b.OnPath:
+			return fmt.Errorf("%w: %s does not win after %s", ErrRefuted, c.cfg.Winner, pc.Name())
+		case budget > 0:
+			return nil
+		}
+		if b.PN >= last {
+			if err := c.unstick(ctx, pc, pos, hist, step); err != nil {
+				return err
+			}
+		}
+		last = b.PN
+		if time.Since(c.saved) >= c.cfg.SaveEvery {
+			if err := c.save(); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// unstick asks the position the piece's search waits on as a root of its
+// own, then collects the table as a save and reload would.
+func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, step uint64) error {
+	line := c.stuckLine(pos)
+	if len(line) >= 1 {
+		g := board.NewGame(pos)
+		if err := g.PlayAll(line); err == nil {
+			sub := g.Position()
+			subHist := append(append([]uint64(nil), hist...), g.History()...)
+			c.asking = board.FormatMoves(line)
+			_, err := c.prove(ctx, pc.Name(), sub, subHist, step)
+			c.asking = ""
+			if err != nil {
+				return err
+			}
+		}
+	}
+	c.s.Collect()
+	return nil
+}
+
+// stuckLine follows from pos the line on which the search of pos waits:
+// at the winner's turns the best try (the child with the smallest proof
+// number the table holds), at the loser's the one reply not yet proven
+// while there is only one, so that pos's proof number is carried down the
+// line unchanged. It returns the line to the deepest such position: one
+// of the loser with several open replies, where the work is.
+func (c *campaign) stuckLine(pos board.Position) []board.Move {
+	w := c.cfg.Winner
+	var line []board.Move
+	p := pos
+	for len(line) < dfpn.MaxDepth {
+		var next board.Move
+		if p.Side() == w {
+			m, pn, ok := c.s.BestTry(&p, w)
+			if !ok || pn == 0 {
+				break
+			}
+			next = m
+		} else {
+			open := 0
+			for _, m := range p.LegalMoves() {
+				q := p
+				q.Play(m)
+				if pn, _, ok := c.s.Numbers(&q, w); !ok || pn != 0 {
+					open++
+					next = m
+				}
+			}
+			if open != 1 {
+				break
+			}
+		}
+		if !p.Play(next) {
+			break
+		}
+		line = append(line, next)
+	}
+	return line
+}
+
+// prove runs one step on pos, counting its nodes.
+func (c *campaign) prove(ctx context.Context, piece string, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
+	b, n, err := c.s.ProveWithin(ctx, pos, hist, c.cfg.Winner, budget, c.report)
+	c.ran += n
+	c.st.Nodes = c.nodes0 + c.ran
+	return b, err
+}
+
+// report sends a report to Config.Progress.
+func (c *campaign) report(pr dfpn.Progress) {
+	if c.cfg.Progress == nil {
+		return
+	}
+	el := time.Since(c.start)
+	r := Report{Pieces: append([]Piece(nil), c.pieces...), Working: c.working, Asking: c.asking, Search: pr,
+		Nodes: c.nodes0 + c.ran + pr.Nodes, Elapsed: c.elapsed + el}
+	if s := el.Seconds(); s > 0 {
+		r.NPS = float64(c.ran+pr.Nodes) / s
+	}
+	c.cfg.Progress(r)
+}
+
+// after returns the game after moves from the root.
+func (c *campaign) after(moves []board.Move) (*board.Game, error) {
+	g := board.NewGame(c.root)
+	if err := g.PlayAll(moves); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// piecePath returns the file of a piece's certificate.
+func (c *campaign) piecePath(pc *Piece) string {
+	name := "root"
+	if len(pc.Moves) > 0 {
+		name = strings.ReplaceAll(board.FormatMoves(pc.Moves), " ", "-")
+	}
+	return filepath.Join(c.cfg.Dir, "pieces", name+".proof")
+}
+
+// writePiece writes a proven piece's certificate.
+func (c *campaign) writePiece(ctx context.Context, pc *Piece) error {
+	g, err := c.after(pc.Moves)
+	if err != nil {
+		return err
+	}
+	hist := append(append([]uint64(nil), c.game.History()...), g.History()...)
+	oracle := func(p *board.Position) (board.Move, bool) {
+		m, _, ok := c.s.WinningMove(ctx, p)
+		return m, ok
+	}
+	_, err = cert.WriteFile(ctx, c.piecePath(pc), g.Position(), c.cfg.Winner, oracle, cert.Options{History: hist})
+	return err
+}
+
+// join writes the root's certificate from the pieces'.
+func (c *campaign) join(ctx context.Context, proof string) (cert.Stats, error) {
+	pieces, err := cert.NewPieces(c.root.Variant())
+	if err != nil {
+		return cert.Stats{}, err
+	}
+	for i := range c.pieces {
+		f, err := os.Open(c.piecePath(&c.pieces[i]))
+		if err != nil {
+			return cert.Stats{}, err
+		}
+		err = pieces.Read(ctx, f)
+		f.Close()
+		if err != nil {
+			return cert.Stats{}, fmt.Errorf("piece %s: %w", c.pieces[i].Name(), err)
+		}
+	}
+	return cert.WriteFile(ctx, proof, c.root, c.cfg.Winner, pieces.Oracle(), cert.Options{History: c.game.History()})
+}
+
+func (c *campaign) totalNodes() uint64 { return c.nodes0 + c.ran }
+
+func (c *campaign) totalElapsed() time.Duration { return c.elapsed + time.Since(c.start) }

@@ -1,0 +1,178 @@
+package campaign_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/campaign"
+)
+
+// startGame returns katro-4x4's start, which North wins (proven in
+// docs/dfpn.md's first runs; the tests' own solver in board/cert agrees on
+// smaller positions).
+func startGame(t *testing.T) *board.Game {
+	t.Helper()
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return board.NewGame(v.Start())
+}
+
+// verifyFile checks the certificate at path from g's position.
+func verifyFile(t *testing.T, g *board.Game, path string) cert.Stats {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	st, err := cert.Verify(context.Background(), f, g.Position(), cert.Options{History: g.History()})
+	if err != nil {
+		t.Fatalf("verify %s: %v", path, err)
+	}
+	return st
+}
+
+// winner finds the winner of g's position with a plain solve; when it is
+// the side to move, it plays the winning move, so that the loser is to
+// move in g.
+func winner(t *testing.T, g *board.Game) board.Side {
+	t.Helper()
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Solve(context.Background(), g.Position(), g.History(), nil)
+	if err != nil || (res.Outcome != dfpn.Win && res.Outcome != dfpn.Loss) {
+		t.Fatalf("katro-4x4: %+v %v", res, err)
+	}
+	if res.Outcome == dfpn.Win {
+		if err := g.Play(res.Move); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return res.Winner
+}
+
+// TestWhole: a root settled within the first step is proven whole, its
+// certificate verifies, and the work directory is removed.
+func TestWhole(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	work, proof := filepath.Join(dir, "work"), filepath.Join(dir, "p.proof")
+	res, err := campaign.Run(context.Background(), g, proof, campaign.Config{Dir: work, Winner: w, Solver: dfpn.Config{HashMiB: 16}})
+	if err != nil || len(res.Pieces) != 1 || res.Plies == 0 {
+		t.Fatalf("Run: %+v %v", res, err)
+	}
+	verifyFile(t, g, proof)
+	if _, err := os.Stat(work); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the work directory is still there: %v", err)
+	}
+}
+
+// TestPieces: with steps too small to settle the root, the campaign cuts
+// it into pieces, proves each (asking stuck positions on their own), and
+// joins them into a certificate that verifies; interrupted after each
+// report and run again, it goes on from its work directory to the same
+// end.
+func TestPieces(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, Solver: dfpn.Config{HashMiB: 16}, Step: 300}
+	proof := filepath.Join(dir, "p.proof")
+	res, err := campaign.Run(context.Background(), g, proof, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root := g.Position(); len(res.Pieces) != len(root.LegalMoves()) {
+		t.Errorf("%d pieces, want the root cut into its %d moves", len(res.Pieces), len(root.LegalMoves()))
+	}
+	st := verifyFile(t, g, proof)
+	if st.Winner != w || st.Longest > res.Plies {
+		t.Errorf("stats %+v, result %+v", st, res)
+	}
+
+	// Interrupted at every step, with a save each time: each run makes
+	// some progress, and the last one writes the certificate.
+	proof2 := filepath.Join(dir, "p2.proof")
+	cfg.Dir = filepath.Join(dir, "work2")
+	runs := 0
+	for ; runs < 200; runs++ {
+		ctx, cancel := context.WithCancel(context.Background())
+		reports := 0
+		cfg.Progress = func(campaign.Report) {
+			if reports++; reports == 3 {
+				cancel()
+			}
+		}
+		_, err := campaign.Run(ctx, g, proof2, cfg)
+		cancel()
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("run %d: %v", runs, err)
+		}
+		if _, err := os.Stat(filepath.Join(cfg.Dir, "state.json")); err != nil {
+			t.Fatalf("run %d: no state saved: %v", runs, err)
+		}
+	}
+	if runs < 2 || runs == 200 {
+		t.Fatalf("%d runs", runs)
+	}
+	verifyFile(t, g, proof2)
+}
+
+// TestOtherQuestion: a work directory of another question is refused.
+func TestOtherQuestion(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, Solver: dfpn.Config{HashMiB: 16}, Step: 300}
+	ctx, cancel := context.WithCancel(context.Background())
+	cfg.Progress = func(campaign.Report) { cancel() }
+	if _, err := campaign.Run(ctx, g, filepath.Join(dir, "p.proof"), cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v", err)
+	}
+	cfg.Progress = nil
+	cfg.Winner = w.Other()
+	if _, err := campaign.Run(context.Background(), g, filepath.Join(dir, "p.proof"), cfg); err == nil {
+		t.Fatalf("another winner in the same directory: accepted")
+	}
+}
+
+// TestChooseWinner: asked to choose, the campaign proves the right side's
+// win, with steps too small to settle the root at once, and keeps its
+// choice across an interruption.
+func TestChooseWinner(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), ChooseWinner: true, Solver: dfpn.Config{HashMiB: 16}, Step: 300}
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	cfg.Progress = func(campaign.Report) {
+		if n++; n == 8 {
+			cancel()
+		}
+	}
+	proof := filepath.Join(dir, "p.proof")
+	if _, err := campaign.Run(ctx, g, proof, cfg); !errors.Is(err, context.Canceled) {
+		t.Fatalf("first run: %v", err)
+	}
+	cfg.Progress = nil
+	res, err := campaign.Run(context.Background(), g, proof, cfg)
+	if err != nil || res.Winner != w {
+		t.Fatalf("Run: %+v %v, want %s's win", res, err, w)
+	}
+	verifyFile(t, g, proof)
+}

@@ -1,0 +1,140 @@
+package campaign
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// File names in the work directory.
+const (
+	stateFile = "state.json"
+	tableFile = "table.dfpn"
+)
+
+// loadState reads state.json, or starts a new state; a state of another
+// question is refused.
+func (c *campaign) loadState() error {
+	v := c.root.Variant()
+	want := state{Version: stateVersion, Game: v.Name(), Rules: fmt.Sprint(v.Rules()), Root: c.root.String(), Winner: c.cfg.Winner.String()}
+	if c.cfg.ChooseWinner {
+		want.Winner = "" // chosen at the start, then kept
+	}
+	data, err := os.ReadFile(filepath.Join(c.cfg.Dir, stateFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		c.st = want
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var st state
+	if err := json.Unmarshal(data, &st); err != nil {
+		return fmt.Errorf("%s: %v", filepath.Join(c.cfg.Dir, stateFile), err)
+	}
+	if st.Version != stateVersion || st.Game != want.Game || st.Rules != want.Rules || st.Root != want.Root || (want.Winner != "" && st.Winner != want.Winner) {
+		return fmt.Errorf("%s holds the campaign for %s wins %s %s (rules %s), not for %s wins %s %s (rules %s): give another directory",
+			c.cfg.Dir, st.Winner, st.Game, st.Root, st.Rules, want.Winner, want.Game, want.Root, want.Rules)
+	}
+	c.st = st
+	if st.Winner == board.North.String() {
+		c.cfg.Winner = board.North
+	} else if st.Winner == board.South.String() {
+		c.cfg.Winner = board.South
+	}
+	c.nodes0, c.elapsed = st.Nodes, time.Duration(st.ElapsedMS)*time.Millisecond
+	for _, sp := range st.Pieces {
+		ms, err := v.ParseMoves(sp.Moves)
+		if err != nil {
+			return fmt.Errorf("%s: piece %q: %v", stateFile, sp.Moves, err)
+		}
+		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies})
+	}
+	if st.Split && len(c.pieces) == 0 {
+		c.split()
+	}
+	return nil
+}
+
+// loadTable reads the saved table, if there is one.
+func (c *campaign) loadTable() error {
+	f, err := os.Open(filepath.Join(c.cfg.Dir, tableFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := c.s.Load(bufio.NewReaderSize(f, 1<<20), c.root.Variant()); err != nil {
+		return fmt.Errorf("%s: %w", f.Name(), err)
+	}
+	return nil
+}
+
+// save writes the table, then the state, each whole or not at all.
+func (c *campaign) save() error {
+	if err := writeAtomic(filepath.Join(c.cfg.Dir, tableFile), func(w *bufio.Writer) error {
+		_, err := c.s.Save(w)
+		return err
+	}); err != nil {
+		return err
+	}
+	c.st.Nodes = c.totalNodes()
+	c.st.ElapsedMS = c.totalElapsed().Milliseconds()
+	c.st.Pieces = c.st.Pieces[:0]
+	for _, p := range c.pieces {
+		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies})
+	}
+	data, err := json.MarshalIndent(&c.st, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := writeAtomic(filepath.Join(c.cfg.Dir, stateFile), func(w *bufio.Writer) error {
+		_, err := w.Write(append(data, '\n'))
+		return err
+	}); err != nil {
+		return err
+	}
+	c.saved = time.Now()
+	return nil
+}
+
+// writeAtomic writes path through a temporary file in its directory,
+// synced and renamed into place.
+func writeAtomic(path string, write func(*bufio.Writer) error) (err error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(f.Name())
+		}
+	}()
+	w := bufio.NewWriterSize(f, 1<<20)
+	if err = write(w); err != nil {
+		return err
+	}
+	if err = w.Flush(); err != nil {
+		return err
+	}
+	if err = f.Chmod(0o644); err != nil {
+		return err
+	}
+	if err = f.Sync(); err != nil {
+		return err
+	}
+	if err = f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
+}

@@ -1,0 +1,65 @@
+package campaign
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// TestStuckLine searches katro-4x6 after f1 (North wins, a hard proof)
+// briefly, and checks the line stuckLine gives: every position on it
+// carries the root's proof number, and it ends where the number is no
+// longer carried by one child (a position of South with several open
+// replies, or of North whose best try has another number).
+func TestStuckLine(t *testing.T) {
+	v, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(v.Start())
+	f1, _ := v.ParseMove("f1")
+	if err := g.Play(f1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := dfpn.New(dfpn.Config{HashMiB: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := g.Position()
+	if _, _, err := s.ProveWithin(context.Background(), root, g.History(), board.North, 300_000, nil); err != nil {
+		t.Fatal(err)
+	}
+	c := &campaign{cfg: Config{Winner: board.North}, s: s}
+	line := c.stuckLine(root)
+	if len(line) == 0 {
+		t.Fatalf("no line: want at least North's best try")
+	}
+	open := func(p board.Position) []board.Move {
+		var out []board.Move
+		for _, m := range p.LegalMoves() {
+			q := p
+			q.Play(m)
+			if pn, _, ok := s.Numbers(&q, board.North); !ok || pn != 0 {
+				out = append(out, m)
+			}
+		}
+		return out
+	}
+	p := root
+	for _, m := range line {
+		if p.Side() == board.North {
+			if best, _, _ := s.BestTry(&p, board.North); best != m {
+				t.Fatalf("%s: %s, want the best try %s", p.String(), m, best)
+			}
+		} else if o := open(p); len(o) != 1 || o[0] != m {
+			t.Fatalf("%s: %s, want the one open reply of %v", p.String(), m, o)
+		}
+		p.Play(m)
+	}
+	if p.Side() != board.South || len(open(p)) < 2 {
+		t.Errorf("the line ends at %s with open replies %v: want South to move with several", p.String(), open(p))
+	}
+	t.Logf("line %s (%d plies)", board.FormatMoves(line), len(line))
+}
