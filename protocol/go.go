@@ -22,82 +22,127 @@ const maxMillis = 1_000_000_000_000
 type goParams struct {
 	lim    search.Limits
 	ponder bool
+
+	// ignored says what could not be read, and why: the search runs
+	// without it.
+	ignored []string
 }
 
-// parseGo reads the parameters of "go" for position p.
-func parseGo(args []string, p *board.Position) (goParams, error) {
+// ignore notes that a parameter was left out because of err (nil: none).
+func (g *goParams) ignore(err error) {
+	if err != nil {
+		g.ignored = append(g.ignored, err.Error()+", ignored")
+	}
+}
+
+// parseGo reads the parameters of "go" for position p. Like Stockfish it
+// never refuses the command: what it cannot read (an unknown word, a
+// missing or bad value, an illegal move of searchmoves) is left out and
+// noted in g.ignored, and the rest is searched with.
+func parseGo(args []string, p *board.Position) goParams {
 	var g goParams
-	lim := &g.lim
 	for i := 0; i < len(args); i++ {
 		key := strings.ToLower(args[i])
-		switch key {
-		case "infinite":
-			lim.Infinite = true
-			continue
-		case "ponder":
+		switch {
+		case key == "infinite":
+			g.lim.Infinite = true
+		case key == "ponder":
 			g.ponder = true
-			continue
-		case "searchmoves":
-			lim.SearchMoves = lim.SearchMoves[:0]
-			for i+1 < len(args) && !isGoKeyword(args[i+1]) {
-				i++
-				m, err := p.Variant().ParseMove(args[i])
-				if err != nil {
-					return g, fmt.Errorf("searchmoves: %v", err)
-				}
-				if legal := p.LegalMoves(); !slices.Contains(legal, m) {
-					return g, fmt.Errorf("searchmoves: %s is not a legal move here (legal: %s)", m, legalText(legal))
-				}
-				lim.SearchMoves = append(lim.SearchMoves, m)
-			}
-			if len(lim.SearchMoves) == 0 {
-				return g, fmt.Errorf("searchmoves: no move given")
-			}
-			continue
-		}
-		if !isGoKeyword(key) {
-			return g, fmt.Errorf("unknown parameter %s", quote(args[i]))
-		}
-		if i+1 == len(args) {
-			return g, fmt.Errorf("%s needs a value", key)
-		}
-		i++
-		if key == "nodes" {
-			n, err := parseNodes(args[i])
-			if err != nil {
-				return g, err
-			}
-			lim.Nodes = n
-			continue
-		}
-		n, err := parseInt(key, args[i])
-		if err != nil {
-			return g, err
-		}
-		ms := time.Duration(max(min(n, maxMillis), -maxMillis)) * time.Millisecond
-		switch key {
-		case "depth":
-			if n < 1 {
-				return g, fmt.Errorf("depth %d: want 1 or more", n)
-			}
-			lim.Depth = int(min(n, search.MaxPly-1))
-		case "movetime":
-			lim.MoveTime = max(ms, time.Millisecond) // 0 or less: as fast as possible
-		case "wtime", "p1time":
-			lim.Clock[board.South], lim.HasClock[board.South] = ms, true
-		case "btime", "p2time":
-			lim.Clock[board.North], lim.HasClock[board.North] = ms, true
-		case "winc", "p1inc":
-			lim.Inc[board.South] = ms
-		case "binc", "p2inc":
-			lim.Inc[board.North] = ms
-		case "movestogo":
-			lim.MovesToGo = int(max(min(n, 1000), 0)) // 0 or less: unknown
-		case "mate":
-			return g, fmt.Errorf("mate: searching for a mate in n moves is not supported; use depth")
+		case key == "searchmoves":
+			i = g.readSearchMoves(args, i, p)
+		case !isGoKeyword(key):
+			g.ignore(fmt.Errorf("unknown parameter %s", quote(args[i])))
+		case i+1 == len(args) || isGoKeyword(args[i+1]):
+			g.ignore(fmt.Errorf("%s needs a value", key))
+		default:
+			i++
+			g.ignore(g.setValue(key, args[i]))
 		}
 	}
-	return g, nil
+	return g
+}
+
+// readSearchMoves reads the moves of the "searchmoves" at args[i], up to
+// the next keyword, and returns the index of its last word. A move that is
+// not legal here is left out; when no legal move is left the restriction
+// is dropped and every move is searched.
+func (g *goParams) readSearchMoves(args []string, i int, p *board.Position) int {
+	g.lim.SearchMoves = nil
+	given := 0
+	for i+1 < len(args) && !isGoKeyword(args[i+1]) {
+		i++
+		given++
+		m, err := legalMove(args[i], p)
+		if err != nil {
+			g.ignore(fmt.Errorf("searchmoves: %v", err))
+			continue
+		}
+		g.lim.SearchMoves = append(g.lim.SearchMoves, m)
+	}
+	switch {
+	case given == 0:
+		g.ignore(errors.New("searchmoves: no move given"))
+	case len(g.lim.SearchMoves) == 0:
+		g.ignored = append(g.ignored, "searchmoves: no legal move left, every move is searched")
+	}
+	return i
+}
+
+// legalMove reads s, a move that must be legal in p.
+func legalMove(s string, p *board.Position) (board.Move, error) {
+	m, err := p.Variant().ParseMove(s)
+	if err != nil {
+		return m, err
+	}
+	if legal := p.LegalMoves(); !slices.Contains(legal, m) {
+		return m, fmt.Errorf("%s is not a legal move here (legal: %s)", m, legalText(legal))
+	}
+	return m, nil
+}
+
+// setValue sets go's parameter key, one that takes a number, to s; on an
+// error nothing is set.
+func (g *goParams) setValue(key, s string) error {
+	if key == "nodes" {
+		n, err := parseNodes(s)
+		if err == nil {
+			g.lim.Nodes = n
+		}
+		return err
+	}
+	n, err := parseInt(key, s)
+	if err != nil {
+		return err
+	}
+	return g.setInt(key, n)
+}
+
+// setInt sets go's parameter key, a number other than nodes, to n.
+func (g *goParams) setInt(key string, n int64) error {
+	lim := &g.lim
+	ms := time.Duration(max(min(n, maxMillis), -maxMillis)) * time.Millisecond
+	switch key {
+	case "depth":
+		if n < 1 {
+			return fmt.Errorf("depth %d: want 1 or more", n)
+		}
+		lim.Depth = int(min(n, search.MaxPly-1))
+	case "movetime":
+		lim.MoveTime = max(ms, time.Millisecond) // 0 or less: as fast as possible
+	case "wtime", "p1time":
+		lim.Clock[board.South], lim.HasClock[board.South] = ms, true
+	case "btime", "p2time":
+		lim.Clock[board.North], lim.HasClock[board.North] = ms, true
+	case "winc", "p1inc":
+		lim.Inc[board.South] = ms
+	case "binc", "p2inc":
+		lim.Inc[board.North] = ms
+	case "movestogo":
+		lim.MovesToGo = int(max(min(n, 1000), 0)) // 0 or less: unknown
+	case "mate":
+		return errors.New("mate: searching for a mate in n moves is not supported; use depth")
+	}
+	return nil
 }
 
 // parseInt reads the value s of go's parameter key, a 64-bit integer: a
@@ -159,13 +204,11 @@ func legalText(ms []board.Move) string {
 // cmdGo starts a search of the current position in its own goroutine,
 // which reports "info" lines as the search goes and ends with exactly one
 // "bestmove". A search still running is stopped first (it prints its own
-// bestmove).
+// bestmove). What go could not read is left out and reported (see
+// parseGo), as is a refused position command before it (goNotes).
 func (s *server) cmdGo(args []string) error {
 	p := s.game.Position()
-	g, err := parseGo(args, &p)
-	if err != nil {
-		return err
-	}
+	g := parseGo(args, &p)
 	s.stopJob()
 	eng, err := s.engine()
 	if err != nil {
@@ -186,6 +229,7 @@ func (s *server) cmdGo(args []string) error {
 		j.ponder = g.lim.Ponder
 	}
 	showWDL := s.showWDL
+	s.goNotes(g, &p)
 	s.launch(ctx, j, func(ctx context.Context) {
 		res, err := runSearch(ctx, eng, p, hist, g.lim, out, showWDL)
 		if err != nil {
@@ -196,6 +240,19 @@ func (s *server) cmdGo(args []string) error {
 		out.bestmove(res.Move, res.Ponder, finalInfo(res, showWDL))
 	})
 	return nil
+}
+
+// goNotes writes the notes that come before a search: one line with what
+// go left out, and, at the first go after a refused position command
+// (which changed nothing), which position is searched.
+func (s *server) goNotes(g goParams, p *board.Position) {
+	if len(g.ignored) > 0 {
+		s.out.info("error: go: " + strings.Join(g.ignored, "; "))
+	}
+	if s.refusedPosition != "" {
+		s.out.info(fmt.Sprintf("searching %s (the last position command was refused: %s)", p, s.refusedPosition))
+		s.refusedPosition = ""
+	}
 }
 
 // runSearch runs the search of "go" and returns its result once the

@@ -98,23 +98,116 @@ func TestGo(t *testing.T) {
 	}
 }
 
-func TestGoRefused(t *testing.T) {
-	for _, cmd := range []string{
-		"go depth", "go depth x", "go depth 0", "go depth -3", "go nodes 0", "go nodes -1", "go nodes 1e6",
-		"go wtime", "go wtime 1.5", "go btime abc", "go movestogo x", "go foo", "go depth 3 foo",
-		"go searchmoves", "go searchmoves depth 3", "go searchmoves z9", "go searchmoves a2", "go searchmoves pass",
-		"go mate 3", "go depth 99999999999999999999",
+// TestGoMalformed checks that a go with words it cannot read still ends
+// with exactly one bestmove, as Stockfish's does: the rest is searched
+// with, and one error line before the search says what was left out and
+// why.
+func TestGoMalformed(t *testing.T) {
+	for _, tc := range []struct {
+		pos, goCmd string
+		ignored    []string // in the error line, in this order; none: no error line
+		want       string   // the bestmove, if only one is right
+	}{
+		{"startpos moves a1 f6", "go depth abc", []string{`depth: "abc" is not an integer, ignored`}, ""},
+		{"startpos moves a1 f6", "go foo", []string{`unknown parameter "foo", ignored`}, ""},
+		{"startpos moves a1 f6", "go depth 3 foo", []string{`unknown parameter "foo", ignored`}, ""},
+		{"startpos moves a1 f6", "go depth", []string{"depth needs a value, ignored"}, ""},
+		{"startpos moves a1 f6", "go depth movetime 30", []string{"depth needs a value, ignored"}, ""},
+		{"startpos moves a1 f6", "go depth 0 nodes 2000", []string{"depth 0: want 1 or more, ignored"}, ""},
+		{"startpos moves a1 f6", "go depth -3 depth 2", []string{"depth -3: want 1 or more, ignored"}, ""},
+		{"startpos moves a1 f6", "go nodes 1e6 depth 2", []string{`nodes: "1e6" is not an integer, ignored`}, ""},
+		{"startpos moves a1 f6", "go nodes 0 nodes -1 depth 2", []string{"nodes 0: want 1 or more, ignored", "nodes -1: want 1 or more, ignored"}, ""},
+		{"startpos moves a1 f6", "go wtime 1.5 btime abc movestogo x depth 2", []string{`wtime: "1.5" is not an integer, ignored`, `btime: "abc" is not an integer, ignored`, `movestogo: "x" is not an integer, ignored`}, ""},
+		{"startpos moves a1 f6", "go mate 3 depth 2", []string{"mate: searching for a mate in n moves is not supported; use depth, ignored"}, ""},
+		{"startpos moves a1 f6", "go depth 99999999999999999999 movetime 20", []string{`depth: "99999999999999999999" is too large (at most 9223372036854775807), ignored`}, ""},
+		{"startpos moves a1 f6", "go movetime -5", nil, ""}, // 0 or less: 1 ms, no error
+		{"startpos", "go searchmoves depth 2", []string{"searchmoves: no move given, ignored"}, ""},
+		{"startpos", "go searchmoves z9 depth 2", []string{"searchmoves: ", "z9", ", ignored", "searchmoves: no legal move left, every move is searched"}, ""},
+		{"startpos", "go searchmoves f6 depth 2", []string{"searchmoves: f6 is not a legal move here (legal: ", "), ignored", "searchmoves: no legal move left, every move is searched"}, ""},
+		{"startpos", "go searchmoves pass depth 2", []string{"searchmoves: ", "pass", ", ignored", "every move is searched"}, ""},
+		{"startpos", "go searchmoves f6 c1 depth 2", []string{"searchmoves: f6 is not a legal move here (legal: ", "), ignored"}, "c1"},
+		{"fen " + katroLost, "go foo depth 2", []string{`unknown parameter "foo", ignored`}, "(none)"},
 	} {
-		t.Run(cmd, func(t *testing.T) {
+		t.Run(tc.goCmd, func(t *testing.T) {
 			s := newSession(t, Config{})
-			s.send("position startpos moves a1 f6")
+			s.send("position " + tc.pos)
 			s.sync()
-			s.send(cmd)
-			got := s.sync()
-			if len(got) != 1 || len(errorLines(got)) != 1 || !strings.HasPrefix(got[0], "info string error: go: ") {
-				t.Errorf("got %q, want one error line", got)
+			s.send(tc.goCmd, "stop") // stop: for a go without a limit left
+			move, lines := s.bestmove()
+			checkSearchLines(t, append(lines, "bestmove "+move))
+			checkIgnored(t, lines, tc.ignored)
+			switch {
+			case tc.want != "" && move != tc.want:
+				t.Errorf("bestmove %s, want %s", move, tc.want)
+			case tc.want == "" && !slices.Contains(legalIn(t, "katro", tc.pos), move):
+				t.Errorf("bestmove %s is not legal", move)
 			}
-			s.quiet(30 * time.Millisecond) // and no bestmove
+			if got := s.sync(); len(got) != 0 {
+				t.Errorf("after the bestmove: %q", got)
+			}
+		})
+	}
+}
+
+// checkIgnored checks the error lines among the lines of a go: none if
+// want is empty, else one, the first line, holding the parts of want in
+// order.
+func checkIgnored(t *testing.T, lines []string, want []string) {
+	t.Helper()
+	errs := errorLines(lines)
+	if len(want) == 0 {
+		if len(errs) > 0 {
+			t.Errorf("error lines %q, want none", errs)
+		}
+		return
+	}
+	if len(errs) != 1 || lines[0] != errs[0] {
+		t.Fatalf("lines %q, want one error line, first", lines)
+	}
+	rest, ok := strings.CutPrefix(errs[0], "info string error: go: ")
+	for _, w := range want {
+		var found bool
+		if _, rest, found = strings.Cut(rest, w); !found {
+			ok = false
+		}
+	}
+	if !ok {
+		t.Errorf("error line %q, want %q in order", errs[0], want)
+	}
+}
+
+// TestGoAfterRefusedPosition checks that the first go after a refused
+// position command, which changed nothing, says which position it
+// searches and why; later ones, and one after a position taken, do not.
+func TestGoAfterRefusedPosition(t *testing.T) {
+	for _, bad := range []string{
+		"position startpos moves a1 a1",
+		"position fen 1,2 S 0",
+		"position",
+		"position foo",
+		"position startpos moves a1 f6 " + strings.Repeat("z", 100),
+	} {
+		t.Run(bad, func(t *testing.T) {
+			ts := newTestServer(t, Config{})
+			fen := field(ts.do("position startpos moves a1", "d"), "Fen")
+			got := ts.do(bad)
+			if len(got) != 1 || !strings.HasPrefix(got[0], "info string error: position: ") {
+				t.Fatalf("%s: %q, want one error line", bad, got)
+			}
+			reason := strings.TrimPrefix(got[0], "info string error: position: ")
+			got = ts.do("go depth 2")
+			want := "info string searching " + fen + " (the last position command was refused: " + reason + ")"
+			if len(got) == 0 || got[0] != want {
+				t.Errorf("first go: %q, want %q first", got, want)
+			}
+			checkSearchLines(t, got)
+			if got := ts.do("go depth 2"); len(got) == 0 || strings.HasPrefix(got[0], "info string") {
+				t.Errorf("second go: %q", got)
+			}
+			ts.do(bad, "position startpos moves a1 f6")
+			if got := ts.do("go depth 2"); len(got) == 0 || strings.HasPrefix(got[0], "info string") {
+				t.Errorf("go after a position taken: %q", got)
+			}
 		})
 	}
 }
@@ -122,7 +215,7 @@ func TestGoRefused(t *testing.T) {
 // TestGoNumbers checks the range of go's numbers: every 64-bit integer is
 // read (times and depths are then bounded), nodes up to the largest 64-bit
 // unsigned integer, and a number beyond is "too large" (or "too small"),
-// not "not an integer".
+// not "not an integer", and ignored.
 func TestGoNumbers(t *testing.T) {
 	for _, c := range []struct{ cmd, want string }{
 		{"go movetime 99999999999999999999", `movetime: "99999999999999999999" is too large (at most 9223372036854775807)`},
@@ -143,15 +236,16 @@ func TestGoNumbers(t *testing.T) {
 		{"go wtime 9223372036854775807 btime 9223372036854775807 movestogo 9223372036854775807 depth 2", ""},
 	} {
 		s := newSession(t, Config{})
-		s.send("position startpos", c.cmd)
 		if c.want == "" {
+			s.send("position startpos", c.cmd)
 			if _, before := s.bestmove(); len(errorLines(before)) > 0 {
 				t.Errorf("%s: %q", c.cmd, errorLines(before))
 			}
 			continue
 		}
-		if got := s.sync(); len(got) != 1 || got[0] != "info string error: go: "+c.want {
-			t.Errorf("%s: %q, want %q", c.cmd, got, c.want)
+		s.send("position startpos", c.cmd+" depth 2") // searched without the number
+		if _, before := s.bestmove(); len(before) == 0 || before[0] != "info string error: go: "+c.want+", ignored" {
+			t.Errorf("%s: %q, want %q first", c.cmd, before, c.want)
 		}
 	}
 }
@@ -321,7 +415,7 @@ func TestCommandsDuringSearch(t *testing.T) {
 func TestReadOnlyDuringSearch(t *testing.T) {
 	s := newSession(t, Config{})
 	s.send("setoption name UCI_Variant value hoyito3", "position startpos moves a1", "go infinite")
-	for _, cmd := range []string{"isready", "d", "eval", "query p1turn", "query gameover", "query result", "uci", "ugi", "debug on", "ponderhit", "foo", "go depth x", "position fen x"} {
+	for _, cmd := range []string{"isready", "d", "eval", "query p1turn", "query gameover", "query result", "uci", "ugi", "debug on", "ponderhit", "foo", "position fen x"} {
 		s.send(cmd)
 		for _, l := range s.sync() {
 			if strings.HasPrefix(l, "bestmove") {

@@ -10,14 +10,17 @@ import (
 
 // cmdPosition is "position startpos|fen <position> [moves m1 m2 …]". The
 // new game is built whole before it replaces the current one: a bad
-// position or move changes nothing.
+// position or move changes nothing, but the next go says which position
+// it searches and why (see goNotes).
 func (s *server) cmdPosition(args []string) error {
 	g, err := s.parsePosition(args)
 	if err != nil {
+		s.refusedPosition = err.Error()
 		return err
 	}
 	s.stopJob()
 	s.game = g
+	s.refusedPosition = ""
 	return nil
 }
 

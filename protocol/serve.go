@@ -130,6 +130,10 @@ type server struct {
 	evalLazy      int        // EvalLazy
 	tableAtLevel  bool       // the table's scores came from searches at a strength level (levelTable)
 
+	// refusedPosition is why the last position command was refused, until
+	// the next go reports it or a position command is taken; "" if none.
+	refusedPosition string
+
 	job *job // the running or last search, perft or bench; nil if none
 }
 
