@@ -43,8 +43,11 @@ func startSower(t *testing.T, bin string, args ...string) (*session, *bytes.Buff
 	return attach(t, in, out, done), &stderr
 }
 
+// banner matches the line the binary prints first in protocol mode.
+var banner = regexp.MustCompile(`^Sower \S+ by the Sower developers \(type uci or ugi\)$`)
+
 // protocolLine matches every line the sessions below may print.
-var protocolLine = regexp.MustCompile(`^(id (name|author) .+|option name .+|uciok|ugiok|readyok|info .+|bestmove \S+( ponder \S+)?|response \S+|[a-f][1-6] \d+|pass \d+|nodes \d+)$`)
+var protocolLine = regexp.MustCompile(`^(Sower \S+ by the Sower developers \(type uci or ugi\)|id (name|author) .+|option name .+|uciok|ugiok|readyok|info .+|bestmove \S+( ponder \S+)?|response \S+|[a-f][1-6] \d+|pass \d+|nodes \d+)$`)
 
 func TestBinary(t *testing.T) {
 	bin := buildSower(t)
@@ -53,6 +56,11 @@ func TestBinary(t *testing.T) {
 		talk func(t *testing.T, s *session)
 	}{
 		{"katro over UCI", func(t *testing.T, s *session) {
+			// One banner line, as Stockfish prints, then nothing until the
+			// first command.
+			if l, ok := s.next(wait); !ok || !banner.MatchString(l) {
+				t.Errorf("first line %q (%v), want the banner", l, ok)
+			}
 			if l, ok := s.next(200 * time.Millisecond); ok {
 				t.Errorf("printed %q before the first command", l)
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,7 +76,7 @@ func commands() []command {
 	return []command{
 		{"perft", "count move sequences to a depth (rule check and speed)", (*cli).perft},
 		{"show", "play moves and show the board, legal moves and status", (*cli).show},
-		{"analyse", "search a position and show the best move", (*cli).analyse},
+		{"analyse", "search a position and show the best move (also spelled analyze)", (*cli).analyse},
 		{"review", "review a recorded game with the engine: every move marked, better moves", (*cli).review},
 		{"eval", "show the static evaluation term by term, or the network's where one plays", (*cli).eval},
 		{"bench", "search the built-in positions; prints the node-count signature", (*cli).bench},
@@ -106,19 +107,50 @@ func (c *cli) run(args []string) int {
 	}
 	name := args[0]
 	switch name {
-	case "help", "-h", "--help":
+	case "help":
+		return c.fail(c.helpCommand(args[1:]))
+	case "-h", "--help":
 		c.help()
 		return exitOK
 	case "version", "--version":
 		fmt.Fprintf(stdout, "sower %s\n", protocol.Version)
 		return exitOK
 	}
-	for _, cmd := range commands() {
-		if cmd.name == name {
-			return c.fail(cmd.run(c, args[1:]))
-		}
+	if cmd, ok := lookup(name); ok {
+		return c.fail(cmd.run(c, args[1:]))
 	}
 	return c.fail(usagef("unknown command %q; run sower help", name))
+}
+
+// aliases are other spellings of commands' names.
+var aliases = map[string]string{"analyze": "analyse"}
+
+// lookup returns the command called name, or spelled so (aliases).
+func lookup(name string) (command, bool) {
+	if n, ok := aliases[name]; ok {
+		name = n
+	}
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd, true
+		}
+	}
+	return command{}, false
+}
+
+// helpCommand is "sower help [COMMAND [SUBCOMMAND]]": the list of
+// commands, or a command's help, as "sower COMMAND [SUBCOMMAND] --help"
+// prints it.
+func (c *cli) helpCommand(args []string) error {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		c.help()
+		return nil
+	}
+	cmd, ok := lookup(args[0])
+	if !ok {
+		return usagef("unknown command %q; run sower help", args[0])
+	}
+	return cmd.run(c, append(slices.Clone(args[1:]), "--help"))
 }
 
 // serve speaks the engine protocol on the standard streams. Its one flag,
@@ -144,6 +176,9 @@ func (c *cli) serve(args []string) error {
 		MaxHashMiB: maxHash,
 		Books:      &book.Library{},
 	}
+	// A banner first, as Stockfish prints: engine protocol clients pass
+	// over the lines before the answer to their handshake.
+	fmt.Fprintf(c.stdout, "Sower %s by the Sower developers (type uci or ugi)\n", protocol.Version)
 	return protocol.ServeWith(context.Background(), c.stdin, c.stdout, cfg)
 }
 
@@ -228,7 +263,7 @@ func (c *cli) help() {
 	for _, cmd := range commands() {
 		fmt.Fprintf(c.stdout, "  %-9s %s\n", cmd.name, cmd.summary)
 	}
-	fmt.Fprintln(c.stdout, "\nRun sower <command> --help for its flags.")
+	fmt.Fprintln(c.stdout, "\nRun sower help <command> (or sower <command> --help) for its flags.")
 }
 
 // flags returns a flag set that reports errors instead of printing them.

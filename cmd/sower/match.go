@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -34,7 +35,7 @@ type matchFlags struct {
 	sprt                  string
 	report                int
 	out, pgn, log         string
-	resume                bool
+	resume, appendOut     bool
 }
 
 // sprtKeys are the words of an --sprt value; written unquoted after --sprt
@@ -109,8 +110,9 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
-	fs.StringVar(&f.out, "out", "", "append one JSON object per game to this file")
+	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
+	fs.BoolVar(&f.appendOut, "append", false, "add this match's games to those --out holds already (another match's)")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
 	onBroker := addMatchBrokerFlags(fs, c.stderr)
@@ -125,6 +127,9 @@ func (c *cli) match(args []string) error {
 		return err
 	}
 
+	if err := f.outCheck(onBroker.url != ""); err != nil {
+		return err
+	}
 	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
 	}
@@ -191,7 +196,7 @@ func (c *cli) match(args []string) error {
 		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
 	sum, err := onBroker.run(ctx, cfg)
 	if errors.Is(err, context.Canceled) {
-		if f.out != "" && f.pgn == "" && onBroker.url == "" {
+		if f.out != "" && f.pgn == "" && onBroker.url == "" && !f.appendOut {
 			return interruptedf("after %d games; the same command with --resume plays the rest", sum.Score.Games())
 		}
 		return interruptedf("after %d games", sum.Score.Games())
@@ -206,6 +211,60 @@ func (c *cli) match(args []string) error {
 	}
 	files = nil
 	return nil
+}
+
+// outCheck refuses, before any work, an --out file that holds games
+// already unless --resume or --append says what they are: the same match,
+// whose games are counted, or another, whose games the new ones follow.
+// Without either, a stopped match run again would write its games 1, 2, …
+// a second time after the first run's. The file is not changed. On a
+// broker the same command resumes the match, and a file that holds games
+// is expected.
+func (f *matchFlags) outCheck(onBroker bool) error {
+	switch {
+	case f.appendOut && f.out == "":
+		return usagef("--append needs --out, the file to add the games to")
+	case f.appendOut && f.resume:
+		return usagef("--append and --resume: give one (--resume continues the match --out holds, --append adds a new match's games to it)")
+	case f.out == "" || f.resume || f.appendOut || onBroker:
+		return nil
+	}
+	held, err := holdsData(f.out)
+	if err != nil {
+		return flagError("--out", err)
+	}
+	if held {
+		return usagef("--out %s: holds games already; add --resume to continue that match, or --append to add a new match's games to it", f.out)
+	}
+	return nil
+}
+
+// holdsData reports whether path is a regular file with more than white
+// space in it. A file that is not there, or not a regular file (a named
+// pipe, a device, a directory), holds nothing to keep: what is wrong with
+// such a path is checkOutput's to say.
+func holdsData(path string) (bool, error) {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false, nil
+	}
+	fl, err := os.Open(path)
+	if err != nil {
+		return false, err
+	}
+	defer fl.Close()
+	r := bufio.NewReader(fl)
+	for {
+		b, err := r.ReadByte()
+		switch {
+		case errors.Is(err, io.EOF):
+			return false, nil
+		case err != nil:
+			return false, err
+		case b != ' ' && b != '\t' && b != '\n' && b != '\r':
+			return true, nil
+		}
+	}
 }
 
 // resumeCheck checks that --resume has what it needs.

@@ -9,8 +9,8 @@ func (c *cli) perft(args []string) error {
 	var g gameFlags
 	var depth int
 	var divide bool
-	fs := c.flags("perft", "--game G --depth N [--fen F] [--divide]")
-	g.add(fs, false)
+	fs := c.flags("perft", `--game G --depth N [--fen F] [--moves "…"] [--divide]`)
+	g.add(fs, true)
 	fs.MarkHidden("no-capture-limit") // refused below: perft ignores the limit
 	fs.MarkHidden("repetition")       // and repetition
 	fs.IntVarP(&depth, "depth", "d", 0, "plies to count (required, 0-64)")
@@ -31,10 +31,20 @@ func (c *cli) perft(args []string) error {
 		return usagef("--depth %d: want 0 to 64", depth)
 	}
 	// The position itself, not a game's: perft ignores the no-capture limit
-	// and repetition (rule book section 5), which end a game.
+	// and repetition (rule book section 5), which end a game. --moves are
+	// played on it likewise.
 	p, err := g.position()
 	if err != nil {
 		return err
+	}
+	ms, err := p.Variant().ParseMoves(g.moves)
+	if err != nil {
+		return usagef("--moves: %v", err)
+	}
+	for i, m := range ms {
+		if p, err = p.After(m); err != nil {
+			return usagef("--moves: move %d: %v", i+1, err)
+		}
 	}
 	start := time.Now()
 	var nodes uint64

@@ -142,13 +142,18 @@ func writeRecords(out, pgn string, recs []match.GameRecord) error {
 }
 
 // replaceFile writes text to path through a temporary file in its
-// directory.
+// directory, with mode 0644 as every other output (CreateTemp makes it
+// 0600).
 func replaceFile(path, text string) error {
 	f, err := os.CreateTemp(filepath.Dir(path), ".sower-review-*")
 	if err != nil {
 		return err
 	}
-	if _, err := f.WriteString(text); err != nil {
+	_, err = f.WriteString(text)
+	if err == nil {
+		err = f.Chmod(0o644)
+	}
+	if err != nil {
 		f.Close()
 		os.Remove(f.Name())
 		return err

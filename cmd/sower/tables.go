@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/tables"
@@ -59,7 +61,7 @@ func (c *cli) tablesBuild(args []string) error {
 	var g gameFlags
 	var dir string
 	var seeds, threads int
-	fs := c.flags("tables build", "--seeds N [--dir DIR] [--capture-side S] [--last-four L] [--no-capture-limit N] [--threads N]")
+	fs := c.flags("tables build", "--seeds N [--tables DIR] [--capture-side S] [--last-four L] [--no-capture-limit N] [--threads N]")
 	g.addGame(fs, board.NameHoyito3, tablesGameHelp)
 	g.addHoyitoRules(fs)
 	// One set serves both repetition rules: --repetition is still read
@@ -67,9 +69,13 @@ func (c *cli) tablesBuild(args []string) error {
 	_ = fs.MarkHidden("repetition") // added just above: it cannot fail
 	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "the no-capture limit the exact values are for (0 = none: bounds only); each limit has a set of its own")
 	fs.IntVar(&seeds, "seeds", 16, "build every layer up to this many seeds on the board (8, 12, 16, …)")
-	fs.StringVar(&dir, "dir", defaultTableDir(), "directory of the table files")
+	addTableDirFlags(fs, &dir)
 	fs.IntVar(&threads, "threads", min(runtime.GOMAXPROCS(0), search.MaxThreads), "worker goroutines")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	flag, err := tableDirFlag(fs)
+	if err != nil {
 		return err
 	}
 	v, err := tableVariant(&g)
@@ -82,7 +88,7 @@ func (c *cli) tablesBuild(args []string) error {
 	if threads < search.MinThreads || threads > search.MaxThreads {
 		return usagef("--threads %d: want %d to %d", threads, search.MinThreads, search.MaxThreads)
 	}
-	if err := checkOutputDir("--dir", dir); err != nil {
+	if err := checkOutputDir(flag, dir); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -92,7 +98,7 @@ func (c *cli) tablesBuild(args []string) error {
 	// found before any work; Build resumes from this check.
 	resume, err := tables.CheckExisting(dir, opts, seeds)
 	if err != nil {
-		return flagError("--dir", err)
+		return flagError(flag, err)
 	}
 	fmt.Fprintf(c.stdout, "building %s tables up to %d seeds in %s%s\n", opts, seeds, dir, c.buildMemoryLimit(seeds, opts))
 	last := 0
@@ -119,6 +125,28 @@ func (c *cli) tablesBuild(args []string) error {
 		return interruptedf("while building layer %d; layers up to %d are complete: run the same command to resume", last+4, last)
 	}
 	return err
+}
+
+// addTableDirFlags adds the tables commands' --tables DIR, the name every
+// other command gives the table directory, and --dir, its former name,
+// kept working but not listed.
+func addTableDirFlags(fs *pflag.FlagSet, dir *string) {
+	fs.StringVar(dir, "tables", defaultTableDir(), "directory of the table files")
+	fs.StringVar(dir, "dir", defaultTableDir(), "the former name of --tables")
+	_ = fs.MarkHidden("dir") // added just above: it cannot fail
+}
+
+// tableDirFlag returns the name of the table directory's flag as given,
+// for the errors about it: --tables, or --dir, its former name. Both at
+// once are refused.
+func tableDirFlag(fs *pflag.FlagSet) (string, error) {
+	switch {
+	case fs.Changed("dir") && fs.Changed("tables"):
+		return "", usagef("--dir is the former name of --tables: give --tables only")
+	case fs.Changed("dir"):
+		return "--dir", nil
+	}
+	return "--tables", nil
 }
 
 // clockSummary describes a built layer's clock rounds: where the exact
@@ -246,11 +274,15 @@ func (c *cli) tablesProbe(args []string) error {
 	var g gameFlags
 	var dir string
 	var asJSON bool
-	fs := c.flags("tables probe", `--fen F [--moves "…"] [--dir DIR] [--json]`)
+	fs := c.flags("tables probe", `--fen F [--moves "…"] [--tables DIR] [--json]`)
 	g.addWith(fs, board.NameHoyito3, tablesGameHelp, true)
-	fs.StringVar(&dir, "dir", defaultTableDir(), "directory of the table files")
+	addTableDirFlags(fs, &dir)
 	fs.BoolVar(&asJSON, "json", false, "print one JSON object")
 	if err := parse(fs, args); err != nil {
+		return err
+	}
+	flag, err := tableDirFlag(fs)
+	if err != nil {
 		return err
 	}
 	if _, err := tableVariant(&g); err != nil {
@@ -261,7 +293,7 @@ func (c *cli) tablesProbe(args []string) error {
 		return err
 	}
 	p := game.Position()
-	tb, err := openTableDir("--dir", dir, p.Variant())
+	tb, err := openTableDir(flag, dir, p.Variant())
 	if err != nil {
 		return err
 	}
