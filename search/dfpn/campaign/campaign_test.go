@@ -13,9 +13,8 @@ import (
 	"github.com/sower-engine/sower/search/dfpn/campaign"
 )
 
-// startGame returns katro-4x4's start, which North wins (proven in
-// docs/dfpn.md's first runs; the tests' own solver in board/cert agrees on
-// smaller positions).
+// startGame returns katro-4x4's start, which the side to move wins in a
+// few thousand nodes (winner finds which side, and plays its move).
 func startGame(t *testing.T) *board.Game {
 	t.Helper()
 	v, err := board.New(board.NameKatro4x4)
