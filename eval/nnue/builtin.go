@@ -26,7 +26,7 @@ func BuiltinName(f board.Family) string {
 // network by default (the protocol's EvalType auto, the command line's
 // --eval auto): a family's network becomes its default when it has
 // passed the SPRT against the linear evaluation at 10+0.1 in the plain
-// build, as Hoyito III's has (docs/nnue.md, "Faster plain loops").
+// build, as Hoyito III's has (docs/nnue.md, "The default evaluation").
 // Katro's has not, so Katro plays with the linear evaluation by default.
 func PlaysByDefault(f board.Family) bool {
 	return f == board.Hoyito

@@ -16,7 +16,7 @@ const (
 	// Architecture 1 had an accumulator of 64 and a dense layer of 16;
 	// architecture 2 halves both, which cost no measured strength a node
 	// in Hoyito III and about a fifth of the gain in Katro, for a quarter
-	// to a third more nodes a second (docs/nnue.md, "A narrower network").
+	// to a third more nodes a second (docs/nnue.md, "The network").
 	Arch = 2
 	// Hidden is the width of a perspective's accumulator.
 	Hidden = 32
