@@ -77,9 +77,9 @@ func (b *Book) Add(ctx context.Context, r io.Reader) error {
 	if _, _, err := w.run(root); err != nil {
 		return fmt.Errorf("the proof from %s does not hold: %w", positionText(&root), err)
 	}
-	hashes := make([]uint64, 0, len(b.hashes)+w.reached)
-	entries := make([]uint32, 0, cap(hashes))
-	north := make([]bool, 0, cap(hashes))
+	hashes := make([]uint64, 0, w.reached)
+	entries := make([]uint32, 0, w.reached)
+	north := make([]bool, 0, w.reached)
 	for i := range w.index.keys {
 		n := &w.nodes[i]
 		if n.state != done {
@@ -89,9 +89,26 @@ func (b *Book) Add(ctx context.Context, r io.Reader) error {
 		entries = append(entries, uint32(n.move)|uint32(min(n.depth, entryMax))<<entryDepthShift|uint32(min(n.need, entryMax))<<entryNeedShift)
 		north = append(north, w.winner == board.North)
 	}
-	hashes = append(hashes, b.hashes...)
-	entries = append(entries, b.entries...)
-	north = append(north, b.winner...)
+	b.merge(hashes, entries, north)
+	return nil
+}
+
+// Merge adds the positions of book o, of the same variant; a position
+// both hold keeps b's entry.
+func (b *Book) Merge(o *Book) error {
+	if o.v.Name() != b.v.Name() {
+		return fmt.Errorf("a book of %s merged into one of %s", o.v.Name(), b.v.Name())
+	}
+	b.merge(slices.Clone(o.hashes), slices.Clone(o.entries), slices.Clone(o.winner))
+	return nil
+}
+
+// merge adds positions to the book, sorted by hash; a position already
+// there keeps its entry.
+func (b *Book) merge(hashes []uint64, entries []uint32, north []bool) {
+	hashes = append(slices.Clone(b.hashes), hashes...)
+	entries = append(slices.Clone(b.entries), entries...)
+	north = append(slices.Clone(b.winner), north...)
 	order := make([]int32, len(hashes))
 	for i := range order {
 		order[i] = int32(i)
@@ -103,7 +120,7 @@ func (b *Book) Add(ctx context.Context, r io.Reader) error {
 		case hashes[x] > hashes[y]:
 			return 1
 		}
-		return int(x - y) // the new proof's entry first
+		return int(x - y) // the book's own entry first
 	})
 	b.hashes, b.entries, b.winner = b.hashes[:0], b.entries[:0], b.winner[:0]
 	for k, i := range order {
@@ -114,7 +131,6 @@ func (b *Book) Add(ctx context.Context, r io.Reader) error {
 		b.entries = append(b.entries, entries[i])
 		b.winner = append(b.winner, north[i])
 	}
-	return nil
 }
 
 // readText reads a v1 certificate for Add: it needs its root and winner in

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"path"
+	"runtime"
 	"sort"
 	"sync"
 
@@ -54,7 +56,8 @@ func Proofs() fs.FS { return proofs }
 
 // Load reads game's certificates in fsys (nil: the embedded ones) into one
 // book, checking each proof as it is read (cert.Book.Add); nil with no
-// error when game has none.
+// error when game has none. The certificates are read side by side, one
+// a thread (runtime.GOMAXPROCS), and merged in their files' order.
 func Load(ctx context.Context, fsys fs.FS, game string) (*cert.Book, error) {
 	fsys = orEmbedded(fsys)
 	files := Files(fsys, game)
@@ -65,18 +68,41 @@ func Load(ctx context.Context, fsys fs.FS, game string) (*cert.Book, error) {
 	if err != nil {
 		return nil, err
 	}
+	books := make([]*cert.Book, len(files))
+	errs := make([]error, len(files))
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	for i, f := range files {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			books[i], errs[i] = loadFile(ctx, fsys, f, v)
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, o := range books[1:] {
+		if err := books[0].Merge(o); err != nil {
+			return nil, err
+		}
+	}
+	return books[0], nil
+}
+
+// loadFile reads the certificate f into a book of its own.
+func loadFile(ctx context.Context, fsys fs.FS, f string, v *board.Variant) (*cert.Book, error) {
 	b, err := cert.NewBook(v)
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		data, err := fs.ReadFile(fsys, f)
-		if err != nil {
-			return nil, err
-		}
-		if err := b.Add(ctx, bytes.NewReader(data)); err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
+	data, err := fs.ReadFile(fsys, f)
+	if err != nil {
+		return nil, err
+	}
+	if err := b.Add(ctx, bytes.NewReader(data)); err != nil {
+		return nil, fmt.Errorf("%s: %w", f, err)
 	}
 	return b, nil
 }
