@@ -16,7 +16,7 @@ import (
 	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/chromedp"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -37,7 +37,7 @@ func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err := match.ReadRecords(data)
+		recs, err := record.ReadRecords(data)
 		if err != nil || len(recs) != 1 {
 			t.Fatalf("%s: %d records, %v:\n%s", c.button, len(recs), err, data)
 		}

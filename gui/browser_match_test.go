@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -76,7 +76,7 @@ func testTraditionalMatch(t *testing.T, browserCtx context.Context, srv *guiServ
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := match.ReadRecords(data)
+	recs, err := record.ReadRecords(data)
 	if err != nil || len(recs) != 2 {
 		t.Fatalf("the match's record: %d games, %v", len(recs), err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/chromedp/chromedp"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/protocol/client"
@@ -80,7 +80,7 @@ func TestBrowserReview(t *testing.T) {
 	if err := g.PlayAll(ms); err != nil {
 		t.Fatal(err)
 	}
-	rec := match.RecordGame(g, "human", "human", "none", "none", make([]client.Reply, len(ms)))
+	rec := record.RecordGame(g, "human", "human", "none", "none", make([]client.Reply, len(ms)))
 	b, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
@@ -169,7 +169,7 @@ func TestBrowserReview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	recs, err := match.ReadRecords(data)
+	recs, err := record.ReadRecords(data)
 	if err != nil || len(recs) != 1 || len(recs[0].Moves) != len(ms) {
 		t.Fatalf("the saved record: %v\n%s", err, data)
 	}

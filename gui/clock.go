@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -41,13 +41,13 @@ func (l *timeLoss) loser() string {
 // parseLimit reads the engines' limit from the page's form: a kind
 // (movetime, depth or tc) and its value ("" for the kind's default). It
 // is the limit type of sower match, so that both arbiters time moves
-// alike (match.NewMove).
-func parseLimit(kind, value string) (match.Limit, error) {
+// alike (timecontrol.NewMove).
+func parseLimit(kind, value string) (timecontrol.Limit, error) {
 	v := strings.TrimSpace(value)
 	if v == "" {
 		v = map[string]string{"movetime": "1000", "depth": "8", "tc": "60+1"}[kind]
 	}
-	var l match.Limit
+	var l timecontrol.Limit
 	switch kind {
 	case "movetime":
 		ms, err := strconv.ParseUint(v, 10, 32)
@@ -62,7 +62,7 @@ func parseLimit(kind, value string) (match.Limit, error) {
 		}
 		l.Depth = int(d)
 	case "tc":
-		return match.ParseTC(v)
+		return timecontrol.ParseTC(v)
 	default:
 		return l, fmt.Errorf("limit %q: want movetime, depth or tc", kind)
 	}
@@ -71,7 +71,7 @@ func parseLimit(kind, value string) (match.Limit, error) {
 
 // limitForm is a limit as the page's form shows it: the kind and value
 // parseLimit reads back.
-func limitForm(l match.Limit) limitMsg {
+func limitForm(l timecontrol.Limit) limitMsg {
 	switch {
 	case l.HasClock():
 		return limitMsg{"tc", l.TC()}

@@ -22,8 +22,9 @@
 // (the limit, the clocks and losses on time), engines.go (the jobs and
 // engine processes), state.go (what the page is sent) and tables.go (the
 // endgame tables' result for every move, with --tables). Moves are
-// asked for under a match.Limit with match.NewMove, as sower match asks,
-// so that both arbiters agree on clocks, margins and time faults.
+// asked for under a timecontrol.Limit with timecontrol.NewMove, as sower
+// match asks, so that both arbiters agree on clocks, margins and time
+// faults.
 //
 // The WebSocket protocol (RFC 6455) is implemented here on the standard
 // library: the handshake, masked client frames, fragments, ping, pong and

@@ -7,7 +7,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -20,7 +21,7 @@ type job struct {
 	stop   chan struct{}
 	engine string
 	side   board.Side
-	move   match.Move // a move's request and time (kind "move")
+	move   timecontrol.Move // a move's request and time (kind "move")
 }
 
 // slot is one engine process of a session; jobs take its lock while they
@@ -75,7 +76,7 @@ func (s *session) warm(name string) {
 
 // gameOptions are the options the engines get for this game.
 func (s *session) gameOptions() []client.Option {
-	opts := match.GameOptions(s.v)
+	opts := record.GameOptions(s.v)
 	if o, ok := s.srv.tablePath(s.v); ok {
 		opts = append(opts, o)
 	}
@@ -97,7 +98,7 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 		j.engine = s.players[side]
 		// As sower match asks for a move: the same request, wait and
 		// margin from the same limit.
-		j.move = match.NewMove([2]match.Limit{s.limit, s.limit}, s.clocks, side, timeMargin, s.srv.cfg.Timeout)
+		j.move = timecontrol.NewMove([2]timecontrol.Limit{s.limit, s.limit}, s.clocks, side, timeMargin, s.srv.cfg.Timeout)
 		req = j.move.Go
 		req.Stop = j.stop
 	}

@@ -3,7 +3,7 @@ package gui
 import (
 	"encoding/json"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // The messages between the page and the server, as JSON objects with a
@@ -133,7 +133,7 @@ type plyMsg struct {
 	Depth int      `json:"depth,omitempty"`
 	MS    int64    `json:"ms"`
 	// Review is the ply's mark, loss and better move, once reviewed.
-	Review *match.MoveReview `json:"review,omitempty"`
+	Review *record.MoveReview `json:"review,omitempty"`
 }
 
 // evalMsg is an engine's score from South's view (the page shows every

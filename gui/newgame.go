@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -29,7 +29,7 @@ func refuse(param, format string, a ...any) error {
 type newSetup struct {
 	v       *board.Variant
 	players [2]string
-	limit   match.Limit
+	limit   timecontrol.Limit
 	start   board.Position
 	moves   []board.Move
 }

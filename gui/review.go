@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
@@ -19,7 +19,7 @@ type reviewRun struct {
 	engine string
 	done   int // positions searched
 	total  int // the game's positions
-	plies  []match.MoveReview
+	plies  []record.MoveReview
 }
 
 // reviewMsg is the review as the page shows it: under way (Running, with
@@ -106,7 +106,7 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 			})
 			return
 		}
-		var ply *match.MoveReview
+		var ply *record.MoveReview
 		if i > 0 {
 			pr := marks.Judge(f, th, &prev, &view, moves[i-1].String())
 			ply = &pr
@@ -122,7 +122,7 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 
 // reviewed takes one position's judgement (ply, nil for the start) of
 // review run; after the last, the review replaces the game's.
-func (s *session) reviewed(run *reviewRun, ply *match.MoveReview, last bool) {
+func (s *session) reviewed(run *reviewRun, ply *record.MoveReview, last bool) {
 	if s.rev != run {
 		return // cancelled, or the game changed
 	}
@@ -268,7 +268,7 @@ func (s *session) reviewState() *reviewMsg {
 
 // plyReview is ply i's review as shown: the review under way's, else the
 // game's.
-func (s *session) plyReview(i int) *match.MoveReview {
+func (s *session) plyReview(i int) *record.MoveReview {
 	plies := s.review
 	if s.rev != nil && len(s.rev.plies) > i {
 		plies = s.rev.plies
@@ -291,7 +291,7 @@ func (s *session) keepReview(n int) {
 
 // readReview takes the review of a record's plies, as far as they were
 // all reviewed.
-func (s *session) readReview(rec *match.GameRecord) {
+func (s *session) readReview(rec *record.GameRecord) {
 	s.review = nil
 	for _, m := range rec.Moves {
 		if m.Review == nil {
@@ -302,7 +302,7 @@ func (s *session) readReview(rec *match.GameRecord) {
 }
 
 // writeReview puts the game's review into its record.
-func (s *session) writeReview(rec *match.GameRecord) {
+func (s *session) writeReview(rec *record.GameRecord) {
 	for i := range s.review {
 		if i < len(rec.Moves) {
 			pr := s.review[i]

@@ -8,7 +8,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -45,7 +46,7 @@ type session struct {
 	view    int // the ply shown
 
 	players [2]string
-	limit   match.Limit // both engines'
+	limit   timecontrol.Limit // both engines'
 	clocks  [2]time.Duration
 	running int // the side whose clock runs, -1 for none
 	since   time.Time
@@ -55,9 +56,9 @@ type session struct {
 	step    bool // play one engine move, then pause
 	faults  int  // engine faults in a row at this ply
 	an      analysis
-	match   *tradMatch         // a traditional match being played, if any
-	review  []match.MoveReview // the game's review, ply by ply, as far as it goes
-	rev     *reviewRun         // a review under way, if any
+	match   *tradMatch          // a traditional match being played, if any
+	review  []record.MoveReview // the game's review, ply by ply, as far as it goes
+	rev     *reviewRun          // a review under way, if any
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -77,7 +78,7 @@ func newSession(srv *Server, c *wsConn) *session {
 	v, _ := board.New(board.NameKatro)
 	s.v, s.start = v, v.Start()
 	s.players = [2]string{"human", srv.cfg.Engines[0].Name}
-	s.limit = match.Limit{MoveTime: time.Second}
+	s.limit = timecontrol.Limit{MoveTime: time.Second}
 	s.an = analysis{Engine: srv.cfg.Engines[0].Name, MultiPV: 1, MaxMultiPV: 1}
 	return s
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -41,7 +41,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	lost := s.lostAt(s.view)
 	if lost != nil {
-		m.Status, m.Reason = lost.winner().String(), string(match.TimeForfeit)
+		m.Status, m.Reason = lost.winner().String(), string(record.TimeForfeit)
 	}
 	if !st.Over() && lost == nil {
 		for _, mv := range p.LegalMoves() {
@@ -158,9 +158,9 @@ func (s *session) limitText(side board.Side) string {
 }
 
 // record is the game's record as sower match writes it.
-func (s *session) record() *match.GameRecord {
+func (s *session) record() *record.GameRecord {
 	g := s.gameAt(len(s.moves))
-	rec := match.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
+	rec := record.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
 	s.writeReview(rec)
 	if l := s.lostAt(len(s.moves)); l != nil {
@@ -170,7 +170,7 @@ func (s *session) record() *match.GameRecord {
 		if l.winner() == board.NorthWins {
 			rec.Result = "0-1"
 		}
-		rec.Termination, rec.Reason, rec.Loser = match.TimeForfeit, l.reason(), l.loser()
+		rec.Termination, rec.Reason, rec.Loser = record.TimeForfeit, l.reason(), l.loser()
 	}
 	return rec
 }
@@ -178,7 +178,7 @@ func (s *session) record() *match.GameRecord {
 // export sends the game's record in a format of sower match; in a match,
 // the record of every game so far, numbered, as one file.
 func (s *session) export(format string) error {
-	recs := []*match.GameRecord{s.record()}
+	recs := []*record.GameRecord{s.record()}
 	name := "sower-" + s.v.Name() + "-" + recs[0].Date
 	if s.match != nil {
 		recs = s.match.records(s)
@@ -213,7 +213,7 @@ func (s *session) export(format string) error {
 // importRecord replaces the game with the first game of a record; a
 // record that does not fit the rules changes nothing.
 func (s *session) importRecord(text string) error {
-	recs, err := match.ReadRecords([]byte(text))
+	recs, err := record.ReadRecords([]byte(text))
 	if err != nil {
 		return fmt.Errorf("import: %v", err)
 	}
@@ -227,7 +227,7 @@ func (s *session) importRecord(text string) error {
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil
 	end := g.Position()
-	if rec.Termination == match.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
+	if rec.Termination == record.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
 		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}
 	}
 	for i, m := range rec.Moves {

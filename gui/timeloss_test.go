@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
 
@@ -25,7 +25,7 @@ func TestLossOnTime(t *testing.T) {
 	p.await("North's clock", func(p *page) bool { return len(p.last.Moves) == 1 && p.last.Running == "north" })
 	p.await("the end of the game", func(p *page) bool { return p.last.Turn == "over" })
 	s := p.last
-	if s.Status != "south" || s.Reason != string(match.TimeForfeit) || s.Result != "South wins: North lost on time" {
+	if s.Status != "south" || s.Reason != string(record.TimeForfeit) || s.Result != "South wins: North lost on time" {
 		t.Errorf("after North's clock ran out: status %q, reason %q, result %q", s.Status, s.Reason, s.Result)
 	}
 	if s.Clocks == nil || s.Clocks[1] != 0 || s.Running != "" || len(s.Legal) != 0 || len(s.Moves) != 1 {
@@ -43,12 +43,12 @@ func TestLossOnTime(t *testing.T) {
 	for _, format := range []string{"jsonl", "pgn"} {
 		text := p.export(format)
 		records[format] = text
-		recs, err := match.ReadRecords([]byte(text))
+		recs, err := record.ReadRecords([]byte(text))
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", format, err, text)
 		}
 		r := recs[0]
-		if r.Result != "1-0" || r.Winner != "south" || r.Termination != match.TimeForfeit || r.Loser != "north" ||
+		if r.Result != "1-0" || r.Winner != "south" || r.Termination != record.TimeForfeit || r.Loser != "north" ||
 			r.Reason != "north's clock ran out" || len(r.Moves) != 1 {
 			t.Errorf("%s record: result %q, winner %q, termination %q, loser %q, reason %q, %d moves:\n%s",
 				format, r.Result, r.Winner, r.Termination, r.Loser, r.Reason, len(r.Moves), text)
@@ -62,7 +62,7 @@ func TestLossOnTime(t *testing.T) {
 	}
 	p.send(map[string]any{"type": "goto", "ply": 1})
 	p.await("ply 1", func(p *page) bool { return p.last.View == 1 })
-	if p.last.Turn != "over" || p.last.Reason != string(match.TimeForfeit) {
+	if p.last.Turn != "over" || p.last.Reason != string(record.TimeForfeit) {
 		t.Errorf("the end of a game lost on time: turn %q, reason %q", p.last.Turn, p.last.Reason)
 	}
 	// A take back undoes the loss: South is to move with its clock.
@@ -125,7 +125,7 @@ func TestClockRunsWhileLookingBack(t *testing.T) {
 			}
 			p.await("the loss on time", func(p *page) bool { return p.last.Turn == "over" })
 			winner := map[string]string{"south": "north", "north": "south"}[tc.toMove]
-			if p.last.View != tc.moves || p.last.Status != winner || p.last.Reason != string(match.TimeForfeit) || p.last.Running != "" {
+			if p.last.View != tc.moves || p.last.Status != winner || p.last.Reason != string(record.TimeForfeit) || p.last.Running != "" {
 				t.Errorf("after the clock ran out while looking back: view %d, status %q, reason %q, running %q; want view %d, %s wins on time",
 					p.last.View, p.last.Status, p.last.Reason, p.last.Running, tc.moves, winner)
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -25,8 +25,8 @@ type tradMatch struct {
 	games   int
 	players [2]string // A and B
 	rules   board.Rules
-	done    []*match.GameRecord // the finished games, in order
-	holder  int                 // the player the last four go to, or -1 for the capturer
+	done    []*record.GameRecord // the finished games, in order
+	holder  int                  // the player the last four go to, or -1 for the capturer
 	// scheduled is the game (the session's gameID) whose successor is
 	// due to start by itself (autoNext).
 	scheduled int
@@ -132,8 +132,8 @@ func (s *session) nextGame() error {
 
 // records returns the match's records: the finished games and the one in
 // play, numbered, each saying which side player A had (Engine1).
-func (m *tradMatch) records(s *session) []*match.GameRecord {
-	recs := append([]*match.GameRecord(nil), m.done...)
+func (m *tradMatch) records(s *session) []*record.GameRecord {
+	recs := append([]*record.GameRecord(nil), m.done...)
 	rec := s.record()
 	rec.Game = m.number()
 	rec.Engine1 = "south"

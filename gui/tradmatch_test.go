@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
@@ -37,7 +37,7 @@ func TestTraditionalMatch(t *testing.T) {
 		t.Errorf("the match's end: %+v, want no next game, 4 points shared between a and b", m)
 	}
 	text := p.export("jsonl")
-	recs, err := match.ReadRecords([]byte(text))
+	recs, err := record.ReadRecords([]byte(text))
 	if err != nil || len(recs) != 4 {
 		t.Fatalf("the match's record: %d games, %v:\n%s", len(recs), err, text)
 	}

@@ -44,8 +44,8 @@ func TestNoEngineDependencies(t *testing.T) {
 
 // The broker does not depend on Sower's protocol server (its version is
 // passed in by the command), and imports neither the search nor the
-// endgame tables itself: they reach it only through package bench, whose
-// self-play its workers run.
+// endgame tables itself: they reach it only through package
+// bench/selfplay, whose self-play its workers run.
 func TestBrokerDependencies(t *testing.T) {
 	const mod = "github.com/sower-engine/sower/"
 	goTool := sowertest.GoTool(t)
@@ -63,10 +63,10 @@ func TestBrokerDependencies(t *testing.T) {
 		}
 		return found
 	}
-	if list("-deps", mod+"bench/match/broker")[mod+"protocol"] {
+	if list("-deps", mod+"bench/broker")[mod+"protocol"] {
 		t.Errorf("the broker depends on %sprotocol", mod)
 	}
-	direct := list("-f", `{{join .Imports "\n"}}`, mod+"bench/match/broker")
+	direct := list("-f", `{{join .Imports "\n"}}`, mod+"bench/broker")
 	for _, f := range []string{"protocol", "search", "tables"} {
 		if direct[mod+f] {
 			t.Errorf("the broker imports %s%s", mod, f)

@@ -4,11 +4,13 @@
 // Each side is a program that speaks the engine protocol (docs/protocol.md),
 // started as a child process and driven over its standard input and output,
 // or a built-in player ("builtin:random", "builtin:greedy"). The package
-// uses the rules (board) and the engine client (protocol/client) only,
-// never the engine itself, so that the GUI, which plays its games through
-// it, drives engines only through the client. The arbiter keeps every game with board.Game, so the
-// rule book alone decides what is legal and when a game ends (including the
-// no-capture limit and repetition); the engines only propose moves.
+// uses the rules (board), the engine client (protocol/client), the game
+// records (bench/record) and the time controls (bench/timecontrol) only,
+// never the engine itself; the GUI, which arbitrates its own games, shares
+// the records and time controls, not this package. The arbiter keeps every
+// game with board.Game, so the rule book alone decides what is legal and
+// when a game ends (including the no-capture limit and repetition); the
+// engines only propose moves.
 //
 // # Driving an engine
 //
@@ -35,8 +37,8 @@
 //
 // # Forfeits
 //
-// A game is lost, with its termination and reason recorded, by the player
-// that
+// A game is lost, with its termination (record.Termination) and reason
+// recorded, by the player that
 //
 //   - answers with a move that does not parse or is not legal, or with
 //     "bestmove (none)" while the game goes on (IllegalMove);
@@ -62,13 +64,12 @@
 // arbiter plays them one after the other: Concurrency is the number of
 // pairs played at once. A Table plays single pairs with the same players
 // and rules, and a Tally counts and writes games played elsewhere, so that
-// a match can be spread over several machines (package
-// bench/match/broker).
+// a match can be spread over several machines (package bench/broker).
 //
 // # Resuming
 //
 // Config.Played takes the games an earlier run of the same match wrote
-// (its JSON records, read back with ReadRecords): Run counts them, in
+// (its JSON records, read back with record.ReadRecords): Run counts them, in
 // the summary and the SPRT, checks that each is a game of this match
 // (number, game, rule options, start, players, sides, limits), and plays
 // only the others, the lone game of an unfinished pair included. Since

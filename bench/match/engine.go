@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -22,22 +23,16 @@ func Builtins() []string { return []string{"random", "greedy"} }
 // EngineSpec describes one side of a match: a program that speaks the
 // engine protocol, started as a child process, or a built-in player.
 type EngineSpec struct {
-	Name    string   // shown in reports and records
-	Command []string // program and arguments; empty for a built-in player
-	Builtin string   // "random" or "greedy" for a built-in player
-	Options []Option // sent with setoption after the handshake
-	Limit   Limit    // how long the engine may think (ignored by built-in players)
+	Name    string            // shown in reports and records
+	Command []string          // program and arguments; empty for a built-in player
+	Builtin string            // "random" or "greedy" for a built-in player
+	Options []Option          // sent with setoption after the handshake
+	Limit   timecontrol.Limit // how long the engine may think (ignored by built-in players)
 }
 
 // Option is an engine option: "setoption name <Name> value <Value>", or
 // without "value" when Value is empty (a button).
 type Option = client.Option
-
-// ruleOptions are the options the arbiter sets itself from the match's
-// game and rules.
-func ruleOptions() []string {
-	return []string{"UCI_Variant", "CaptureSide", "LastFour", "Repetition", "NoCaptureLimit"}
-}
 
 // ParseEngine reads an engine string: "builtin:random", "builtin:greedy",
 // or a command line ("./sower", "engine --flag 'a b'") split into words as

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
@@ -18,7 +19,7 @@ import (
 // which processes play it.
 func TestLogNamesProcesses(t *testing.T) {
 	bin := clienttest.BuildFake(t)
-	lim := Limit{MoveTime: 2 * time.Second}
+	lim := timecontrol.Limit{MoveTime: 2 * time.Second}
 	var log sowertest.SyncBuffer
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 4, Concurrency: 2,
@@ -62,7 +63,7 @@ func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space le
 // be written, as a record that cannot be written does.
 func TestLogWriteFails(t *testing.T) {
 	bin := clienttest.BuildFake(t)
-	lim := Limit{MoveTime: 2 * time.Second}
+	lim := timecontrol.Limit{MoveTime: 2 * time.Second}
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 2,
 		Engines: [2]EngineSpec{fake(bin, "a", lim), fake(bin, "b", lim)},

@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -99,7 +100,7 @@ type Config struct {
 	// that game; a record keeps neither the engines' commands nor their
 	// options, so those are not checked. A traditional match's played
 	// games must be its first ones.
-	Played []GameRecord
+	Played []record.GameRecord
 }
 
 // Validate checks everything that needs no engine: what Check does short
@@ -167,7 +168,7 @@ func (c *Config) checkEngine(i int) error {
 		return fmt.Errorf("%s: no command", label)
 	}
 	for _, o := range e.Options {
-		for _, r := range ruleOptions() {
+		for _, r := range record.RuleOptions() {
 			if strings.EqualFold(o.Name, r) {
 				return fmt.Errorf("%s: option %s is set by the match (use the game and rule flags)", label, o.Name)
 			}
@@ -211,7 +212,7 @@ func (c *Config) Check(ctx context.Context) error {
 		// The game's options too: an engine that does not know the game
 		// says so now.
 		var complaint string
-		f = p.setOptions(GameOptions(c.Variant))
+		f = p.setOptions(record.GameOptions(c.Variant))
 		if f == nil {
 			f = p.ready(ctx, func(l string) {
 				if rest, ok := strings.CutPrefix(l, "info string error"); ok && complaint == "" {
@@ -252,7 +253,7 @@ type Summary struct {
 	LLR      float64
 	Decision Decision
 	// Forfeits counts each engine's forfeits by termination.
-	Forfeits [2]map[Termination]int
+	Forfeits [2]map[record.Termination]int
 }
 
 // Run plays the match and writes progress, reports and records as the
@@ -316,7 +317,7 @@ func newRunner(cfg *Config) *runner {
 	r := &runner{cfg: cfg, log: client.NewLog(cfg.Log), half: map[int]float64{}, holder: -1}
 	r.sum.Names = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
 	r.sum.SPRT = cfg.SPRT
-	r.sum.Forfeits = [2]map[Termination]int{{}, {}}
+	r.sum.Forfeits = [2]map[record.Termination]int{{}, {}}
 	r.openings = cfg.PairOpenings()
 	pairs := (cfg.Games + 1) / 2
 	switch {
@@ -378,7 +379,7 @@ func (r *runner) take(ctx context.Context) (int, bool) {
 // playPair plays the games of a pair from open (one when the last pair is cut short
 // by an odd number of games), handing each record to done as it finishes.
 // It returns false if the match stopped during a game.
-func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*GameRecord)) bool {
+func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*record.GameRecord)) bool {
 	for idx := 2 * pair; idx < min(2*pair+2, r.cfg.Games); idx++ {
 		if r.played[idx] {
 			continue
@@ -424,31 +425,10 @@ func slotSide(idx, slot int) board.Side {
 	return board.North
 }
 
-// GameOptions are the options both engines get for a game of v: the game
-// (UCI_Variant) and its rule options. Repetition off needs a no-capture
-// limit, and an engine refuses either setting while the other would make
-// the pair off and 0; so NoCaptureLimit comes before Repetition off and
-// after Repetition threefold, and the engine meets no such pair whatever
-// the rules of its game before.
-func GameOptions(v *board.Variant) []Option {
-	rules := v.Rules()
-	opts := []Option{{Name: "UCI_Variant", Value: v.Name()}}
-	limit := Option{Name: "NoCaptureLimit", Value: strconv.Itoa(rules.NoCaptureLimit)}
-	if v.Family() != board.Hoyito {
-		return append(opts, limit)
-	}
-	opts = append(opts, Option{Name: "CaptureSide", Value: rules.CaptureSide.String()}, Option{Name: "LastFour", Value: rules.LastFour.String()})
-	rep := Option{Name: "Repetition", Value: rules.Repetition.String()}
-	if rules.Repetition == board.RepetitionOff {
-		return append(opts, limit, rep)
-	}
-	return append(opts, rep, limit)
-}
-
 // limit returns the limit that applies to a slot's player.
-func (r *runner) limit(slot int) Limit {
+func (r *runner) limit(slot int) timecontrol.Limit {
 	if r.cfg.Engines[slot].Builtin != "" {
-		return Limit{}
+		return timecontrol.Limit{}
 	}
 	return r.cfg.Engines[slot].Limit
 }
@@ -467,7 +447,7 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 	p, f := startProcess(ctx, spec, label, r.cfg.timeout(), r.log)
 	if f != nil {
 		if f.term != aborted {
-			f = &fault{Crash, "could not start: " + f.detail}
+			f = &fault{record.Crash, "could not start: " + f.detail}
 		}
 		return nil, f
 	}
@@ -484,10 +464,10 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 
 // play plays game idx (0-based) from open and returns its record, or nil if the
 // match stopped during the game.
-func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Position, lf board.LastFour) *GameRecord {
+func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Position, lf board.LastFour) *record.GameRecord {
 	su := r.setup(idx, open, lf)
 	v, start, slotOf, lims := su.variant, su.start, su.slotOf, su.lims
-	opts := GameOptions(v)
+	opts := record.GameOptions(v)
 	rec := su.record(idx, r.cfg)
 	g := board.NewGame(start)
 	var players [2]player
@@ -508,7 +488,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 
 	// forfeit ends the game: side loses for f. It returns nil if the
 	// game was aborted.
-	forfeit := func(side board.Side, f *fault) *GameRecord {
+	forfeit := func(side board.Side, f *fault) *record.GameRecord {
 		if f.term == aborted || ctx.Err() != nil {
 			w.drop(0, 0) // both may be searching
 			w.drop(1, 0)
@@ -521,10 +501,10 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		if side == board.South {
 			winner = board.NorthWins
 		}
-		rec.Result, rec.Winner = resultText(winner), winner.String()
+		rec.Result, rec.Winner = record.ResultText(winner), winner.String()
 		rec.Termination, rec.Reason, rec.Loser = f.term, f.detail, strings.ToLower(side.String())
 		p := g.Position()
-		rec.Final, rec.Date = p.String(), today()
+		rec.Final, rec.Date = p.String(), record.Today()
 		return rec
 	}
 
@@ -559,17 +539,17 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		if err := ctx.Err(); err != nil {
 			return forfeit(side, &fault{aborted, err.Error()})
 		}
-		mv := NewMove(lims, clock, side, r.cfg.TimeMargin, r.cfg.timeout())
+		mv := timecontrol.NewMove(lims, clock, side, r.cfg.TimeMargin, r.cfg.timeout())
 		rep, f := r.answer(ctx, players[side], g, mv.Go, pondering[side])
 		pondering[side] = ponder{}
-		if f != nil && f.term == TimeForfeit {
+		if f != nil && f.term == record.TimeForfeit {
 			f.detail = mv.NoAnswer()
 		}
 		if f != nil {
 			return forfeit(side, f)
 		}
 		if late := mv.Late(rep.Elapsed); late != "" {
-			return forfeit(side, &fault{TimeForfeit, late})
+			return forfeit(side, &fault{record.TimeForfeit, late})
 		}
 		clock[side] = lims[side].After(clock[side], rep.Elapsed)
 		m, err := v.ParseMove(rep.Move)
@@ -584,23 +564,23 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 			case board.NoMove.String():
 				what = "answered (none) but the game is not over"
 			}
-			return forfeit(side, &fault{IllegalMove, what})
+			return forfeit(side, &fault{record.IllegalMove, what})
 		}
-		rec.Moves = append(rec.Moves, newMoveRecord(m, side, rep))
+		rec.Moves = append(rec.Moves, record.NewMoveRecord(m, side, rep))
 		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
-			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], NewMove(lims, clock, side, 0, 0).Go); f != nil {
+			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], timecontrol.NewMove(lims, clock, side, 0, 0).Go); f != nil {
 				return forfeit(side, f)
 			}
 		}
 	}
 	endPonders()
-	rec.finish(g)
+	rec.Finish(g)
 	return rec
 }
 
 // finish counts a finished game, writes its records and progress, and
 // stops the match when the SPRT decides.
-func (r *runner) finish(rec *GameRecord) {
+func (r *runner) finish(rec *record.GameRecord) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.count(rec) {
@@ -610,7 +590,7 @@ func (r *runner) finish(rec *GameRecord) {
 	r.write(rec)
 	if r.cfg.Progress != nil {
 		detail := rec.Reason
-		if rec.Termination != Normal {
+		if rec.Termination != record.Normal {
 			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
 		}
 		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s",
@@ -629,7 +609,7 @@ func (r *runner) finish(rec *GameRecord) {
 }
 
 // write writes a game's records; the first error stops the match.
-func (r *runner) write(rec *GameRecord) {
+func (r *runner) write(rec *record.GameRecord) {
 	var err error
 	if r.cfg.JSON != nil {
 		var b []byte
@@ -655,7 +635,7 @@ func (r *runner) write(rec *GameRecord) {
 func (r *runner) summary() Summary {
 	s := r.sum
 	for i := range s.Forfeits {
-		s.Forfeits[i] = map[Termination]int{}
+		s.Forfeits[i] = map[record.Termination]int{}
 		for k, v := range r.sum.Forfeits[i] {
 			s.Forfeits[i][k] = v
 		}
@@ -666,7 +646,7 @@ func (r *runner) summary() Summary {
 // count counts a finished game in the summary and stops the match when the
 // SPRT decides (r.mu held). It returns false, counting nothing, if the
 // match had already stopped.
-func (r *runner) count(rec *GameRecord) bool {
+func (r *runner) count(rec *record.GameRecord) bool {
 	if r.sum.Decision != Continue || r.err != nil {
 		return false // the match has stopped; games still running are not counted
 	}
@@ -678,9 +658,9 @@ func (r *runner) count(rec *GameRecord) bool {
 
 // add counts a finished game's result in the summary (r.mu held) and
 // reports whether it completed its pair.
-func (r *runner) add(rec *GameRecord) (pairDone bool) {
+func (r *runner) add(rec *record.GameRecord) (pairDone bool) {
 	s := &r.sum
-	e1 := rec.engine1Score()
+	e1 := rec.Engine1Score()
 	tally := func(t *WDL, score float64) {
 		switch score {
 		case 1:
@@ -734,4 +714,12 @@ func (r *runner) judge() {
 	if s.Decision = s.SPRT.Decide(s.LLR); s.Decision != Continue {
 		r.cancel()
 	}
+}
+
+// titleSide turns "south" into "South".
+func titleSide(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
@@ -34,12 +36,12 @@ func builtin(name string) EngineSpec {
 }
 
 // fake describes the fake engine with arguments.
-func fake(bin, name string, lim Limit, args ...string) EngineSpec {
+func fake(bin, name string, lim timecontrol.Limit, args ...string) EngineSpec {
 	return EngineSpec{Name: name, Command: append([]string{bin}, args...), Limit: lim}
 }
 
 // run plays a match and returns the summary, the records and the report.
-func run(t *testing.T, cfg Config) (Summary, []GameRecord, string) {
+func run(t *testing.T, cfg Config) (Summary, []record.GameRecord, string) {
 	t.Helper()
 	var js, report, progress bytes.Buffer
 	cfg.JSON, cfg.Report, cfg.Progress = &js, &report, &progress
@@ -60,13 +62,13 @@ func run(t *testing.T, cfg Config) (Summary, []GameRecord, string) {
 	return sum, recs, report.String()
 }
 
-func decode(t *testing.T, b []byte) []GameRecord {
+func decode(t *testing.T, b []byte) []record.GameRecord {
 	t.Helper()
-	var recs []GameRecord
+	var recs []record.GameRecord
 	sc := bufio.NewScanner(bytes.NewReader(b))
 	sc.Buffer(nil, 1<<22)
 	for sc.Scan() {
-		var r GameRecord
+		var r record.GameRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("record %q: %v", sc.Text(), err)
 		}
@@ -78,7 +80,7 @@ func decode(t *testing.T, b []byte) []GameRecord {
 // replay plays a record's moves from its start position with the board
 // package and checks the final position and, for a game ended by the
 // rules, the result.
-func replay(t *testing.T, r *GameRecord) {
+func replay(t *testing.T, r *record.GameRecord) {
 	t.Helper()
 	g, err := r.Replay()
 	if err != nil {
@@ -89,7 +91,7 @@ func replay(t *testing.T, r *GameRecord) {
 		t.Errorf("game %d: final %q, replay gives %q", r.Game, r.Final, final.String())
 	}
 	st := g.Status()
-	if r.Termination == Normal {
+	if r.Termination == record.Normal {
 		if !st.Over() || st.Result.String() != r.Winner || st.Reason.String() != r.Reason {
 			t.Errorf("game %d: recorded %s (%s), replay gives %s (%s)", r.Game, r.Winner, r.Reason, st.Result, st.Reason)
 		}
@@ -121,7 +123,7 @@ func TestBuiltinMatches(t *testing.T) {
 			}
 			starts := map[int]string{}
 			for _, r := range recs {
-				if r.Termination != Normal {
+				if r.Termination != record.Normal {
 					t.Errorf("game %d: %s %s", r.Game, r.Termination, r.Reason)
 				}
 				if s, ok := starts[(r.Game-1)/2]; ok && s != r.Start {
@@ -154,7 +156,7 @@ func TestReproducible(t *testing.T) {
 		Variant: variant(t, board.NameKatro4x4), Games: 4, Concurrency: 2, Seed: 3, RandomPlies: 4,
 		Engines: [2]EngineSpec{builtin("greedy"), builtin("random")},
 	}
-	moves := func(recs []GameRecord) map[int]string {
+	moves := func(recs []record.GameRecord) map[int]string {
 		out := map[int]string{}
 		for _, r := range recs {
 			var ms []string
@@ -193,27 +195,27 @@ func TestReportEvery(t *testing.T) {
 func TestForfeits(t *testing.T) {
 	t.Parallel()
 	bin := clienttest.BuildFake(t)
-	mt := Limit{MoveTime: 100 * time.Millisecond}
-	slow := Limit{MoveTime: 2 * time.Second} // no time forfeit on a busy machine
+	mt := timecontrol.Limit{MoveTime: 100 * time.Millisecond}
+	slow := timecontrol.Limit{MoveTime: 2 * time.Second} // no time forfeit on a busy machine
 	tests := []struct {
 		name    string
 		game    string
 		faulty  EngineSpec
 		timeout time.Duration
-		term    Termination
+		term    record.Termination
 		reason  string
 		plies   int // plies the faulty engine plays in each game
 	}{
-		{"illegal", board.NameKatro, fake(bin, "illegal", slow, "-mode", "illegal", "-after", "3"), 0, IllegalMove, "played ", 2},
-		{"garbage", board.NameHoyito3, fake(bin, "garbage", slow, "-mode", "garbage"), 0, IllegalMove, `played "xyz"`, 0},
-		{"none", board.NameKatro4x4, fake(bin, "none", slow, "-mode", "none", "-after", "2"), 0, IllegalMove, "(none)", 1},
-		{"crash", board.NameKatro, fake(bin, "crash", slow, "-mode", "crash", "-after", "3"), 0, Crash, "exited", 2},
-		{"hang clock", board.NameKatro4x6, fake(bin, "hang", Limit{Base: 300 * time.Millisecond}, "-mode", "hang", "-after", "2"), 0, TimeForfeit, "no bestmove", 1},
+		{"illegal", board.NameKatro, fake(bin, "illegal", slow, "-mode", "illegal", "-after", "3"), 0, record.IllegalMove, "played ", 2},
+		{"garbage", board.NameHoyito3, fake(bin, "garbage", slow, "-mode", "garbage"), 0, record.IllegalMove, `played "xyz"`, 0},
+		{"none", board.NameKatro4x4, fake(bin, "none", slow, "-mode", "none", "-after", "2"), 0, record.IllegalMove, "(none)", 1},
+		{"crash", board.NameKatro, fake(bin, "crash", slow, "-mode", "crash", "-after", "3"), 0, record.Crash, "exited", 2},
+		{"hang clock", board.NameKatro4x6, fake(bin, "hang", timecontrol.Limit{Base: 300 * time.Millisecond}, "-mode", "hang", "-after", "2"), 0, record.TimeForfeit, "no bestmove", 1},
 		// The timeout also bounds the handshake: generous enough for a busy
 		// machine running the race detector.
-		{"hang depth", board.NameKatro6x3, fake(bin, "hang", Limit{Depth: 4}, "-mode", "hang", "-after", "2"), 1500 * time.Millisecond, NoAnswer, "no bestmove", 1},
-		{"late movetime", board.NameHoyito3, fake(bin, "late", mt, "-mode", "late", "-after", "2", "-delay", "1s"), 0, TimeForfeit, "", 1},
-		{"late clock", board.NameKatro, fake(bin, "late", Limit{Base: 300 * time.Millisecond, Inc: 10 * time.Millisecond}, "-mode", "late", "-after", "3", "-delay", "1s"), 0, TimeForfeit, "", 2},
+		{"hang depth", board.NameKatro6x3, fake(bin, "hang", timecontrol.Limit{Depth: 4}, "-mode", "hang", "-after", "2"), 1500 * time.Millisecond, record.NoAnswer, "no bestmove", 1},
+		{"late movetime", board.NameHoyito3, fake(bin, "late", mt, "-mode", "late", "-after", "2", "-delay", "1s"), 0, record.TimeForfeit, "", 1},
+		{"late clock", board.NameKatro, fake(bin, "late", timecontrol.Limit{Base: 300 * time.Millisecond, Inc: 10 * time.Millisecond}, "-mode", "late", "-after", "3", "-delay", "1s"), 0, record.TimeForfeit, "", 2},
 	}
 	for _, tc := range tests {
 		for _, faultyFirst := range []bool{true, false} {
@@ -227,7 +229,7 @@ func TestForfeits(t *testing.T) {
 				t.Parallel()
 				// The good engine answers at once; its long move time keeps a
 				// busy machine from making it lose on time.
-				good := fake(bin, "good", Limit{MoveTime: 2 * time.Second})
+				good := fake(bin, "good", timecontrol.Limit{MoveTime: 2 * time.Second})
 				engines := [2]EngineSpec{tc.faulty, good}
 				slot := 0
 				if !faultyFirst {
@@ -293,7 +295,7 @@ func TestRecordedEval(t *testing.T) {
 	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro4x4), Games: 2,
-		Engines: [2]EngineSpec{fake(bin, "a", Limit{Depth: 3}), builtin("random")},
+		Engines: [2]EngineSpec{fake(bin, "a", timecontrol.Limit{Depth: 3}), builtin("random")},
 	}
 	_, recs, _ := run(t, cfg)
 	for _, r := range recs {
@@ -324,18 +326,18 @@ func TestCheck(t *testing.T) {
 	bin := clienttest.BuildFake(t)
 	katro := variant(t, board.NameKatro)
 	hoyito := variant(t, board.NameHoyito3)
-	good := fake(bin, "good", Limit{Depth: 1})
+	good := fake(bin, "good", timecontrol.Limit{Depth: 1})
 	tests := []struct {
 		name string
 		cfg  Config
 		want string
 	}{
 		{"ok", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, builtin("random")}}, ""},
-		{"missing binary", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{fake(filepath.Join(t.TempDir(), "nothing"), "x", Limit{Depth: 1}), good}}, "engine1 (x): "},
-		{"no handshake", Config{Variant: katro, Games: 2, Timeout: 200 * time.Millisecond, Engines: [2]EngineSpec{good, fake(bin, "mute", Limit{Depth: 1}, "-mode", "nouci")}}, "engine2 (mute): no uciok"},
+		{"missing binary", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{fake(filepath.Join(t.TempDir(), "nothing"), "x", timecontrol.Limit{Depth: 1}), good}}, "engine1 (x): "},
+		{"no handshake", Config{Variant: katro, Games: 2, Timeout: 200 * time.Millisecond, Engines: [2]EngineSpec{good, fake(bin, "mute", timecontrol.Limit{Depth: 1}, "-mode", "nouci")}}, "engine2 (mute): no uciok"},
 		{"no games", Config{Variant: katro, Engines: [2]EngineSpec{good, good}}, "games 0"},
-		{"no limit", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, fake(bin, "free", Limit{})}}, "no time control"},
-		{"rule option", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "o", Command: []string{bin}, Limit: Limit{Depth: 1}, Options: []Option{{Name: "uci_variant", Value: "katro"}}}}}, "set by the match"},
+		{"no limit", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, fake(bin, "free", timecontrol.Limit{})}}, "no time control"},
+		{"rule option", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "o", Command: []string{bin}, Limit: timecontrol.Limit{Depth: 1}, Options: []Option{{Name: "uci_variant", Value: "katro"}}}}}, "set by the match"},
 		{"builtin options", Config{Variant: katro, Games: 2, Engines: [2]EngineSpec{good, {Name: "r", Builtin: "random", Options: []Option{{Name: "Hash", Value: "1"}}}}}, "takes no options"},
 		{"traditional katro", Config{Variant: katro, Games: 2, Traditional: true, Engines: [2]EngineSpec{good, good}}, "hoyito3"},
 		{"traditional concurrent", Config{Variant: hoyito, Games: 2, Traditional: true, Concurrency: 2, Engines: [2]EngineSpec{good, good}}, "in sequence"},
@@ -366,7 +368,7 @@ func TestSPRTStops(t *testing.T) {
 	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 400, Concurrency: 2,
-		Engines: [2]EngineSpec{fake(bin, "bad", Limit{Depth: 1}, "-mode", "none"), builtin("greedy")},
+		Engines: [2]EngineSpec{fake(bin, "bad", timecontrol.Limit{Depth: 1}, "-mode", "none"), builtin("greedy")},
 		SPRT:    &SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05},
 	}
 	sum, _, report := run(t, cfg)
@@ -387,7 +389,7 @@ func TestTraditionalMatch(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace")
 	cfg := Config{
 		Variant: variant(t, board.NameHoyito3), Games: 10, Traditional: true, Seed: 5, RandomPlies: 3,
-		Engines: [2]EngineSpec{fake(bin, "fake", Limit{Depth: 1}, "-trace", trace), builtin("random")},
+		Engines: [2]EngineSpec{fake(bin, "fake", timecontrol.Limit{Depth: 1}, "-trace", trace), builtin("random")},
 	}
 	_, recs, _ := run(t, cfg)
 	// The rule: capturer in games 1 and 2; then the previous game's winner
@@ -487,7 +489,7 @@ func TestStop(t *testing.T) {
 	bin := clienttest.BuildFake(t)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 4, Timeout: time.Minute,
-		Engines: [2]EngineSpec{fake(bin, "hang", Limit{Depth: 3}, "-mode", "hang"), builtin("random")},
+		Engines: [2]EngineSpec{fake(bin, "hang", timecontrol.Limit{Depth: 3}, "-mode", "hang"), builtin("random")},
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -56,7 +57,7 @@ func NewTable(cfg Config) (*Table, error) {
 // from open and returns its records: two, or one when it is the last pair
 // of an odd number of games. If ctx ends during a game the pair is
 // abandoned and the error says so.
-func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]*GameRecord, error) {
+func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]*record.GameRecord, error) {
 	cfg := t.r.cfg
 	if pair < 0 || 2*pair >= cfg.Games {
 		return nil, fmt.Errorf("pair %d: the match has %d games", pair, cfg.Games)
@@ -64,8 +65,8 @@ func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]
 	if open.Variant() == nil || open.Variant().Name() != cfg.Variant.Name() {
 		return nil, fmt.Errorf("pair %d: the opening is not a %s position", pair, cfg.Variant.Name())
 	}
-	var recs []*GameRecord
-	ok := t.r.playPair(ctx, t.w, pair, open, func(rec *GameRecord) { recs = append(recs, rec) })
+	var recs []*record.GameRecord
+	ok := t.r.playPair(ctx, t.w, pair, open, func(rec *record.GameRecord) { recs = append(recs, rec) })
 	if err := t.r.log.Err(); err != nil {
 		return nil, fmt.Errorf("writing the log: %w", err)
 	}
@@ -108,7 +109,7 @@ func NewTally(cfg Config) (*Tally, error) {
 // (and the report, when one is due), as the local arbiter does. A game
 // that arrives once the SPRT has decided is not counted. It returns the
 // first error writing the records; after one nothing more is counted.
-func (t *Tally) Add(rec *GameRecord) error {
+func (t *Tally) Add(rec *record.GameRecord) error {
 	t.r.finish(rec)
 	t.r.mu.Lock()
 	defer t.r.mu.Unlock()
@@ -117,7 +118,7 @@ func (t *Tally) Add(rec *GameRecord) error {
 
 // Restore counts a game that an earlier run already wrote: the summary
 // and the SPRT take it, but nothing is written.
-func (t *Tally) Restore(rec *GameRecord) {
+func (t *Tally) Restore(rec *record.GameRecord) {
 	t.r.mu.Lock()
 	defer t.r.mu.Unlock()
 	t.r.count(rec)

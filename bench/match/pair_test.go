@@ -7,15 +7,16 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
 // timeless clears what differs between two plays of the same game: the
 // time each move took.
-func timeless(recs []GameRecord) []GameRecord {
-	out := make([]GameRecord, len(recs))
+func timeless(recs []record.GameRecord) []record.GameRecord {
+	out := make([]record.GameRecord, len(recs))
 	for i, r := range recs {
-		r.Moves = append([]MoveRecord(nil), r.Moves...)
+		r.Moves = append([]record.MoveRecord(nil), r.Moves...)
 		for j := range r.Moves {
 			r.Moves[j].MS = 0
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -50,7 +51,7 @@ func (r *runner) answer(ctx context.Context, p player, g *board.Game, req client
 // reply it expects, when it ponders and the reply is legal and does not
 // end the game; it returns the ponder begun, if any. The go command
 // carries the clocks as they stand and the player's own limits.
-func (r *runner) startPonder(p player, g *board.Game, reply string, lim Limit, req client.Go) (ponder, *fault) {
+func (r *runner) startPonder(p player, g *board.Game, reply string, lim timecontrol.Limit, req client.Go) (ponder, *fault) {
 	pr, ok := p.(*process)
 	if !ok || !pr.ponders || reply == "" || g.Status().Over() {
 		return ponder{}, nil

@@ -4,29 +4,17 @@ import (
 	"context"
 	"time"
 
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
 
-// Termination says how a game ended.
-type Termination string
-
-// Terminations. Every one but Normal is a forfeit by the player at fault.
-const (
-	Normal      Termination = "normal"       // by the rules (the reason says which)
-	TimeForfeit Termination = "time forfeit" // the clock or the move time ran out (with the margin)
-	IllegalMove Termination = "illegal move" // an illegal or unparseable bestmove
-	Crash       Termination = "crash"        // the engine exited, closed its pipes or could not start
-	NoAnswer    Termination = "no answer"    // no readyok, or no bestmove without a clock, within the timeout
-	aborted     Termination = "aborted"      // the match was stopped; the game is not counted
-	// Unterminated is a game still in progress (records written by the
-	// GUI), as in PGN.
-	Unterminated Termination = "unterminated"
-)
+// aborted ends a game the match stopped: the game is not counted.
+const aborted record.Termination = "aborted"
 
 // fault is a forfeit in the making: what went wrong and the details.
 type fault struct {
-	term   Termination
+	term   record.Termination
 	detail string
 }
 
@@ -39,12 +27,12 @@ func faultOf(f *client.Fault) *fault {
 	if f == nil {
 		return nil
 	}
-	term := Crash
+	term := record.Crash
 	switch f.Kind {
 	case client.NoAnswer:
-		term = NoAnswer
+		term = record.NoAnswer
 	case client.TimeOut:
-		term = TimeForfeit
+		term = record.TimeForfeit
 	case client.Aborted:
 		term = aborted
 	}

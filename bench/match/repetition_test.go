@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
@@ -46,21 +48,21 @@ func TestRepetitionMatch(t *testing.T) {
 			trace := filepath.Join(t.TempDir(), "trace")
 			cfg := Config{
 				Variant: v, Games: 2, Openings: []board.Position{open},
-				Engines: [2]EngineSpec{fake(bin, "a", Limit{Depth: 1}, "-trace", trace), fake(bin, "b", Limit{Depth: 1})},
+				Engines: [2]EngineSpec{fake(bin, "a", timecontrol.Limit{Depth: 1}, "-trace", trace), fake(bin, "b", timecontrol.Limit{Depth: 1})},
 			}
 			_, recs, _ := run(t, cfg) // replays every record under its options
 			for _, rec := range recs {
 				if got := rec.Options["Repetition"]; got != c.rep.String() {
 					t.Errorf("game %d: Repetition %q recorded, want %q", rec.Game, got, c.rep)
 				}
-				if rec.Termination != Normal || rec.Reason != c.reason || len(rec.Moves) != c.plies {
+				if rec.Termination != record.Normal || rec.Reason != c.reason || len(rec.Moves) != c.plies {
 					t.Errorf("game %d: %s (%s) after %d plies, want %s after %d", rec.Game, rec.Termination, rec.Reason, len(rec.Moves), c.reason, c.plies)
 				}
 				if tag := `[Repetition "` + c.rep.String() + `"]`; !strings.Contains(rec.PGN(), tag) {
 					t.Errorf("game %d: no %s in the PGN:\n%s", rec.Game, tag, rec.PGN())
 				}
 				// The PGN reads back with the option, and replays under it.
-				back, err := ReadRecords([]byte(rec.PGN()))
+				back, err := record.ReadRecords([]byte(rec.PGN()))
 				if err != nil || len(back) != 1 {
 					t.Fatalf("game %d: reading the PGN: %d records, %v", rec.Game, len(back), err)
 				}
@@ -105,7 +107,7 @@ func TestReplayRepetition(t *testing.T) {
 		{map[string]string{"Repetition": "twice"}, false, `options: unknown Repetition "twice"`},
 		{map[string]string{"Repetition": "off", "NoCaptureLimit": "0"}, false, "Repetition off"},
 	} {
-		rec := GameRecord{Game: 1, Variant: board.NameHoyito3, Options: c.opts, Start: fen}
+		rec := record.GameRecord{Game: 1, Variant: board.NameHoyito3, Options: c.opts, Start: fen}
 		v := variant(t, board.NameHoyito3)
 		p, err := v.ParsePosition(fen)
 		if err != nil {
@@ -119,7 +121,7 @@ func TestReplayRepetition(t *testing.T) {
 			}
 		}
 		for _, m := range g.Moves() {
-			rec.Moves = append(rec.Moves, MoveRecord{Move: m.String()})
+			rec.Moves = append(rec.Moves, record.MoveRecord{Move: m.String()})
 		}
 		got, err := rec.Replay()
 		switch {

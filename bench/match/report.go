@@ -6,6 +6,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // WriteReport writes the summary in cutechess-cli's layout, engine1 first:
@@ -56,9 +58,9 @@ func (s *Summary) WriteReport(w io.Writer) {
 
 // forfeitText writes forfeit counts in a fixed order: "2 time forfeit, 1
 // crash", or "" for none.
-func forfeitText(f map[Termination]int) string {
+func forfeitText(f map[record.Termination]int) string {
 	var parts []string
-	for _, t := range []Termination{IllegalMove, TimeForfeit, Crash, NoAnswer} {
+	for _, t := range []record.Termination{record.IllegalMove, record.TimeForfeit, record.Crash, record.NoAnswer} {
 		if n := f[t]; n > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n, t))
 		}

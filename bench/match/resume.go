@@ -6,6 +6,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // CheckPlayed checks Played as Run restores it, without writing
@@ -30,7 +32,7 @@ func (r *runner) restore() error {
 	if len(r.cfg.Played) == 0 {
 		return nil
 	}
-	recs := make([]*GameRecord, len(r.cfg.Played))
+	recs := make([]*record.GameRecord, len(r.cfg.Played))
 	for i := range r.cfg.Played {
 		recs[i] = &r.cfg.Played[i]
 	}
@@ -61,7 +63,7 @@ func (r *runner) restore() error {
 // checkRecord checks that rec, the i-th played game in order of number,
 // is a game of this match (r.mu held; the games before it counted, so
 // that a traditional match's LastFour is known).
-func (r *runner) checkRecord(rec *GameRecord, i int) error {
+func (r *runner) checkRecord(rec *record.GameRecord, i int) error {
 	switch {
 	case rec.Game < 1 || rec.Game > r.cfg.Games:
 		return fmt.Errorf("game %d is recorded, but this match has %d games (--games)", rec.Game, r.cfg.Games)
@@ -83,7 +85,7 @@ func (r *runner) checkRecord(rec *GameRecord, i int) error {
 
 // recordDiff names the first way a played game's record differs from
 // the one this match would start for it ("" when they agree).
-func recordDiff(got, want *GameRecord) string {
+func recordDiff(got, want *record.GameRecord) string {
 	fields := []struct{ name, got, want string }{
 		{"--game", got.Variant, want.Variant},
 		{"rule options", optionsText(got.Options), optionsText(want.Options)},

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -23,10 +24,10 @@ func builtinMatch(t *testing.T, name string, games int) Config {
 
 // sameGame reports whether two records are the same game (the date and
 // the time each move took aside).
-func sameGame(a, b GameRecord) bool {
+func sameGame(a, b record.GameRecord) bool {
 	a.Date, b.Date = "", ""
 	a.Moves, b.Moves = slices.Clone(a.Moves), slices.Clone(b.Moves)
-	for _, ms := range [][]MoveRecord{a.Moves, b.Moves} {
+	for _, ms := range [][]record.MoveRecord{a.Moves, b.Moves} {
 		for i := range ms {
 			ms[i].MS = 0
 		}
@@ -42,7 +43,7 @@ func sameGame(a, b GameRecord) bool {
 func TestResume(t *testing.T) {
 	t.Parallel()
 	whole, all, _ := run(t, builtinMatch(t, board.NameKatro4x4, 9))
-	byGame := map[int]GameRecord{}
+	byGame := map[int]record.GameRecord{}
 	for _, r := range all {
 		byGame[r.Game] = r
 	}
@@ -86,7 +87,7 @@ func TestResume(t *testing.T) {
 func TestResumeRefuses(t *testing.T) {
 	t.Parallel()
 	_, all, _ := run(t, builtinMatch(t, board.NameKatro4x4, 4))
-	edit := func(f func(r *GameRecord)) []GameRecord {
+	edit := func(f func(r *record.GameRecord)) []record.GameRecord {
 		recs := slices.Clone(all)
 		for i := range recs {
 			recs[i].Options = map[string]string{}
@@ -99,22 +100,24 @@ func TestResumeRefuses(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name   string
-		played []GameRecord
+		played []record.GameRecord
 		want   string
 	}{
 		{"twice", append(slices.Clone(all), all[2]), "game 3 is recorded twice"},
-		{"beyond", edit(func(r *GameRecord) { r.Game = 5 }), "game 5 is recorded, but this match has 4 games (--games)"},
-		{"zero", edit(func(r *GameRecord) { r.Game = 0 }), "game 0 is recorded"},
-		{"start", edit(func(r *GameRecord) { r.Start = all[2].Start }), "game 2 was played in another match: start"},
-		{"names", edit(func(r *GameRecord) { r.South, r.North = r.North, r.South }), "game 2 was played in another match: South"},
-		{"side", edit(func(r *GameRecord) { r.Engine1 = "south" }), "engine1's side"},
-		{"limit", edit(func(r *GameRecord) { r.SouthLimit = "depth=3" }), "South's limit \"depth=3\" recorded"},
-		{"rules", edit(func(r *GameRecord) { r.Options["NoCaptureLimit"] = "100" }), "rule options \"NoCaptureLimit=100\" recorded"},
-		{"game", edit(func(r *GameRecord) { r.Variant = board.NameKatro }), "--game \"katro\" recorded"},
-		{"result", edit(func(r *GameRecord) { r.Result = "2-0" }), "game 2: result \"2-0\""},
-		{"forfeit", edit(func(r *GameRecord) { r.Termination, r.Loser = TimeForfeit, "" }), "a time forfeit with loser \"\""},
-		{"forfeit drawn", edit(func(r *GameRecord) { r.Termination, r.Loser, r.Result, r.Winner = Crash, "south", "1/2-1/2", "draw" }), "a crash with loser \"south\" and winner \"draw\""},
-		{"termination", edit(func(r *GameRecord) { r.Termination = "resigned" }), "termination \"resigned\""},
+		{"beyond", edit(func(r *record.GameRecord) { r.Game = 5 }), "game 5 is recorded, but this match has 4 games (--games)"},
+		{"zero", edit(func(r *record.GameRecord) { r.Game = 0 }), "game 0 is recorded"},
+		{"start", edit(func(r *record.GameRecord) { r.Start = all[2].Start }), "game 2 was played in another match: start"},
+		{"names", edit(func(r *record.GameRecord) { r.South, r.North = r.North, r.South }), "game 2 was played in another match: South"},
+		{"side", edit(func(r *record.GameRecord) { r.Engine1 = "south" }), "engine1's side"},
+		{"limit", edit(func(r *record.GameRecord) { r.SouthLimit = "depth=3" }), "South's limit \"depth=3\" recorded"},
+		{"rules", edit(func(r *record.GameRecord) { r.Options["NoCaptureLimit"] = "100" }), "rule options \"NoCaptureLimit=100\" recorded"},
+		{"game", edit(func(r *record.GameRecord) { r.Variant = board.NameKatro }), "--game \"katro\" recorded"},
+		{"result", edit(func(r *record.GameRecord) { r.Result = "2-0" }), "game 2: result \"2-0\""},
+		{"forfeit", edit(func(r *record.GameRecord) { r.Termination, r.Loser = record.TimeForfeit, "" }), "a time forfeit with loser \"\""},
+		{"forfeit drawn", edit(func(r *record.GameRecord) {
+			r.Termination, r.Loser, r.Result, r.Winner = record.Crash, "south", "1/2-1/2", "draw"
+		}), "a crash with loser \"south\" and winner \"draw\""},
+		{"termination", edit(func(r *record.GameRecord) { r.Termination = "resigned" }), "termination \"resigned\""},
 	} {
 		cfg := builtinMatch(t, board.NameKatro4x4, 4)
 		cfg.Played = tc.played
@@ -157,7 +160,7 @@ func TestResumeDecided(t *testing.T) {
 func TestResumeTraditional(t *testing.T) {
 	t.Parallel()
 	_, all, _ := run(t, builtinMatch(t, board.NameHoyito3, 8))
-	var trad []GameRecord
+	var trad []record.GameRecord
 	cfg := builtinMatch(t, board.NameHoyito3, 8)
 	cfg.Traditional = true
 	_, trad, _ = run(t, cfg)
@@ -174,7 +177,7 @@ func TestResumeTraditional(t *testing.T) {
 	if !slices.EqualFunc(rest, trad[5:], sameGame) {
 		t.Errorf("resumed after 5 games: the games differ from the whole match's")
 	}
-	cfg.Played = []GameRecord{trad[0], trad[2]}
+	cfg.Played = []record.GameRecord{trad[0], trad[2]}
 	if err := cfg.CheckPlayed(); err == nil || !strings.Contains(err.Error(), "game 3 is recorded, game 2 is not") {
 		t.Errorf("games 1 and 3: %v", err)
 	}

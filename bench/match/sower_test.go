@@ -8,10 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 )
 
-func sower(bin, name string, lim Limit, opts ...Option) EngineSpec {
+func sower(bin, name string, lim timecontrol.Limit, opts ...Option) EngineSpec {
 	return EngineSpec{Name: name, Command: []string{bin}, Limit: lim, Options: opts}
 }
 
@@ -30,13 +32,13 @@ func TestSowerSelfPlay(t *testing.T) {
 				Variant: variant(t, name), Games: 2, Concurrency: 2, RandomPlies: 2, Seed: 11,
 				TimeMargin: 100 * time.Millisecond,
 				Engines: [2]EngineSpec{
-					sower(bin, "depth2", Limit{Depth: 2}, Option{Name: "Hash", Value: "4"}),
-					sower(bin, "nodes", Limit{Nodes: 400}, Option{Name: "Hash", Value: "2"}),
+					sower(bin, "depth2", timecontrol.Limit{Depth: 2}, Option{Name: "Hash", Value: "4"}),
+					sower(bin, "nodes", timecontrol.Limit{Nodes: 400}, Option{Name: "Hash", Value: "2"}),
 				},
 			}
 			sum, recs, report := run(t, cfg)
 			for _, r := range recs {
-				if r.Termination != Normal {
+				if r.Termination != record.Normal {
 					t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
 				}
 				for _, m := range r.Moves {
@@ -63,11 +65,11 @@ func TestSowerTraditional(t *testing.T) {
 	bin := fixtures.Sower(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameHoyito3), Games: 4, Traditional: true, RandomPlies: 3, Seed: 2,
-		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}), sower(bin, "b", Limit{Depth: 2})},
+		Engines: [2]EngineSpec{sower(bin, "a", timecontrol.Limit{Depth: 1}), sower(bin, "b", timecontrol.Limit{Depth: 2})},
 	}
 	_, recs, _ := run(t, cfg)
 	for _, r := range recs {
-		if r.Termination != Normal {
+		if r.Termination != record.Normal {
 			t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
 		}
 	}
@@ -83,13 +85,13 @@ func TestSowerClock(t *testing.T) {
 		Variant: variant(t, board.NameKatro4x4), Games: 2, Concurrency: 2, RandomPlies: 2,
 		TimeMargin: 100 * time.Millisecond,
 		Engines: [2]EngineSpec{
-			sower(bin, "clock", Limit{Base: time.Second, Inc: 20 * time.Millisecond}),
-			sower(bin, "movetime", Limit{MoveTime: 20 * time.Millisecond}),
+			sower(bin, "clock", timecontrol.Limit{Base: time.Second, Inc: 20 * time.Millisecond}),
+			sower(bin, "movetime", timecontrol.Limit{MoveTime: 20 * time.Millisecond}),
 		},
 	}
 	_, recs, _ := run(t, cfg)
 	for _, r := range recs {
-		if r.Termination != Normal {
+		if r.Termination != record.Normal {
 			t.Errorf("game %d: %s (%s)", r.Game, r.Termination, r.Reason)
 		}
 	}
@@ -105,7 +107,7 @@ func TestSowerRejectsOption(t *testing.T) {
 	bin := fixtures.Sower(t, false)
 	cfg := Config{
 		Variant: variant(t, board.NameKatro), Games: 2,
-		Engines: [2]EngineSpec{sower(bin, "a", Limit{Depth: 1}, Option{Name: "Hsh", Value: "4"}), builtin("random")},
+		Engines: [2]EngineSpec{sower(bin, "a", timecontrol.Limit{Depth: 1}, Option{Name: "Hsh", Value: "4"}), builtin("random")},
 	}
 	err := cfg.Check(context.Background())
 	if err == nil || !strings.Contains(err.Error(), "engine1 (a) rejects its options: ") {
@@ -126,7 +128,7 @@ func TestSowerPonder(t *testing.T) {
 		t.Skip("plays on a clock")
 	}
 	bin := fixtures.Sower(t, false)
-	for _, lim := range []Limit{{Base: time.Second, Inc: 20 * time.Millisecond}, {MoveTime: 30 * time.Millisecond}} {
+	for _, lim := range []timecontrol.Limit{{Base: time.Second, Inc: 20 * time.Millisecond}, {MoveTime: 30 * time.Millisecond}} {
 		var log bytes.Buffer
 		cfg := Config{
 			Variant: variant(t, board.NameKatro4x4), Games: 2, RandomPlies: 2, Ponder: true,
@@ -141,7 +143,7 @@ func TestSowerPonder(t *testing.T) {
 		}
 		_, recs, _ := run(t, cfg)
 		for _, r := range recs {
-			if r.Termination != Normal {
+			if r.Termination != record.Normal {
 				t.Errorf("%s: game %d: %s (%s)", lim, r.Game, r.Termination, r.Reason)
 			}
 		}

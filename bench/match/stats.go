@@ -400,3 +400,22 @@ func (t SPRT) Decide(llr float64) Decision {
 	}
 	return Continue
 }
+
+// keyValues splits s into key=value fields separated by spaces, tabs or
+// commas. what names the setting in errors; want describes the fields
+// expected when there are none.
+func keyValues(s, what, want string) ([][2]string, error) {
+	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("%s %q: want %s", what, s, want)
+	}
+	out := make([][2]string, 0, len(fields))
+	for _, f := range fields {
+		k, v, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("%s %q: %q is not key=value", what, s, f)
+		}
+		out = append(out, [2]string{k, v})
+	}
+	return out, nil
+}

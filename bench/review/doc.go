@@ -32,6 +32,6 @@
 // saw further than the search before) lost nothing.
 //
 // Review drives the search through package search's Engine, as analyse
-// does; Apply writes the review into a game record of package bench/match,
-// whose JSON and PGN forms carry it (match.MoveReview).
+// does; Apply writes the review into a game record of package
+// bench/record, whose JSON and PGN forms carry it (record.MoveReview).
 package review

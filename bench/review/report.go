@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -49,7 +49,7 @@ func (r *Result) Write(w io.Writer, south, north string) error {
 // evaluation's unit ("+0.35"), "#3" for a win in 3 moves (#-3 for North),
 // the result after the game's last move; Hoyito III in seeds of margin.
 // A proven score says so.
-func scoreText(f board.Family, pr *match.MoveReview, g *board.Game, i int) string {
+func scoreText(f board.Family, pr *record.MoveReview, g *board.Game, i int) string {
 	proven := ""
 	if pr.Proven {
 		proven = ", proven"

@@ -4,7 +4,7 @@ import (
 	"context"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/review/marks"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
@@ -43,7 +43,7 @@ type Result struct {
 	Game *board.Game
 	// Plies are the reviews of the game's plies, in order: all of them,
 	// or those reviewed before the review was stopped.
-	Plies []match.MoveReview
+	Plies []record.MoveReview
 	// Thresholds are those the marks were given by.
 	Thresholds Thresholds
 }
@@ -59,7 +59,7 @@ func (r *Result) Counts() [2]map[string]int {
 
 // Apply writes the review into rec, the record of the game reviewed: each
 // reviewed ply's Review.
-func (r *Result) Apply(rec *match.GameRecord) {
+func (r *Result) Apply(rec *record.GameRecord) {
 	for i := range r.Plies {
 		if i < len(rec.Moves) {
 			pr := r.Plies[i]
@@ -133,7 +133,7 @@ func searchPosition(ctx context.Context, g *board.Game, cfg Config) (verdict, er
 
 // judge reviews move m, played between the positions of verdicts before
 // and after (marks.Judge).
-func judge(f board.Family, t Thresholds, before, after *verdict, m board.Move) match.MoveReview {
+func judge(f board.Family, t Thresholds, before, after *verdict, m board.Move) record.MoveReview {
 	b, a := before.view(f), after.view(f)
 	return marks.Judge(f, t, &b, &a, m.String())
 }

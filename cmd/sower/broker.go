@@ -14,9 +14,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/broker"
 	"github.com/sower-engine/sower/bench/match"
-	"github.com/sower-engine/sower/bench/match/broker"
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/protocol"
 )
 
@@ -119,8 +120,8 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	}
 	for _, o := range []struct {
 		flag, path string
-		read       func(io.Reader) (func(*match.GameRecord) bool, error)
-		held       *func(*match.GameRecord) bool
+		read       func(io.Reader) (func(*record.GameRecord) bool, error)
+		held       *func(*record.GameRecord) bool
 	}{{"--out", m.out, broker.Written, &bm.Written}, {"--pgn", m.pgn, broker.WrittenPGN, &bm.PGNWritten}} {
 		if o.path == "" {
 			continue
@@ -289,9 +290,9 @@ func (d *datagenOnBroker) check(fs *pflag.FlagSet) error {
 }
 
 // run plays the games, on the broker when one is given.
-func (d *datagenOnBroker) run(ctx context.Context, cfg bench.DatagenConfig, progress io.Writer) error {
+func (d *datagenOnBroker) run(ctx context.Context, cfg selfplay.DatagenConfig, progress io.Writer) error {
 	if d.url == "" {
-		return bench.Datagen(ctx, cfg)
+		return selfplay.Datagen(ctx, cfg)
 	}
 	defer d.client.Close()
 	build, err := broker.ThisBuild(protocol.Version)

@@ -10,7 +10,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/tune"
 )
@@ -155,7 +155,7 @@ func readEmptyList(name string) ([]uint32, error) {
 
 // add writes a finished game: its records in one write, or its number on
 // the list of games with no position.
-func (d *dataFile) add(gd *bench.GameData) error {
+func (d *dataFile) add(gd *selfplay.GameData) error {
 	if len(gd.Records) == 0 {
 		if d.empty == nil {
 			f, err := os.OpenFile(emptyListName(d.name), os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)

@@ -9,8 +9,8 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
 )
@@ -77,7 +77,7 @@ func (c *cli) datagen(args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := bench.DatagenConfig{Variant: v, Games: f.games, Limits: lim, HashMiB: f.hash,
+	cfg := selfplay.DatagenConfig{Variant: v, Games: f.games, Limits: lim, HashMiB: f.hash,
 		RandomPlies: f.randomPlies, Seed: f.seed, Concurrency: f.concurrency}
 	if f.g.fen != "" {
 		p, err := v.ParsePosition(f.g.fen)
@@ -142,7 +142,7 @@ func (c *cli) datagen(args []string) error {
 	}
 
 	prog := newProgress(c.stderr, todo, f.progressEvery)
-	cfg.Each = func(gd bench.GameData) error {
+	cfg.Each = func(gd selfplay.GameData) error {
 		if err := df.add(&gd); err != nil {
 			return err
 		}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -322,9 +323,9 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 		return cfg, usagef("--game: %v", err)
 	}
 
-	var shared match.Limit
+	var shared timecontrol.Limit
 	if f.tc != "" {
-		if shared, err = match.ParseTC(f.tc); err != nil {
+		if shared, err = timecontrol.ParseTC(f.tc); err != nil {
 			return cfg, usagef("--tc: %v", err)
 		}
 	}
@@ -367,7 +368,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 		}
 		e.Limit = shared
 		if f.limit[i] != "" {
-			if e.Limit, err = match.ParseLimit(f.limit[i]); err != nil {
+			if e.Limit, err = timecontrol.ParseLimit(f.limit[i]); err != nil {
 				return cfg, usagef("--limit%d: %v", i+1, err)
 			}
 		}

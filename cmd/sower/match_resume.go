@@ -9,13 +9,13 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // playedFile is what --resume read from a match's --out file.
 type playedFile struct {
 	path  string
-	games []match.GameRecord
+	games []record.GameRecord
 	// whole is the length of the file's whole lines; tail is what
 	// follows them, the last line without its newline that a write cut
 	// short leaves, and tailGame whether that line is a whole record
@@ -51,11 +51,11 @@ func readPlayed(path string) (*playedFile, error) {
 		if t[0] != '{' {
 			return nil, usagef("--out %s: not the JSON records of a match (one object a line)", path)
 		}
-		if pf.games, err = match.ReadRecords(t); err != nil {
+		if pf.games, err = record.ReadRecords(t); err != nil {
 			return nil, usagef("--out %s: %v", path, err)
 		}
 	}
-	var last match.GameRecord
+	var last record.GameRecord
 	if len(bytes.TrimSpace(tail)) > 0 && json.Unmarshal(tail, &last) == nil {
 		pf.games, pf.tailGame = append(pf.games, last), true
 	}

@@ -9,7 +9,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // A match stopped with a game half written resumes from its --out file:
@@ -94,7 +94,7 @@ func TestMatchResume(t *testing.T) {
 func recordLines(b []byte) string {
 	var out []string
 	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		var r match.GameRecord
+		var r record.GameRecord
 		if err := json.Unmarshal([]byte(l), &r); err != nil {
 			out = append(out, "unreadable: "+l)
 			continue

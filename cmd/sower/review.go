@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/review"
 	"github.com/sower-engine/sower/search"
 )
@@ -92,7 +92,7 @@ func (c *cli) review(args []string) error {
 
 // readReviewRecord reads the record file of --record and checks that game
 // index (--game-index, from 1) is in it and replays under its rules.
-func readReviewRecord(path string, index int) ([]match.GameRecord, error) {
+func readReviewRecord(path string, index int) ([]record.GameRecord, error) {
 	if path == "" {
 		return nil, usagef("--record is required: the file of the game to review")
 	}
@@ -100,7 +100,7 @@ func readReviewRecord(path string, index int) ([]match.GameRecord, error) {
 	if err != nil {
 		return nil, flagError("--record", err)
 	}
-	recs, err := match.ReadRecords(data)
+	recs, err := record.ReadRecords(data)
 	if err != nil {
 		return nil, usagef("--record %s: %v", path, err)
 	}
@@ -116,7 +116,7 @@ func readReviewRecord(path string, index int) ([]match.GameRecord, error) {
 // writeRecords writes recs as JSON lines to out and as PGN to pgn, each
 // when named, through a temporary file renamed into place, so that either
 // may be the record file itself.
-func writeRecords(out, pgn string, recs []match.GameRecord) error {
+func writeRecords(out, pgn string, recs []record.GameRecord) error {
 	if out != "" {
 		var b strings.Builder
 		for i := range recs {

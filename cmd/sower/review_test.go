@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -32,7 +32,7 @@ func writeRecord(t *testing.T, dir, name, moves string) string {
 		if err := g.PlayAll(mv); err != nil {
 			t.Fatal(err)
 		}
-		js, err := json.Marshal(match.RecordGame(g, "me", "you", "none", "none", nil))
+		js, err := json.Marshal(record.RecordGame(g, "me", "you", "none", "none", nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestReviewCommand(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		recs, err := match.ReadRecords(data)
+		recs, err := record.ReadRecords(data)
 		if err != nil || len(recs) != 2 {
 			t.Fatalf("%s: %d records, %v", path, len(recs), err)
 		}

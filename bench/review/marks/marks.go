@@ -3,7 +3,7 @@ package marks
 import (
 	"math"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -123,7 +123,7 @@ type View struct {
 	Move string
 	Line []string
 	// CP or Mate is the score from South's view as a record keeps it
-	// (match.MoveReview), Proven whether it is a proven result, Depth
+	// (record.MoveReview), Proven whether it is a proven result, Depth
 	// the search's depth (0 for a finished game).
 	CP, Mate *int
 	Proven   bool
@@ -154,9 +154,9 @@ func (v *View) outcomeFor(s board.Side) Outcome {
 // nothing (a difference between the two searches is theirs, not the
 // move's); any other is marked by Move, with the better move and its line
 // unless it is good.
-func Judge(f board.Family, t Thresholds, before, after *View, played string) match.MoveReview {
+func Judge(f board.Family, t Thresholds, before, after *View, played string) record.MoveReview {
 	s := before.Side
-	r := match.MoveReview{CP: after.CP, Mate: after.Mate, Proven: after.Proven, Depth: after.Depth}
+	r := record.MoveReview{CP: after.CP, Mate: after.Mate, Proven: after.Proven, Depth: after.Depth}
 	if played == before.Move {
 		r.Mark = Best
 		return r
@@ -183,7 +183,7 @@ func RoundLoss(f board.Family, loss float64) float64 {
 // Counts returns the number of plies of each mark by the side that
 // played them (indexed by board.Side), for plies reviewed from start
 // along moves.
-func Counts(start board.Position, moves []board.Move, plies []match.MoveReview) [2]map[string]int {
+func Counts(start board.Position, moves []board.Move, plies []record.MoveReview) [2]map[string]int {
 	c := [2]map[string]int{{}, {}}
 	p := start
 	for i, pr := range plies {

@@ -3,7 +3,7 @@ package marks
 import (
 	"testing"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -66,7 +66,7 @@ func TestCounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	plies := []match.MoveReview{{Mark: Best}, {Mark: Blunder}, {Mark: Best}}
+	plies := []record.MoveReview{{Mark: Best}, {Mark: Blunder}, {Mark: Best}}
 	c := Counts(v.Start(), ms, plies)
 	if c[board.South][Best] != 2 || c[board.North][Blunder] != 1 || c[board.North][Best] != 0 {
 		t.Errorf("Counts = %v", c)

@@ -9,7 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // Every message from the network is untrusted: a worker of another
@@ -187,7 +187,7 @@ const noWorker = "(none)"
 
 // checkRecord checks that a record from a worker is a finished game of
 // the match: its game, its variant and a result the tally can count.
-func checkRecord(rec *match.GameRecord, game int, variant string) error {
+func checkRecord(rec *record.GameRecord, game int, variant string) error {
 	switch {
 	case rec.Game != game:
 		return fmt.Errorf("a record of game %d, want game %d", rec.Game, game)

@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sower-engine/sower/bench"
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
 )
@@ -81,7 +82,7 @@ func gamesWritten(t testing.TB, out []byte) map[int]int {
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
-		var r match.GameRecord
+		var r record.GameRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("a record written does not read: %v", err)
 		}
@@ -233,13 +234,13 @@ func FuzzMatchResults(f *testing.F) {
 }
 
 // selfPlay returns a small self-play run and its games as one result.
-func selfPlay(t testing.TB) (bench.DatagenConfig, []byte) {
+func selfPlay(t testing.TB) (selfplay.DatagenConfig, []byte) {
 	t.Helper()
 	v, err := board.New(board.NameHoyito3)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := bench.DatagenConfig{Variant: v, Games: 4, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: 4, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
 	setup := newDatagenSetup(&cfg, testBuild)
 	task := Task{Version: Version, Match: "d", Games: []int{0, 1, 2, 3}, Datagen: &setup}
 	data, err := playDatagen(context.Background(), &task, testBuild)
@@ -264,7 +265,7 @@ func FuzzSelfPlayResults(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		written := map[int]int{}
 		cfg := cfg
-		cfg.Each = func(d bench.GameData) error { written[d.Game]++; return nil }
+		cfg.Each = func(d selfplay.GameData) error { written[d.Game]++; return nil }
 		j := &datagenJob{cfg: &cfg, id: "d", setup: newDatagenSetup(&cfg, testBuild), batch: 4, pending: map[int]bool{0: true, 1: true, 2: true, 3: true},
 			failed: map[int]string{}, out: io.Discard}
 		j.tasks()
@@ -379,7 +380,7 @@ func FuzzDecodeSmall(f *testing.F) {
 // one of this run's tasks does, until the games come.
 func TestSelfPlayEarlierFailure(t *testing.T) {
 	cfg, genuine := selfPlay(t)
-	cfg.Each = func(bench.GameData) error { return nil }
+	cfg.Each = func(selfplay.GameData) error { return nil }
 	j := &datagenJob{cfg: &cfg, id: "d", setup: newDatagenSetup(&cfg, testBuild), batch: 2, pending: map[int]bool{0: true, 1: true, 2: true, 3: true},
 		failed: map[int]string{}, out: io.Discard}
 	if n := len(j.tasks()); n != 2 {
@@ -404,7 +405,7 @@ func TestSelfPlayEarlierFailure(t *testing.T) {
 // once, and to none that holds it.
 func TestPGNWrittenNotAgain(t *testing.T) {
 	cfg, genuine := matchResults(t)
-	recs := map[int]*match.GameRecord{}
+	recs := map[int]*record.GameRecord{}
 	for _, msg := range genuine {
 		var r Result
 		if err := json.Unmarshal(msg, &r); err != nil {

@@ -1,4 +1,4 @@
-package match
+package record
 
 import (
 	"encoding/json"

@@ -18,6 +18,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/internal/sowertest"
 )
 
@@ -177,7 +178,7 @@ func TestCorruptObjectRepaired(t *testing.T) {
 	if cfg.Engines[0], err = match.ParseEngine(prog); err != nil {
 		t.Fatal(err)
 	}
-	cfg.Engines[0].Limit = match.Limit{Nodes: 100}
+	cfg.Engines[0].Limit = timecontrol.Limit{Nodes: 100}
 	var progress sowertest.SyncBuffer
 	cfg.Progress = &progress
 

@@ -12,6 +12,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // Worker plays the pair tasks of any match on the broker, and the tasks
@@ -242,7 +243,7 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 
 // play plays the task's pair. When ctx ends it returns ctx's error; a
 // failure that may pass (a fetch that timed out) is a *retryError.
-func (s *slot) play(ctx context.Context, t *Task) ([]*match.GameRecord, error) {
+func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) {
 	if t.Setup.builtin() {
 		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}); why != "" {
 			return nil, errors.New(why)

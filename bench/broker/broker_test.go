@@ -24,6 +24,7 @@ import (
 	"github.com/nats-io/nats.go/jetstream"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/internal/sowertest"
@@ -110,18 +111,18 @@ func startWorkers(t *testing.T, bin, url, dir string, n int) []*proc {
 
 // readRecords reads a JSONL file of game records, without what differs
 // between two plays of a game (the times), ordered by game.
-func readRecords(t *testing.T, path string) []match.GameRecord {
+func readRecords(t *testing.T, path string) []record.GameRecord {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var recs []match.GameRecord
+	var recs []record.GameRecord
 	sc := bufio.NewScanner(f)
 	sc.Buffer(nil, 1<<22)
 	for sc.Scan() {
-		var r match.GameRecord
+		var r record.GameRecord
 		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -150,7 +151,7 @@ func startHeld(t *testing.T, bin string, srv *Server, dir, id string, args []str
 }
 
 // movesOf returns a record's moves, one string.
-func movesOf(r *match.GameRecord) string {
+func movesOf(r *record.GameRecord) string {
 	var b strings.Builder
 	for _, m := range r.Moves {
 		b.WriteString(m.Move + " ")
@@ -159,7 +160,7 @@ func movesOf(r *match.GameRecord) string {
 }
 
 // checkGames checks that recs hold games 1..n once each.
-func checkGames(t *testing.T, recs []match.GameRecord, n int) {
+func checkGames(t *testing.T, recs []record.GameRecord, n int) {
 	t.Helper()
 	if len(recs) != n {
 		t.Errorf("%d records, want %d", len(recs), n)
@@ -347,7 +348,7 @@ func TestDistributed(t *testing.T) {
 		}
 		// Game for game the local match's (the moves and results; the
 		// times in the comments differ).
-		dr, err := match.ReadRecords(b)
+		dr, err := record.ReadRecords(b)
 		if err != nil {
 			t.Fatal(err)
 		}

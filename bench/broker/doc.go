@@ -11,8 +11,12 @@
 // when the run is over. A match counts its results with a match.Tally, so
 // that its report, records and SPRT are those of a local match. Workers
 // (Worker.Serve) pull the tasks of every run in turn, play each with a
-// match.Table (or a self-play batch), publish the result and only then
-// acknowledge the task. Serve starts an embedded broker.
+// match.Table (or a self-play batch of package bench/selfplay), publish
+// the result and only then acknowledge the task. Serve starts an embedded
+// broker.
+//
+// The broker serves both the arbiter (bench/match) and self-play
+// (bench/selfplay), so it sits beside them rather than inside either.
 //
 // Every message from the network is untrusted: it is decoded and checked
 // in one place (message.go) and refused with a reason when it does not

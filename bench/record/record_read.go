@@ -1,4 +1,4 @@
-package match
+package record
 
 import (
 	"bufio"
@@ -36,30 +36,30 @@ func RecordGame(g *board.Game, south, north, southLimit, northLimit string, repl
 			r = replies[i]
 		}
 		p := replay.Position()
-		rec.Moves = append(rec.Moves, newMoveRecord(m, p.Side(), r))
+		rec.Moves = append(rec.Moves, NewMoveRecord(m, p.Side(), r))
 		replay.Play(m) // legal: g played it
 	}
 	if g.Status().Over() {
-		rec.finish(g)
+		rec.Finish(g)
 	} else {
 		p := g.Position()
-		rec.Result, rec.Winner, rec.Final, rec.Date = "*", "ongoing", p.String(), today()
+		rec.Result, rec.Winner, rec.Final, rec.Date = "*", "ongoing", p.String(), Today()
 		rec.Termination = Unterminated
 	}
 	return rec
 }
 
-// finish records the end of a game ended by the rules.
-func (g *GameRecord) finish(game *board.Game) {
+// Finish records the end of a game ended by the rules.
+func (g *GameRecord) Finish(game *board.Game) {
 	st := game.Status()
-	g.Result, g.Winner = resultText(st.Result), st.Result.String()
+	g.Result, g.Winner = ResultText(st.Result), st.Result.String()
 	g.Termination, g.Reason = Normal, st.Reason.String()
 	p := game.Position()
 	if p.Variant().Family() == board.Hoyito {
 		seeds := st.Seeds
 		g.Seeds = &seeds
 	}
-	g.Final, g.Date = p.String(), today()
+	g.Final, g.Date = p.String(), Today()
 }
 
 // Replay plays the record's moves from its start under its game and rule

@@ -11,7 +11,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // testFaults runs, with the sower program bin as worker and coordinator,
@@ -116,7 +116,7 @@ func testFaults(t *testing.T, bin string) {
 			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
 		}
 		lr, dr := readRecords(t, filepath.Join(dir, "local.jsonl")), readRecords(t, filepath.Join(dir, "dist.jsonl"))
-		byGame := map[int]match.GameRecord{}
+		byGame := map[int]record.GameRecord{}
 		for _, r := range lr {
 			byGame[r.Game] = r
 		}

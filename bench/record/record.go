@@ -1,4 +1,4 @@
-package match
+package record
 
 import (
 	"fmt"
@@ -55,8 +55,8 @@ type MoveRecord struct {
 	Review *MoveReview `json:"review,omitempty"`
 }
 
-// newMoveRecord records move m by side s after reply r.
-func newMoveRecord(m board.Move, s board.Side, r client.Reply) MoveRecord {
+// NewMoveRecord records move m by side s after reply r.
+func NewMoveRecord(m board.Move, s board.Side, r client.Reply) MoveRecord {
 	mr := MoveRecord{Move: m.String(), Side: string(s.Letter()), MS: r.Elapsed.Milliseconds()}
 	e := r.Info
 	if e.HasDepth {
@@ -73,8 +73,8 @@ func newMoveRecord(m board.Move, s board.Side, r client.Reply) MoveRecord {
 	return mr
 }
 
-// engine1Score returns engine1's points in the game: 1, ½ or 0.
-func (g *GameRecord) engine1Score() float64 {
+// Engine1Score returns engine1's points in the game: 1, ½ or 0.
+func (g *GameRecord) Engine1Score() float64 {
 	switch g.Winner {
 	case "draw":
 		return 0.5
@@ -84,8 +84,8 @@ func (g *GameRecord) engine1Score() float64 {
 	return 0
 }
 
-// resultText returns the PGN result of a board result.
-func resultText(r board.Result) string {
+// ResultText returns the PGN result of a board result.
+func ResultText(r board.Result) string {
 	switch r {
 	case board.SouthWins:
 		return "1-0"
@@ -96,7 +96,7 @@ func resultText(r board.Result) string {
 }
 
 // optionOrder is the order of the rule options in records.
-func optionOrder() []string { return ruleOptions()[1:] }
+func optionOrder() []string { return RuleOptions()[1:] }
 
 // PGN returns the game as PGN-like text: tags, then the moves numbered
 // by turns, each with a comment giving the engine's score/depth and time
@@ -192,7 +192,8 @@ func pgnComment(text string) string {
 }
 
 // pgnLimit writes a limit for a PGN time control tag: "10+0.1" for a
-// clock alone, "-" for none, else the limit as ParseLimit reads it.
+// clock alone, "-" for none, else the limit as timecontrol.ParseLimit
+// reads it.
 func pgnLimit(s string) string {
 	if s == "none" {
 		return "-"
@@ -267,8 +268,8 @@ func wrap(toks []string, width int) string {
 	return b.String()
 }
 
-// today returns the date as records write it.
-func today() string { return time.Now().Format("2006-01-02") }
+// Today returns the date as records write it.
+func Today() string { return time.Now().Format("2006-01-02") }
 
 // CheckResult checks that a finished game's record reads as one: engine1
 // played South or North, the result and the winner agree, and a forfeit

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 )
 
@@ -37,11 +39,11 @@ type Engine struct {
 	// SHA256 names the program in the engine object store; Program is its
 	// file name on the coordinator's machine (for messages) and Args the
 	// rest of its command line.
-	SHA256  string         `json:"sha256,omitempty"`
-	Program string         `json:"program,omitempty"`
-	Args    []string       `json:"args,omitempty"`
-	Options []match.Option `json:"options,omitempty"`
-	Limit   match.Limit    `json:"limit"`
+	SHA256  string            `json:"sha256,omitempty"`
+	Program string            `json:"program,omitempty"`
+	Args    []string          `json:"args,omitempty"`
+	Options []match.Option    `json:"options,omitempty"`
+	Limit   timecontrol.Limit `json:"limit"`
 }
 
 // Setup is everything that decides how a match's games are played: what
@@ -100,11 +102,11 @@ type Task struct {
 // self-play task's games), or why it could not be played. Results come
 // from the network: decodeResult and the coordinator's job check them.
 type Result struct {
-	Version int                 `json:"v"`
-	Match   string              `json:"match"`
-	Pair    int                 `json:"pair"`
-	Worker  string              `json:"worker"`
-	Records []*match.GameRecord `json:"records,omitempty"`
+	Version int                  `json:"v"`
+	Match   string               `json:"match"`
+	Pair    int                  `json:"pair"`
+	Worker  string               `json:"worker"`
+	Records []*record.GameRecord `json:"records,omitempty"`
 	// Games and Data are a self-play task's game numbers and games.
 	Games []int         `json:"games,omitempty"`
 	Data  []DatagenGame `json:"data,omitempty"`

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // Written reads game records as match writes them (one JSON object a
@@ -17,12 +17,12 @@ import (
 // content. The game number decides where to look; the content keeps a
 // game of another match written to the same file from hiding this one's.
 // A line that does not read (the torn end of a file) is passed over.
-func Written(r io.Reader) (func(rec *match.GameRecord) bool, error) {
+func Written(r io.Reader) (func(rec *record.GameRecord) bool, error) {
 	seen := map[int][][sha256.Size]byte{}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(nil, maxMessage)
 	for sc.Scan() {
-		var rec match.GameRecord
+		var rec record.GameRecord
 		if json.Unmarshal(sc.Bytes(), &rec) != nil {
 			continue
 		}
@@ -33,7 +33,7 @@ func Written(r io.Reader) (func(rec *match.GameRecord) bool, error) {
 	if err := sc.Err(); err != nil {
 		return nil, err
 	}
-	return func(rec *match.GameRecord) bool {
+	return func(rec *record.GameRecord) bool {
 		h, ok := recordHash(rec)
 		if !ok {
 			return false
@@ -48,7 +48,7 @@ func Written(r io.Reader) (func(rec *match.GameRecord) bool, error) {
 }
 
 // recordHash returns the SHA-256 of a record's JSON.
-func recordHash(rec *match.GameRecord) ([sha256.Size]byte, bool) {
+func recordHash(rec *record.GameRecord) ([sha256.Size]byte, bool) {
 	b, err := json.Marshal(rec)
 	if err != nil {
 		return [sha256.Size]byte{}, false
@@ -63,7 +63,7 @@ func recordHash(rec *match.GameRecord) ([sha256.Size]byte, bool) {
 // runs to the next; the text decides, so a game cut short by a kill
 // (the torn end of a file), or another match's game of the same number,
 // does not hide rec.
-func WrittenPGN(r io.Reader) (func(rec *match.GameRecord) bool, error) {
+func WrittenPGN(r io.Reader) (func(rec *record.GameRecord) bool, error) {
 	seen := map[[sha256.Size]byte]bool{}
 	br := bufio.NewReader(r)
 	var game strings.Builder
@@ -85,7 +85,7 @@ func WrittenPGN(r io.Reader) (func(rec *match.GameRecord) bool, error) {
 		game.WriteString(line)
 		blank = line == "\n"
 	}
-	return func(rec *match.GameRecord) bool {
+	return func(rec *record.GameRecord) bool {
 		return seen[sha256.Sum256([]byte(rec.PGN()))]
 	}, nil
 }

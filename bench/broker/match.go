@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/bench/record"
 )
 
 // Match is a match whose pairs are played by workers.
@@ -43,8 +44,8 @@ type Match struct {
 	// when none does, so that a coordinator stopped between writing a
 	// result and acknowledging it, or between a record's JSON and its
 	// PGN, writes no game twice and loses none.
-	Written    func(rec *match.GameRecord) bool
-	PGNWritten func(rec *match.GameRecord) bool
+	Written    func(rec *record.GameRecord) bool
+	PGNWritten func(rec *record.GameRecord) bool
 }
 
 // ErrSettings marks a match id taken by a match with other settings.
@@ -147,8 +148,8 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 // it again.
 type output struct {
 	w    io.Writer
-	held func(rec *match.GameRecord) bool // nil: the output holds nothing yet
-	skip bool                             // the record being written is held
+	held func(rec *record.GameRecord) bool // nil: the output holds nothing yet
+	skip bool                              // the record being written is held
 }
 
 func (o *output) Write(p []byte) (int, error) {
@@ -164,7 +165,7 @@ func (j *matchJob) newTally() error {
 	cfg := j.m.Config
 	for _, o := range []struct {
 		w    *io.Writer
-		held func(rec *match.GameRecord) bool
+		held func(rec *record.GameRecord) bool
 	}{{&cfg.JSON, j.m.Written}, {&cfg.PGN, j.m.PGNWritten}} {
 		if *o.w != nil {
 			out := &output{w: *o.w, held: o.held}
@@ -179,7 +180,7 @@ func (j *matchJob) newTally() error {
 
 // held reports whether every output holds rec already, and sets up
 // those that do to pass it over. A match without outputs holds nothing.
-func (j *matchJob) held(rec *match.GameRecord) bool {
+func (j *matchJob) held(rec *record.GameRecord) bool {
 	all := len(j.outputs) > 0
 	for _, o := range j.outputs {
 		o.skip = o.held != nil && o.held(rec)

@@ -12,7 +12,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
-	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/search"
@@ -32,7 +32,7 @@ func waitConsumer(ctx context.Context, t *testing.T, c *Client, id string) jetst
 }
 
 // gameText is what a self-play game holds, as text to compare.
-func gameText(d *bench.GameData) string {
+func gameText(d *selfplay.GameData) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "game %d plies %d nodes %d result %v:", d.Game, d.Plies, d.Nodes, d.Status.Result)
 	for _, r := range d.Records {
@@ -51,13 +51,13 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := bench.DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	local := map[int]string{}
 	lcfg := cfg
-	lcfg.Each = func(d bench.GameData) error { local[d.Game] = gameText(&d); return nil }
-	if err := bench.Datagen(ctx, lcfg); err != nil {
+	lcfg.Each = func(d selfplay.GameData) error { local[d.Game] = gameText(&d); return nil }
+	if err := selfplay.Datagen(ctx, lcfg); err != nil {
 		t.Fatal(err)
 	}
 
@@ -66,7 +66,7 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 	worked := make(chan error, 1)
 	go func() { worked <- fakeWorker(wctx, wc) }()
 	got, written := map[int]string{}, map[int]int{}
-	cfg.Each = func(d bench.GameData) error { got[d.Game] = gameText(&d); written[d.Game]++; return nil }
+	cfg.Each = func(d selfplay.GameData) error { got[d.Game] = gameText(&d); written[d.Game]++; return nil }
 	var progress sowertest.SyncBuffer
 	err = Datagen(ctx, c, DatagenJob{Config: cfg, ID: "late", Batch: 2, Progress: &progress, Build: testBuild})
 	stopWorker()

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/sower-engine/sower/bench"
+	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/tune"
 )
@@ -59,7 +59,7 @@ type DatagenJob struct {
 	// Config is the run as a local one would be configured: Each gets
 	// every game (one call at a time) and Skip names the games already
 	// written; Concurrency is ignored.
-	Config bench.DatagenConfig
+	Config selfplay.DatagenConfig
 	// ID names the run on the broker (empty: derived from the settings).
 	ID string
 	// Batch is the number of games per task (0: 4).
@@ -75,7 +75,7 @@ type DatagenJob struct {
 }
 
 // newDatagenSetup describes cfg's games.
-func newDatagenSetup(cfg *bench.DatagenConfig, build Build) DatagenSetup {
+func newDatagenSetup(cfg *selfplay.DatagenConfig, build Build) DatagenSetup {
 	r := cfg.Variant.Rules()
 	s := DatagenSetup{
 		Sower: build.Version, Build: build.SHA256, Variant: cfg.Variant.Name(), CaptureSide: r.CaptureSide.String(),
@@ -90,13 +90,13 @@ func newDatagenSetup(cfg *bench.DatagenConfig, build Build) DatagenSetup {
 }
 
 // config returns the self-play configuration of the setup.
-func (s *DatagenSetup) config() (bench.DatagenConfig, error) {
+func (s *DatagenSetup) config() (selfplay.DatagenConfig, error) {
 	rs := Setup{Variant: s.Variant, CaptureSide: s.CaptureSide, LastFour: s.LastFour, Repetition: s.Repetition, NoCaptureLimit: s.NoCaptureLimit}
 	v, err := rs.variant()
 	if err != nil {
-		return bench.DatagenConfig{}, err
+		return selfplay.DatagenConfig{}, err
 	}
-	cfg := bench.DatagenConfig{Variant: v, Games: s.Games, HashMiB: s.HashMiB, RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: s.Games, HashMiB: s.HashMiB, RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
 	cfg.Limits.Nodes, cfg.Limits.Depth = s.Nodes, s.Depth
 	for _, b := range s.Book {
 		p, err := v.ParsePosition(b)
@@ -112,7 +112,7 @@ func (s *DatagenSetup) config() (bench.DatagenConfig, error) {
 // batches of the games the output lacks; games, not tasks, are what is
 // done or failed, since a result may answer a batch of an earlier run.
 type datagenJob struct {
-	cfg     *bench.DatagenConfig
+	cfg     *selfplay.DatagenConfig
 	id      string
 	setup   DatagenSetup
 	batch   int
@@ -280,8 +280,8 @@ func (j *datagenJob) end() error {
 }
 
 // gameData turns a result's game into the local form.
-func gameData(v *board.Variant, gd *DatagenGame) (bench.GameData, error) {
-	d := bench.GameData{Game: gd.Game, Plies: gd.Plies, Nodes: gd.Nodes, Status: board.Status{Result: gd.Result}}
+func gameData(v *board.Variant, gd *DatagenGame) (selfplay.GameData, error) {
+	d := selfplay.GameData{Game: gd.Game, Plies: gd.Plies, Nodes: gd.Nodes, Status: board.Status{Result: gd.Result}}
 	if gd.Result > board.Draw || gd.Plies < 0 {
 		return d, fmt.Errorf("result %d after %d plies", gd.Result, gd.Plies)
 	}
@@ -314,7 +314,7 @@ func playDatagen(ctx context.Context, t *Task, build Build) ([]DatagenGame, erro
 	}
 	var games []DatagenGame
 	cfg.Skip = func(g int) bool { return !want[g] }
-	cfg.Each = func(d bench.GameData) error {
+	cfg.Each = func(d selfplay.GameData) error {
 		gd := DatagenGame{Game: d.Game, Plies: d.Plies, Nodes: d.Nodes, Result: d.Status.Result, Records: []DatagenRecord{}}
 		for _, r := range d.Records {
 			gd.Records = append(gd.Records, DatagenRecord{Ply: r.Ply, Pos: r.Pos.String(), Score: r.Score})
@@ -322,7 +322,7 @@ func playDatagen(ctx context.Context, t *Task, build Build) ([]DatagenGame, erro
 		games = append(games, gd)
 		return nil
 	}
-	if err := bench.Datagen(ctx, cfg); err != nil {
+	if err := selfplay.Datagen(ctx, cfg); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
