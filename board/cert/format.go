@@ -3,6 +3,7 @@ package cert
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -181,9 +182,12 @@ func (lp *lineParser) parseMove(b []byte) (board.Move, error) {
 }
 
 // clip quotes at most 40 bytes of input in a message.
-func clip(b []byte) string {
-	if len(b) > 40 {
-		return string(b[:40]) + "…"
+func clip(b []byte) string { return clipAt(b, 40) }
+
+// clipAt quotes at most n bytes of input in a message.
+func clipAt(b []byte, n int) string {
+	if len(b) > n {
+		return string(b[:n]) + "…"
 	}
 	return string(b)
 }
@@ -235,4 +239,46 @@ func (h *header) parse(line []byte, n int) error {
 		h.moves = value
 	}
 	return nil
+}
+
+// Header is what a certificate's header states of its proof: empty
+// strings for what it does not state (a v1 file may state nothing).
+type Header struct {
+	Version int    // 1 or 2
+	Game    string // the game's name, such as katro-4x6
+	Root    string // the root's rows and side, without a clock
+	Winner  string // South or North
+}
+
+// ReadHeader reads the header of the certificate in r (v1, plain or
+// gzipped, or v2): the lines starting with '#' before the first position
+// line of a v1 file, or the whole header of a v2 file. It reads no
+// further than the header.
+func ReadHeader(r io.Reader) (Header, error) {
+	br, err := openCert(r)
+	if err != nil {
+		return Header{}, err
+	}
+	var h header
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if len(line) == 0 || line[0] != '#' {
+			break
+		}
+		if len(line) > maxHeader {
+			return Header{}, &FormatError{Line: n, Err: fmt.Errorf("longer than %d bytes", maxHeader)}
+		}
+		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{'\n'}), []byte{'\r'})
+		if err := h.parse(line, n); err != nil {
+			return Header{}, &FormatError{Line: n, Err: err}
+		}
+		if h.moves != "" || err != nil {
+			break
+		}
+	}
+	v := h.version
+	if v == 0 {
+		v = Version
+	}
+	return Header{Version: v, Game: h.game, Root: h.root, Winner: h.winner}, nil
 }

@@ -69,6 +69,7 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 		return verifyCompact(ctx, br, root, opts)
 	}
 	w := newWalker(ctx, v, root.Side(), &opts)
+	w.phase = "checking"
 	h, err := w.read(br, &st)
 	if err != nil {
 		return st, err
@@ -235,5 +236,6 @@ func (h *header) check(v *board.Variant, root *board.Position) error {
 			}
 		}
 	}
-	return &FormatError{Line: h.rootLine, Err: fmt.Errorf("the certificate is for the root %s, not %s", clip(b), want)}
+	// A root is at most a few hundred bytes: it is quoted whole.
+	return &FormatError{Line: h.rootLine, Err: fmt.Errorf("the certificate is for the root %s, not %s", clipAt(b, 400), want)}
 }

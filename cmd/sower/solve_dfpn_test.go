@@ -237,3 +237,27 @@ func TestProofConversion(t *testing.T) {
 		t.Errorf("v2 to v1 to v2 gives another file (%d bytes, want %d)", len(got), len(want))
 	}
 }
+
+// TestVerifyFromHeader: verify without --game or a root checks the
+// certificate from the game and root its header names; a --fen without a
+// clock, as the header writes the root, is read at clock 0; a wrong root
+// is named whole in the refusal.
+func TestVerifyFromHeader(t *testing.T) {
+	proof := "../../search/book/proofs/katro-4x6/c1.proof"
+	root := "2,2,2,2,2,2/2,2,2,2,0,2/3,3,3,3,1,4/0,3,1,0,1,4 N"
+	for _, args := range [][]string{
+		{"verify", "--proof", proof},
+		{"verify", "--game", "katro-4x6", "--proof", proof},
+		{"verify", "--game", "katro-4x6", "--fen", root, "--proof", proof},
+	} {
+		stdout, stderr, st := runCLI(args...)
+		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+root+" 0;") {
+			t.Errorf("%q: status %d\nstdout %s\nstderr %s", args, st, stdout, stderr)
+		}
+	}
+	_, stderr, st := runCLI("verify", "--moves", "a1", "--proof", proof)
+	want := "the certificate is for the root " + root + ", not 2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,0,3,3/1,0,1,4,4,1 N"
+	if st != exitUsage || !strings.Contains(stderr, want) {
+		t.Errorf("another root: status %d, stderr %q, want %q", st, stderr, want)
+	}
+}

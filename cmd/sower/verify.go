@@ -7,7 +7,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/board/cert"
@@ -34,6 +37,9 @@ func (c *cli) verify(args []string) error {
 	}
 	if len(proofs) == 0 {
 		return usagef("--proof is required")
+	}
+	if err := g.fromHeader(fs, proofs); err != nil {
+		return err
 	}
 	game, err := g.build()
 	if err != nil {
@@ -117,4 +123,32 @@ func verifyProgress(w io.Writer) func(cert.Progress) {
 		fmt.Fprintf(w, "%s: %d positions of the winner and %d of the loser reached, line of %d plies, %s\n",
 			p.Phase, p.Winner, p.Loser, p.Line, p.Elapsed.Round(time.Second))
 	}
+}
+
+// fromHeader fills in what verify was not told from the certificate's
+// header: the game unless --game is given, and, for one certificate
+// without --fen or --moves, its root (at clock 0). A --fen without a
+// clock, as a certificate's root is written, is read at clock 0.
+func (g *gameFlags) fromHeader(fs *pflag.FlagSet, proofs []string) error {
+	if !fs.Changed("game") || (len(proofs) == 1 && !fs.Changed("fen") && !fs.Changed("moves")) {
+		f, err := os.Open(proofs[0])
+		if err != nil {
+			return flagError("--proof", err)
+		}
+		h, err := cert.ReadHeader(f)
+		f.Close()
+		if err != nil {
+			return usagef("--proof %s: %v", proofs[0], err)
+		}
+		if !fs.Changed("game") && h.Game != "" {
+			g.game = h.Game
+		}
+		if len(proofs) == 1 && !fs.Changed("fen") && !fs.Changed("moves") && h.Root != "" && (h.Game == "" || h.Game == g.game) {
+			g.fen = h.Root
+		}
+	}
+	if f := strings.Fields(g.fen); len(f) == 2 {
+		g.fen += " 0"
+	}
+	return nil
 }
