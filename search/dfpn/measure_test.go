@@ -135,23 +135,3 @@ func TestMeasureThreads(t *testing.T) {
 	}
 	measureConfigs(t, names, cfgs, 20*time.Second)
 }
-
-// TestMeasureNumbers compares the ways of combining numbers on the
-// katro-4x4 and katro-6x3 starts and on the measuring set. It only reports
-// (SOWER_DFPN_MEASURE=numbers).
-func TestMeasureNumbers(t *testing.T) {
-	if os.Getenv("SOWER_DFPN_MEASURE") != "numbers" {
-		t.Skip("set SOWER_DFPN_MEASURE=numbers to measure")
-	}
-	cfgs := []Config{{HashMiB: 256}, {HashMiB: 256, Numbers: NumbersWeakProof}, {HashMiB: 256, Numbers: NumbersWeak}}
-	names := []string{"sum", "weak proof", "weak"}
-	for _, name := range []string{"katro-4x4", "katro-6x3"} {
-		v, _ := board.New(name)
-		for i, cfg := range cfgs {
-			s, _ := New(cfg)
-			res, _ := s.Solve(context.Background(), v.Start(), nil, nil)
-			t.Logf("%s %s: %s in %d plies, %d nodes, %s", name, names[i], res.Outcome, res.Plies, res.Nodes, res.Time.Round(time.Millisecond))
-		}
-	}
-	measureConfigs(t, names, cfgs, 20*time.Second)
-}

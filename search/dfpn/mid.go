@@ -87,10 +87,10 @@ func (w *worker) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 			// may use up to the second best's (widened by 1+ε); its
 			// disproof number adds to the node's.
 			cpn = min(thpn, grow(second))
-			cdn = sumThreshold(f, thdn, r.dn, c.dn, w.weakDN, false)
+			cdn = sumThreshold(thdn, r.dn, c.dn)
 		} else {
 			cdn = min(thdn, grow(second))
-			cpn = sumThreshold(f, thpn, r.pn, c.pn, w.weakPN, true)
+			cpn = sumThreshold(thpn, r.pn, c.pn)
 		}
 		f.cur = best + 1
 		cr := w.mid(&c.pos, c.key, ply+1, cpn, cdn)
@@ -266,9 +266,6 @@ func (w *worker) orNode(f *frame, clock, ply int) result {
 	if r.pn == inf {
 		return w.disproven(r, clock, ply)
 	}
-	if w.weakDN {
-		r.dn, _ = weakSum(f, false)
-	}
 	r.clock, r.rep = 0, noRep
 	return r
 }
@@ -296,9 +293,6 @@ func (w *worker) andNode(f *frame, clock, ply int) result {
 	}
 	if r.pn == 0 {
 		return w.proven(dist, board.NoMove, r.clock)
-	}
-	if w.weakPN {
-		r.pn, _ = weakSum(f, true)
 	}
 	r.clock = 0
 	return r

@@ -66,43 +66,11 @@ func (w *worker) timesMoves(p *board.Position, pn, dn uint32) result {
 	return result{pn: min(maxPN, pn*n), dn: dn}
 }
 
-// weakSum is the weak proof number (Ueda, Hashimoto, Hashimoto and Iida
-// 2008) of a node whose proof (proof true) or disproof needs every child's:
-// the largest of the unsolved children's numbers plus one for each other
-// unsolved child, instead of their sum, which counts a position that
-// several children reach once for each. It returns the unsolved children
-// too.
-func weakSum(f *frame, proof bool) (uint32, uint32) {
-	var most, k uint32
-	for i := 0; i < f.n; i++ {
-		c := &f.kids[i]
-		n := c.dn
-		if proof {
-			n = c.pn
-		}
-		if n != 0 {
-			most, k = max(most, n), k+1
-		}
-	}
-	if most >= inf {
-		return inf, k
-	}
-	return min(maxPN, most+max(k, 1)-1), k
-}
-
 // sumThreshold is a child's threshold for the number its parent sums (the
 // proof number where the defender moves, the disproof number where the
 // attacker does): what leaves the parent's threshold th for the child,
-// given the parent's number sum and the child's own. With weak numbers
-// (weak true) the parent's number reaches th when the child's reaches th
-// less one for each other unsolved child.
-func sumThreshold(f *frame, th, sum, own uint32, weak, proof bool) uint32 {
-	if weak {
-		_, k := weakSum(f, proof)
-		return satsub(th, max(k, 1)-1, 0)
-	}
-	return satsub(th, sum, own)
-}
+// given the parent's number sum and the child's own.
+func sumThreshold(th, sum, own uint32) uint32 { return satsub(th, sum, own) }
 
 // pick returns the child to search (the smallest number the node's proof
 // number follows: proof numbers where the attacker moves, disproof numbers

@@ -59,9 +59,6 @@ type Config struct {
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
 	MaxNodes uint64
-	// Numbers chooses how a node whose result needs every child's sums
-	// its children's numbers.
-	Numbers Numbers
 	// Threads is the number of threads that search the one table together
 	// (default 1).
 	Threads int
@@ -121,25 +118,6 @@ const (
 
 // DefaultEvalScale is Config.EvalScale's default, in hundredths of a seed.
 const DefaultEvalScale = 400
-
-// Numbers is a way to combine the numbers of a node's children where every
-// child must be proven (or disproven).
-type Numbers uint8
-
-// The ways. On a graph (positions that several lines reach) the sum counts
-// a shared position once for each line, and overestimates.
-const (
-	// NumbersSum: the sum of the children's numbers (df-pn's own).
-	NumbersSum Numbers = iota
-	// NumbersWeakProof: weak proof numbers (Ueda, Hashimoto, Hashimoto
-	// and Iida 2008) where the defender moves: the largest unsolved
-	// child's proof number plus one for each other unsolved child;
-	// disproof numbers summed.
-	NumbersWeakProof
-	// NumbersWeak: weak numbers both ways: also where the attacker moves,
-	// the largest disproof number plus one for each other unsolved child.
-	NumbersWeak
-)
 
 // Progress is a report on a running proof.
 type Progress struct {
@@ -201,8 +179,6 @@ type Solver struct {
 	ties     bool    // Config.Ties is TiesEval
 	evalInit bool    // the first estimates need the evaluation
 	evalBase float64 // the first numbers of an even evaluation (defaultEvalBase)
-	weakPN   bool    // weak proof numbers where the defender moves
-	weakDN   bool    // weak disproof numbers where the attacker moves
 	// noEstimates turns the threads' estimate caches off: where the
 	// estimates are cheap, and in the tests' comparison (the caches change
 	// no number).
@@ -262,8 +238,7 @@ func New(cfg Config) (*Solver, error) {
 	}
 	ties := cfg.Ties == TiesEval
 	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
-		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility,
-		weakPN: cfg.Numbers == NumbersWeakProof || cfg.Numbers == NumbersWeak, weakDN: cfg.Numbers == NumbersWeak}
+		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility}
 	// The estimate caches pay where an estimate evaluates or plays moves
 	// (InitEval and after, or ties broken by the evaluation): a read of
 	// the cache costs more than counting moves or seeds.
