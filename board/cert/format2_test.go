@@ -176,7 +176,7 @@ func TestCompactDamaged(t *testing.T) {
 	bad[len(bad)-1] = 9
 	_, err := verify(c.root, compactFrom(t, head, bad))
 	want := fmt.Sprintf("position %d of the certificate, ", len(moves))
-	if err == nil || !isFormat(err) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("move index 9, but it has")) ||
+	if err == nil || !isFormat(err) || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "move index 9, but it has") ||
 		!strings.Contains(err.Error(), fmt.Sprintf("byte %d of the moves", len(moves)-1)) {
 		t.Errorf("a move index out of range: %v, want a format error naming %q", err, want)
 	}
