@@ -212,7 +212,7 @@ func TestKatro46FirstMoves(t *testing.T) {
 // position of the winner, and the v2 file made from it is the stored one
 // byte for byte.
 func TestProofConversion(t *testing.T) {
-	move, positions := "b1", 812676
+	move, positions := "a1", 43424
 	if testing.Short() {
 		move, positions = "d1", 2844
 	}

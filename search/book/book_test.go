@@ -1,11 +1,9 @@
 package book_test
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io/fs"
-	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -26,54 +24,47 @@ func smallFS(t *testing.T) fs.FS {
 	return fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}
 }
 
-// textLines converts a certificate to the v1 text format with package cert
-// and returns its position lines.
-func textLines(t *testing.T, v *board.Variant, data []byte) []string {
+// rootOf returns the root a certificate's header names.
+func rootOf(t *testing.T, v *board.Variant, data []byte) board.Position {
 	t.Helper()
-	p, err := cert.NewPieces(v)
+	h, err := cert.ReadHeader(bytes.NewReader(data))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := p.Read(context.Background(), bytes.NewReader(data)); err != nil {
+	p, err := v.ParsePosition(h.Root + " 0")
+	if err != nil {
 		t.Fatal(err)
 	}
-	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Scan()
-	var root board.Position
-	for sc.Scan() {
-		if r, ok := strings.CutPrefix(sc.Text(), "# root "); ok {
-			if root, err = v.ParsePosition(r + " 0"); err != nil {
-				t.Fatal(err)
-			}
-			break
-		}
-	}
-	var out bytes.Buffer
-	if _, err := cert.Write(context.Background(), &out, root, p.Winner(&root), p.Oracle(), cert.Options{}); err != nil {
-		t.Fatal(err)
-	}
-	var lines []string
-	for _, l := range strings.Split(out.String(), "\n") {
-		if l != "" && l[0] != '#' {
-			lines = append(lines, l)
-		}
-	}
-	return lines
+	return p
 }
 
-// TestEmbedded loads the embedded katro-4x6 book and checks, on a sample
-// of every certificate's positions (all of the small ones), that the book
-// answers each with the certificate's move as a win, and that a position
-// of the loser there is answered with a move that resists longest.
+// TestEmbedded loads the embedded katro-4x6 book and walks each
+// certificate's proof from its root, depth first, for a sample of its
+// positions (all of the small ones): at North's turns the book answers
+// with the certificate's move (read by cert.Pieces) as a win, at South's
+// with a loss one ply shorter than the longest of North's answers below,
+// by a move whose line is that longest one.
 func TestEmbedded(t *testing.T) {
 	if got := book.Games(nil); len(got) != 1 || got[0] != board.NameKatro4x6 {
 		t.Fatalf("games %q, want katro-4x6", got)
 	}
 	files := book.Files(nil, board.NameKatro4x6)
+	var fsys fs.FS // the embedded certificates
 	if testing.Short() {
-		files = files[2:4] // c1 and d1
+		// c1 and d1 alone: the whole book takes long under the race
+		// detector.
+		files = files[2:4]
+		small := fstest.MapFS{}
+		for _, f := range files {
+			data, err := fs.ReadFile(book.Proofs(), f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			small[f] = &fstest.MapFile{Data: data}
+		}
+		fsys = small
 	}
-	b, err := book.Load(context.Background(), nil, board.NameKatro4x6)
+	b, err := book.Load(context.Background(), fsys, board.NameKatro4x6)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,36 +74,53 @@ func TestEmbedded(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines := textLines(t, v, data)
-		step := max(1, len(lines)/2000)
-		for i := 0; i < len(lines); i += step {
-			pos, mv, _ := strings.Cut(lines[i], "\t")
-			p, err := v.ParsePosition(pos + " 0")
-			if err != nil {
-				t.Fatal(err)
-			}
+		pieces, err := cert.NewPieces(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := pieces.Read(context.Background(), bytes.NewReader(data)); err != nil {
+			t.Fatal(err)
+		}
+		want := pieces.Oracle()
+		seen := map[uint64]bool{}
+		var walk func(p board.Position) int
+		walk = func(p board.Position) int { // the book's plies at p
 			m, plies, win, ok := b.Probe(&p)
-			if !ok || !win || m.String() != mv || plies < 1 {
-				t.Fatalf("%s: %s: Probe %s %d win=%v ok=%v, want the win with %s", f, pos, m, plies, win, ok, mv)
+			north := p.Side() == board.North
+			if !ok || win != north {
+				t.Fatalf("%s: %s: Probe %s %d win=%v ok=%v, want win=%v", f, p.String(), m, plies, win, ok, north)
 			}
-			// North's move leads to South's turn: answered as a loss that
-			// lasts one ply less, by the move whose line is longest.
-			c, _ := p.After(m)
-			if !c.HasLegalMove() {
-				continue
+			if len(seen) >= 3000 || seen[p.Key()] {
+				return plies
 			}
-			lm, lplies, lwin, lok := b.Probe(&c)
-			if !lok || lwin || lplies > plies-1 {
-				t.Fatalf("%s: after %s %s: Probe %s %d win=%v ok=%v, want a loss in at most %d", f, pos, m, lm, lplies, lwin, lok, plies-1)
+			seen[p.Key()] = true
+			if north {
+				if wm, ok := want(&p); !ok || wm != m {
+					t.Fatalf("%s: %s: the book plays %s, the certificate %s", f, p.String(), m, wm)
+				}
+				c, _ := p.After(m)
+				if c.HasLegalMove() {
+					if got := walk(c); got != plies-1 {
+						t.Fatalf("%s: %s: %d plies, after %s %d", f, p.String(), plies, m, got)
+					}
+				}
+				return plies
 			}
-			for _, o := range c.LegalMoves() {
-				g, _ := c.After(o)
-				_, gp, gw, gok := b.Probe(&g)
-				if !gok || !gw || gp > lplies-1 || o == lm && gp != lplies-1 {
-					t.Fatalf("%s: %s: South's %s gives %d plies (ok=%v), the book's %s %d", f, c.String(), o, gp, gok, lm, lplies)
+			longest := -1
+			for _, o := range p.LegalMoves() {
+				c, _ := p.After(o)
+				d := walk(c)
+				longest = max(longest, d)
+				if o == m && d != plies-1 {
+					t.Fatalf("%s: %s: the book's %s leads to %d plies, want %d", f, p.String(), m, d, plies-1)
 				}
 			}
+			if longest != plies-1 {
+				t.Fatalf("%s: %s: a loss in %d plies, the longest reply %d", f, p.String(), plies, longest+1)
+			}
+			return plies
 		}
+		walk(rootOf(t, v, data))
 	}
 }
 
