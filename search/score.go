@@ -90,6 +90,25 @@ func (s Score) UCI(f board.Family) string {
 	return fmt.Sprintf("mate %d", -p/2)
 }
 
+// Text writes the score for people, in the notation every command and
+// the page share (docs/cli.md, "Scores"), from the side to move's point of
+// view: "+2.31" (seeds: hundredths as decimals), "#9" for a Katro win in
+// 9 moves (the protocol's mate 9), "#-9" for a loss; a Hoyito III result
+// is its final margin in seeds ("+8.00").
+func (s Score) Text(f board.Family) string {
+	switch {
+	case !s.Decisive():
+		return fmt.Sprintf("%+.2f", float64(s)/100)
+	case f == board.Hoyito:
+		return fmt.Sprintf("%+.2f", float64(s.Margin()))
+	}
+	p := s.MatePlies()
+	if s > 0 {
+		return fmt.Sprintf("#%d", (p+1)/2)
+	}
+	return fmt.Sprintf("#-%d", p/2)
+}
+
 // toTT converts a decisive score from "from the root" to "from this node"
 // for the transposition table, so that a stored win keeps its distance
 // when reached at another ply; fromTT converts it back when it is loaded.

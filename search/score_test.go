@@ -162,3 +162,21 @@ func TestTTScoreRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreText checks the notation for people against scores built by
+// hand: seeds with two decimals and a sign, Katro mates in moves as #n.
+func TestScoreText(t *testing.T) {
+	for _, c := range []struct {
+		s    Score
+		f    board.Family
+		want string
+	}{
+		{231, board.Katro, "+2.31"}, {-5, board.Katro, "-0.05"}, {0, board.Katro, "+0.00"},
+		{KatroWin(1), board.Katro, "#1"}, {KatroWin(17), board.Katro, "#9"}, {-KatroWin(2), board.Katro, "#-1"}, {-KatroWin(16), board.Katro, "#-8"},
+		{HoyitoEnd(8, 5), board.Hoyito, "+8.00"}, {-HoyitoEnd(36, 5), board.Hoyito, "-36.00"}, {150, board.Hoyito, "+1.50"},
+	} {
+		if got := c.s.Text(c.f); got != c.want {
+			t.Errorf("%d (%s): %q, want %q", c.s, c.f, got, c.want)
+		}
+	}
+}

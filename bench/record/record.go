@@ -223,16 +223,15 @@ func titleSide(s string) string {
 }
 
 // comment writes a move's comment: score/depth as the engine reported
-// (the score in units, "+M3" for a mate) and the time used, then the
+// (the score in seeds, "#3" or "#-3" for a mate, as search.Score.Text
+// writes them) and the time used, then the
 // review's commands if the ply was reviewed (see MoveReview).
 func (m MoveRecord) comment() string {
 	var parts []string
 	var sc string
 	switch {
-	case m.Mate != nil && *m.Mate < 0:
-		sc = "-M" + strconv.Itoa(-*m.Mate)
 	case m.Mate != nil:
-		sc = "+M" + strconv.Itoa(*m.Mate)
+		sc = "#" + strconv.Itoa(*m.Mate)
 	case m.CP != nil:
 		sc = fmt.Sprintf("%+.2f", float64(*m.CP)/100)
 	}

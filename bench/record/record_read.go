@@ -344,7 +344,9 @@ func (g *GameRecord) readForfeit() {
 }
 
 // readComment reads a move comment as comment writes it: "+0.35/12
-// 0.520s", "-M3/9 1.000s", "0.010s", with a review's [%…] commands.
+// 0.520s", "#-3/9 1.000s", "0.010s", with a review's [%…] commands; a
+// mate written "-M3" (cutechess's notation, Sower's before 2026-12-06)
+// is read too.
 func (m *MoveRecord) readComment(c string) {
 	c, m.Review = readCommands(c)
 	for _, w := range strings.Fields(c) {
@@ -361,7 +363,12 @@ func (m *MoveRecord) readComment(c string) {
 			}
 		}
 		switch {
+		case strings.HasPrefix(sc, "#"):
+			if n, err := strconv.Atoi(sc[1:]); err == nil {
+				m.Mate = &n
+			}
 		case strings.HasPrefix(sc, "+M") || strings.HasPrefix(sc, "-M"):
+			// As cutechess writes mates, and Sower did before 2026-12-06.
 			if n, err := strconv.Atoi(sc[2:]); err == nil {
 				if sc[0] == '-' {
 					n = -n

@@ -131,3 +131,19 @@ func TestReadForfeits(t *testing.T) {
 		})
 	}
 }
+
+// TestReadMateComments: a mate in a move comment is read as written now
+// ("#3", "#-3") and as cutechess, and Sower before, wrote it ("+M3",
+// "-M3").
+func TestReadMateComments(t *testing.T) {
+	for _, c := range []struct {
+		comment string
+		mate    int
+	}{{"#3/12 0.5s", 3}, {"#-3/9 1.0s", -3}, {"+M3/12 0.5s", 3}, {"-M3/9 1.0s", -3}} {
+		var m MoveRecord
+		m.readComment(c.comment)
+		if m.Mate == nil || *m.Mate != c.mate || m.Depth == nil {
+			t.Errorf("%q: mate %v depth %v, want %d", c.comment, m.Mate, m.Depth, c.mate)
+		}
+	}
+}

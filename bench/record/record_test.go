@@ -56,7 +56,7 @@ func TestPGN(t *testing.T) {
 [PlyCount "6"]
 
 1. a1 {0.000s} c2 {0.000s} a2 {0.000s} 2. b1 {+0.35/12 1.520s} c1 {0.000s} 2...
-e2 {-M3/12 0.007s} {last four, 28-20} 1-0
+e2 {#-3/12 0.007s} {last four, 28-20} 1-0
 
 `,
 		},

@@ -25,7 +25,8 @@ func (c *cli) analyse(args []string) error {
 	var hash, multiPV, threads int
 	var tdir string
 	var showWDL, useBook bool
-	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false] [--book=false] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]]`)
+	var format string
+	fs := c.flags("analyse", `[--game G] [--fen F] [--moves "…"] [--depth N | --movetime MS | --nodes N] [--hash MB] [--multipv N] [--threads N] [--tables DIR] [--wdl=false] [--book=false] [--format auto|text|uci] [--eval auto|linear|net [--evalfile FILE] [--evallazy N]]`)
 	g.add(fs, true)
 	lf.add(fs, "", defaultAnalyseTime)
 	fs.IntVar(&hash, "hash", search.DefaultHashMiB, "transposition table size in MiB")
@@ -34,9 +35,13 @@ func (c *cli) analyse(args []string) error {
 	fs.StringVar(&tdir, "tables", "", "Hoyito III endgame tables to search with")
 	fs.BoolVar(&showWDL, "wdl", true, "show the win/draw/loss forecast (wdl W D L, per mille) on every info line; --wdl=false leaves it out")
 	fs.BoolVar(&useBook, "book", true, "answer at once from the embedded proof book where it holds the position (a proven result with the proof's move); --book=false searches instead")
+	fs.StringVar(&format, "format", formatAuto, "text: a line a depth for people (scores as +2.31 or #9), then a summary; uci: the protocol's info lines; auto: text in a terminal, uci otherwise")
 	ee := addEngineEvalFlags(fs, "auto")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if format != formatAuto && format != formatText && format != formatUCI {
+		return usagef("--format %q: want auto, text or uci", format)
 	}
 	nets, lazy, err := ee.load()
 	if err != nil {
@@ -89,15 +94,23 @@ func (c *cli) analyse(args []string) error {
 	}
 	sctx, settle := context.WithCancel(ctx)
 	defer settle()
-	pr := &reportPrinter{w: c.stdout, wdl: showWDL, settle: settle}
+	pr := &reportPrinter{w: c.stdout, wdl: showWDL, settle: settle, text: textOutput(format, c.stdout)}
 	res, err := eng.SearchWith(sctx, game.Position(), game.History(), lim, pr.callbacks())
 	if err != nil {
 		return err
 	}
-	if res.Over.Over() {
-		pr.print(protocol.FormatInfo(res.Info, showWDL))
+	switch {
+	case pr.text:
+		if res.Over.Over() {
+			fmt.Fprintf(c.stdout, "game over: %s\n", protocol.StatusText(res.Over))
+		}
+		fmt.Fprintln(c.stdout, textSummary(res))
+	default:
+		if res.Over.Over() {
+			pr.print(protocol.FormatInfo(res.Info, showWDL))
+		}
+		fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
 	}
-	fmt.Fprintln(c.stdout, protocol.FormatBestMove(res.Move, res.Ponder))
 	if ctx.Err() != nil {
 		return interruptedf("at depth %d: the best move so far is shown", res.Info.Depth)
 	}
@@ -116,6 +129,7 @@ type reportPrinter struct {
 	settle  func()
 	settled bool
 	last    string
+	text    bool // for a person (textLine): no currmove, no bound lines
 }
 
 // print prints line unless it is the line printed last.
@@ -134,18 +148,29 @@ func (r *reportPrinter) callbacks() search.Callbacks {
 			if r.settled {
 				return
 			}
-			r.print(protocol.FormatInfo(i, r.wdl))
+			switch {
+			case !r.text:
+				r.print(protocol.FormatInfo(i, r.wdl))
+			case i.Bound == search.BoundExact || i.Proven:
+				r.print(textLine(i, r.wdl))
+			}
 			if i.Settled() {
 				r.settled = true
 				r.settle()
 			}
 		},
 		CurrMove: func(m search.CurrMove) {
-			if !r.settled {
+			if !r.settled && !r.text {
 				r.print(protocol.FormatCurrMove(m))
 			}
 		},
-		Proven: func(p search.Proof) { r.print(protocol.FormatProof(p)) },
+		Proven: func(p search.Proof) {
+			if r.text {
+				r.print(textProof(p))
+				return
+			}
+			r.print(protocol.FormatProof(p))
+		},
 	}
 }
 

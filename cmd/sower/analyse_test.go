@@ -112,3 +112,23 @@ func TestAnalyseEval(t *testing.T) {
 		}
 	}
 }
+
+// TestAnalyseText: --format text writes a line a depth for people and a
+// summary, no protocol lines; uci (the default off a terminal) writes the
+// protocol's; another value is refused.
+func TestAnalyseText(t *testing.T) {
+	stdout, stderr, st := runCLI("analyse", "--game", "katro-4x4", "--depth", "5", "--format", "text")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	last := lines[len(lines)-1]
+	if st != exitOK || !strings.HasPrefix(last, "best move ") || !strings.Contains(last, " at depth 5, ") || strings.Contains(stdout, "info ") ||
+		!strings.Contains(stdout, "\ndepth  5/") {
+		t.Errorf("--format text: status %d\n%s\n%s", st, stdout, stderr)
+	}
+	stdout, _, st = runCLI("analyse", "--game", "katro-4x4", "--depth", "5")
+	if st != exitOK || !strings.Contains(stdout, "info depth 5 ") || !strings.Contains(stdout, "\nbestmove ") {
+		t.Errorf("the default off a terminal: status %d\n%s", st, stdout)
+	}
+	if _, stderr, st := runCLI("analyse", "--format", "json"); st != exitUsage || !strings.Contains(stderr, `--format "json": want auto, text or uci`) {
+		t.Errorf("--format json: status %d, %q", st, stderr)
+	}
+}
