@@ -58,6 +58,6 @@ func (c *cli) perft(args []string) error {
 	}
 	elapsed := time.Since(start)
 	fmt.Fprintf(c.stdout, "nodes %d\n", nodes)
-	fmt.Fprintf(c.stderr, "time %d ms, %.0f nodes/s\n", elapsed.Milliseconds(), float64(nodes)/max(elapsed.Seconds(), 1e-9))
+	fmt.Fprintf(c.stderr, "perft: time %d ms, %.0f nodes/s\n", elapsed.Milliseconds(), float64(nodes)/max(elapsed.Seconds(), 1e-9))
 	return nil
 }

@@ -24,7 +24,7 @@ func (c *cli) writeProof(ctx context.Context, s *dfpn.Solver, game *board.Game, 
 // writeCertificate writes the certificate of winner's win from the
 // game's position to path, the winner's moves given by oracle.
 func (c *cli) writeCertificate(ctx context.Context, game *board.Game, winner board.Side, oracle cert.Oracle, path string) error {
-	st, err := cert.WriteFile(ctx, path, game.Position(), winner, oracle, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)})
+	st, err := cert.WriteFile(ctx, path, game.Position(), winner, oracle, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr, "solve")})
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("while writing %s: no certificate written", path)
 	}

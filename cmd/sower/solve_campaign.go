@@ -120,7 +120,7 @@ func (c *cli) campaignProgress() func(campaign.Report) {
 		if len(pieces) > 0 {
 			list = "; " + strings.Join(pieces, ", ")
 		}
-		fmt.Fprintf(c.stderr, "campaign: %s wins? %d nodes, %.0f nodes/s, %s%s%s\n",
+		fmt.Fprintf(c.stderr, "solve: %s wins? %d nodes, %.0f nodes/s, %s%s%s\n",
 			r.Search.Attacker, r.Nodes, r.NPS, r.Elapsed.Round(time.Second), where, list)
 	}
 }

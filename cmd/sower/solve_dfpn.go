@@ -112,7 +112,7 @@ func (c *cli) dfpnProgress(prefix string) func(dfpn.Progress) {
 			}
 			searching += fmt.Sprintf(" at ply %d of %s%s", pr.Ply, board.FormatMoves(pr.Line), more)
 		}
-		fmt.Fprintf(c.stderr, "dfpn: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
+		fmt.Fprintf(c.stderr, "solve: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
 			prefix, pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
 	}
 }

@@ -71,7 +71,7 @@ func TestSolveDfpn(t *testing.T) {
 	for _, first := range []string{"opponent", "north"} {
 		stdout, stderr, st := runCLI("solve", "--game", "katro-4x6", "--fen", lost, "--hash", "16", "--first", first)
 		if st != exitOK || !strings.Contains(stdout, "solved: a loss for the side to move (North wins in at most ") ||
-			!strings.Contains(stderr, "dfpn: North wins? ") || strings.Contains(stderr, "South wins?") {
+			!strings.Contains(stderr, "solve: North wins? ") || strings.Contains(stderr, "South wins?") {
 			t.Errorf("solve --first %s: status %d\nstdout %s\nstderr %s", first, st, stdout, stderr)
 		}
 	}
@@ -97,12 +97,12 @@ func TestSolveDfpn(t *testing.T) {
 				args = append(args, "--first", first)
 			}
 			_, stderr, _ := runCLI(args...)
-			if !strings.HasPrefix(stderr, "dfpn: "+want.String()+" wins? ") {
+			if !strings.HasPrefix(stderr, "solve: "+want.String()+" wins? ") {
 				t.Errorf("solve --first %q --fen %s: the evaluation favours %s; stderr %.200s", first, fen, want, stderr)
 			}
 		}
 		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--ties", "first", "--first", "mover")
-		if !strings.HasPrefix(stderr, "dfpn: "+p.Side().String()+" wins? ") {
+		if !strings.HasPrefix(stderr, "solve: "+p.Side().String()+" wins? ") {
 			t.Errorf("solve --first mover --fen %s: %s is to move; stderr %.200s", fen, p.Side(), stderr)
 		}
 	}

@@ -18,7 +18,7 @@ func TestSolveEach(t *testing.T) {
 	dir := t.TempDir()
 	save := filepath.Join(dir, "each.dfpn")
 	stdout, stderr, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--each", "--save", save)
-	if st != exitOK || !strings.Contains(stderr, "dfpn: a1: ") {
+	if st != exitOK || !strings.Contains(stderr, "solve: a1: ") {
 		t.Fatalf("solve --each: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 	lines := regexp.MustCompile(`(?m)^([a-d]1): (South|North) wins in at most (\d+) plies, \d+ nodes`).FindAllStringSubmatch(stdout, -1)

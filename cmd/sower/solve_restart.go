@@ -39,7 +39,7 @@ func (c *cli) solveRounds(ctx context.Context, s *dfpn.Solver, game *board.Game,
 			return res, err
 		}
 		kept := s.Collect()
-		fmt.Fprintf(c.stderr, "dfpn: round %d ended at %d nodes with the root open: back to the root, %d entries kept (the table %.1f%% full)\n",
+		fmt.Fprintf(c.stderr, "solve: round %d ended at %d nodes with the root open: back to the root, %d entries kept (the table %.1f%% full)\n",
 			round, before, kept, 100*s.Fill())
 	}
 }

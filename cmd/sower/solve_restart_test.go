@@ -28,7 +28,7 @@ func TestSolveRestart(t *testing.T) {
 	if st != exitOK || !strings.Contains(stdout, verdict) || !strings.Contains(stdout, "proof written to "+proof) {
 		t.Fatalf("solve --restart 20000: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
-	rounds := regexp.MustCompile(`dfpn: round (\d+) ended at (\d+) nodes with the root open: back to the root, \d+ entries kept`).FindAllStringSubmatch(stderr, -1)
+	rounds := regexp.MustCompile(`solve: round (\d+) ended at (\d+) nodes with the root open: back to the root, \d+ entries kept`).FindAllStringSubmatch(stderr, -1)
 	if len(rounds) < 2 {
 		t.Fatalf("solve --restart 20000: %d rounds reported, want several\n%s", len(rounds), stderr)
 	}

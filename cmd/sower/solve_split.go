@@ -143,7 +143,7 @@ func (c *cli) splitProgress(tr *split.Tree, st split.Step, n int) {
 		what = fmt.Sprintf("expanded (%d moves searched)", st.Searches)
 	}
 	pn, dn := tr.Root()
-	fmt.Fprintf(c.stderr, "split: step %d: %s %s, pn %s dn %s, %d nodes, %s; root pn %s dn %s, %d positions, %d nodes in all\n",
+	fmt.Fprintf(c.stderr, "solve: step %d: %s %s, pn %s dn %s, %d nodes, %s; root pn %s dn %s, %d positions, %d nodes in all\n",
 		n, splitPath(st.Path), what, pnString(st.PN), pnString(st.DN), st.Nodes, st.Time.Round(time.Second),
 		pnString(pn), pnString(dn), tr.Size(), tr.Searched())
 }

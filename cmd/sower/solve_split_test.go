@@ -17,7 +17,7 @@ func TestSolveSplit(t *testing.T) {
 	tree, proof := filepath.Join(dir, "t.split"), filepath.Join(dir, "p.txt")
 	base := []string{"solve", "--game", "katro-4x4", "--hash", "16", "--first", "south", "--split", tree}
 	stdout, stderr, st := runCLI(append(base, "--split-nodes", "100", "--split-steps", "2")...)
-	if st != exitOK || !strings.Contains(stdout, "(a new tree)") || !strings.Contains(stdout, "not solved: root pn ") || !strings.Contains(stderr, "split: step 2: the root expanded (4 moves searched)") {
+	if st != exitOK || !strings.Contains(stdout, "(a new tree)") || !strings.Contains(stdout, "not solved: root pn ") || !strings.Contains(stderr, "solve: step 2: the root expanded (4 moves searched)") {
 		t.Fatalf("the first run: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
 	}
 	text, err := os.ReadFile(tree)

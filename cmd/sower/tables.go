@@ -188,10 +188,10 @@ func (c *cli) buildProgress(p tables.Progress) {
 	el := p.Elapsed.Round(time.Second)
 	switch p.Phase {
 	case "rounds":
-		fmt.Fprintf(c.stderr, "layer %d: round %d, %d bounds changed, %s\n", p.Seeds, p.Done, p.Total, el)
+		fmt.Fprintf(c.stderr, "tables build: layer %d: round %d, %d bounds changed, %s\n", p.Seeds, p.Done, p.Total, el)
 		return
 	case "clock rounds":
-		fmt.Fprintf(c.stderr, "layer %d: clock round %d, %d values changed, %s\n", p.Seeds, p.Done, p.Total, el)
+		fmt.Fprintf(c.stderr, "tables build: layer %d: clock round %d, %d values changed, %s\n", p.Seeds, p.Done, p.Total, el)
 		return
 	}
 	rate := float64(p.Done) / max(p.PhaseTime.Seconds(), 1e-3)
@@ -199,7 +199,7 @@ func (c *cli) buildProgress(p tables.Progress) {
 	if rate > 0 {
 		left = (time.Duration(float64(p.Total-p.Done)/rate) * time.Second).Round(time.Second).String()
 	}
-	fmt.Fprintf(c.stderr, "layer %d: %s %d/%d positions (%.0f%%), %.2fM/s, phase time left %s, %s\n",
+	fmt.Fprintf(c.stderr, "tables build: layer %d: %s %d/%d positions (%.0f%%), %.2fM/s, phase time left %s, %s\n",
 		p.Seeds, p.Phase, p.Done, p.Total, 100*float64(p.Done)/float64(max(p.Total, 1)), rate/1e6, left, el)
 }
 

@@ -23,7 +23,7 @@ func TestTablesBuildAndProbe(t *testing.T) {
 	if st := run([]string{"tables", "build", "--seeds", "8", "--dir", dir}, nil, &out, &errb); st != exitOK {
 		t.Fatalf("build: status %d, stderr %s", st, errb.String())
 	}
-	if !strings.Contains(out.String(), "layer  8: 75582 positions") || !strings.Contains(errb.String(), "layer 8: moves") {
+	if !strings.Contains(out.String(), "layer  8: 75582 positions") || !strings.Contains(errb.String(), "tables build: layer 8: moves") {
 		t.Fatalf("build output:\n%s\nstderr:\n%s", out.String(), errb.String())
 	}
 	out.Reset()

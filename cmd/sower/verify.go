@@ -73,7 +73,7 @@ func (c *cli) verifyOne(ctx context.Context, game *board.Game, proof string) err
 		return flagError("--proof", err)
 	}
 	defer f.Close()
-	st, err := cert.Verify(ctx, f, root, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)})
+	st, err := cert.Verify(ctx, f, root, cert.Options{History: game.History(), Progress: verifyProgress(c.stderr, "verify")})
 	var fe *cert.FormatError
 	switch {
 	case errors.Is(err, context.Canceled):
@@ -108,8 +108,8 @@ func plies(n int) string {
 }
 
 // verifyProgress returns a callback that writes a progress line to w every
-// few seconds.
-func verifyProgress(w io.Writer) func(cert.Progress) {
+// few seconds, after the command's name (cmd) as every progress line.
+func verifyProgress(w io.Writer, cmd string) func(cert.Progress) {
 	last := time.Duration(0)
 	return func(p cert.Progress) {
 		if p.Elapsed-last < verifyProgressEvery {
@@ -117,11 +117,11 @@ func verifyProgress(w io.Writer) func(cert.Progress) {
 		}
 		last = p.Elapsed
 		if p.Phase == "reading" {
-			fmt.Fprintf(w, "reading: %d lines, %s\n", p.Lines, p.Elapsed.Round(time.Second))
+			fmt.Fprintf(w, "%s: reading: %d lines, %s\n", cmd, p.Lines, p.Elapsed.Round(time.Second))
 			return
 		}
-		fmt.Fprintf(w, "%s: %d positions of the winner and %d of the loser reached, line of %d plies, %s\n",
-			p.Phase, p.Winner, p.Loser, p.Line, p.Elapsed.Round(time.Second))
+		fmt.Fprintf(w, "%s: %s: %d positions of the winner and %d of the loser reached, line of %d plies, %s\n",
+			cmd, p.Phase, p.Winner, p.Loser, p.Line, p.Elapsed.Round(time.Second))
 	}
 }
 

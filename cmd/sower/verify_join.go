@@ -28,7 +28,7 @@ func (c *cli) verifyJoined(ctx context.Context, game *board.Game, proofs []strin
 		}
 	}
 	winner := pieces.Winner(&root)
-	opts := cert.Options{History: game.History(), Progress: verifyProgress(c.stderr)}
+	opts := cert.Options{History: game.History(), Progress: verifyProgress(c.stderr, "verify")}
 	var st cert.Stats
 	if join != "" {
 		st, err = cert.WriteFile(ctx, join, root, winner, pieces.Oracle(), opts)
