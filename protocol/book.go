@@ -1,6 +1,8 @@
 package protocol
 
 import (
+	"fmt"
+
 	"github.com/sower-engine/sower/search"
 )
 
@@ -40,7 +42,12 @@ func (s *server) waitBook() {
 	if s.noBook || s.cfg.Books == nil {
 		return
 	}
-	if _, err := s.cfg.Books.Wait(s.ctx, s.variant.Name()); err != nil && s.ctx.Err() == nil {
+	b, err := s.cfg.Books.Wait(s.ctx, s.variant.Name())
+	switch {
+	case err != nil && s.ctx.Err() == nil:
 		s.out.info("error: proof book: " + err.Error())
+	case b != nil && s.bookSaid != s.variant.Name():
+		s.bookSaid = s.variant.Name()
+		s.out.info(fmt.Sprintf("proof book: %s, %d proven positions", s.variant.Name(), b.Len()))
 	}
 }

@@ -25,7 +25,12 @@ func TestProofBook(t *testing.T) {
 		t.Errorf("uci: no ProofBook option in %q", l)
 	}
 	s.send("setoption name UCI_Variant value katro-4x6")
-	s.sync()
+	if l := s.sync(); !slices.Contains(l, "info string proof book: katro-4x6, 635 proven positions") {
+		t.Errorf("isready: %q, want the book's line", l)
+	}
+	if l := s.sync(); slices.ContainsFunc(l, func(x string) bool { return strings.Contains(x, "proof book") }) {
+		t.Errorf("a second isready: %q, want the book said once", l)
+	}
 	s.send("position startpos moves c1", "go nodes 1000")
 	mv, lines := s.bestmove()
 	if mv != "d4" || !slices.Contains(lines, "info string proven: win in 31 plies") ||

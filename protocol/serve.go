@@ -125,6 +125,7 @@ type server struct {
 	noEstimate    bool       // TableEstimate false
 	prover        bool       // Prover true
 	noBook        bool       // ProofBook false
+	bookSaid      string     // the game whose proof book isready reported
 	proverThread  bool       // ProverThread true
 	nets          netState   // EvalType and EvalFile (net.go)
 	evalLazy      int        // EvalLazy
