@@ -190,7 +190,9 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 	if c.st.Winner == "" {
 		if err := c.chooseWinner(ctx); err != nil {
 			if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-				return Result{}, c.save()
+				if serr := c.save(); serr != nil {
+					return Result{}, serr
+				}
 			}
 			return Result{}, err
 		}

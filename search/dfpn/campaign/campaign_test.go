@@ -175,3 +175,22 @@ func TestChooseWinner(t *testing.T) {
 	}
 	verifyFile(t, g, proof)
 }
+
+// TestCancelledAtOnce: a campaign whose context is done before it starts
+// says so (it is not a success), whether it chooses its winner or not.
+func TestCancelledAtOnce(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, choose := range []bool{true, false} {
+		dir := t.TempDir()
+		cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, ChooseWinner: choose, Solver: dfpn.Config{HashMiB: 16}, Step: 300}
+		if _, err := campaign.Run(ctx, g, filepath.Join(dir, "p.proof"), cfg); !errors.Is(err, context.Canceled) {
+			t.Errorf("choose %v: %v, want context.Canceled", choose, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "p.proof")); err == nil {
+			t.Errorf("choose %v: a certificate was written", choose)
+		}
+	}
+}
