@@ -272,7 +272,7 @@ func (c *cli) flags(name, synopsis string) *pflag.FlagSet {
 	fs.SortFlags = false
 	fs.SetOutput(c.stdout) // only --help prints: errors are returned
 	fs.Usage = func() {
-		fmt.Fprintf(c.stdout, "usage: sower %s %s\n\nFlags:\n", name, synopsis)
+		fmt.Fprintf(c.stdout, "usage: %s\n\nFlags:\n", strings.Join(strings.Fields("sower "+name+" "+synopsis), " "))
 		fs.PrintDefaults()
 	}
 	return fs

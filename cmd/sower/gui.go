@@ -19,7 +19,7 @@ import (
 
 // gui is "sower gui": the board in the browser.
 func (c *cli) gui(args []string) error {
-	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...] [--tables DIR]")
+	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...] [--tables DIR] [--log FILE]")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	open := fs.Bool("open", false, "open the page in the default browser")
 	engines := fs.StringArray("engine", nil, "an engine the page may choose, NAME=COMMAND (repeatable; default: this program, named sower)")
