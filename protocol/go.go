@@ -211,11 +211,15 @@ func (s *server) cmdGo(args []string) error {
 	g := parseGo(args, &p)
 	s.stopJob()
 	eng, err := s.engine()
-	if err != nil {
-		return err
+	if err == nil {
+		err = eng.SetThreads(s.threads)
 	}
-	if err := eng.SetThreads(s.threads); err != nil {
-		return err
+	if err != nil {
+		// No search can run (a table or network that cannot be had):
+		// still a bestmove, so that a GUI is never left waiting.
+		s.out.info("error: go: " + err.Error() + "; answering without a search")
+		s.out.bestmove(unsearchedMove(&p), board.NoMove)
+		return nil
 	}
 	g.lim.Overhead = s.overhead
 	g.lim.MultiPV = s.multiPV
@@ -240,6 +244,16 @@ func (s *server) cmdGo(args []string) error {
 		out.bestmove(res.Move, res.Ponder, finalInfo(res, showWDL))
 	})
 	return nil
+}
+
+// unsearchedMove is the answer of a go that cannot search: the first legal
+// move in the rule book's order, or NoMove ("bestmove (none)") when the
+// game is over.
+func unsearchedMove(p *board.Position) board.Move {
+	if ms := p.LegalMoves(); len(ms) > 0 {
+		return ms[0]
+	}
+	return board.NoMove
 }
 
 // goNotes writes the notes that come before a search: one line with what

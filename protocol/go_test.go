@@ -499,3 +499,23 @@ func TestContextCancel(t *testing.T) {
 		t.Fatal("ServeWith did not return after its context was cancelled")
 	}
 }
+
+// TestUnsearchedMove: a go that cannot search answers the first legal
+// move in the rule book's order, or none when the game is over.
+func TestUnsearchedMove(t *testing.T) {
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := v.Start()
+	if m := unsearchedMove(&p); m != p.LegalMoves()[0] {
+		t.Errorf("start: %s, want %s", m, p.LegalMoves()[0])
+	}
+	over, err := v.ParsePosition("0,0,0,0/0,0,0,0/16,16,0,0/0,0,0,0 N 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := unsearchedMove(&over); m != board.NoMove {
+		t.Errorf("a finished game: %s, want none", m)
+	}
+}
