@@ -72,7 +72,7 @@ func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Elapsed.Milliseconds())
 	switch {
 	case errors.Is(err, context.Canceled):
-		return interruptedf("the campaign's table and state are saved in %s: the same command goes on", o.work)
+		return interruptedf("while proving: the campaign's table and state are saved in %s, and the same command goes on", o.work)
 	case errors.Is(err, campaign.ErrRefuted):
 		fmt.Fprintf(c.stdout, "not solved: %v\n", err)
 		return fmt.Errorf("%v (ask the other side's win with --first, in another --work directory)", err)

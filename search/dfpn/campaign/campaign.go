@@ -59,10 +59,8 @@ type Config struct {
 	// Winner is the side whose win is asked, unless ChooseWinner is set.
 	Winner board.Side
 	// ChooseWinner asks the campaign to choose the side whose win it
-	// asks: each side's question gets half a step at the root, and the
-	// one proven, or not disproven, or else the one whose proof number is
-	// the smaller share of its numbers, is chosen (and kept in the work
-	// directory).
+	// asks (chooseWinner: a brief try of the opponent's win after each of
+	// the mover's moves), and keeps the choice in the work directory.
 	ChooseWinner bool
 	// Solver configures the df-pn solver (its Every sets how often Report
 	// is called; Config.Progress receives it).
@@ -250,37 +248,40 @@ func (c *campaign) run(ctx context.Context) (Result, error) {
 }
 
 // chooseWinner chooses the side whose win the campaign asks
-// (Config.ChooseWinner): half a step of each side's question at the root.
+// (Config.ChooseWinner), as the hand proof of katro-4x6 did: the
+// opponent's win is tried briefly (a tenth of a step) after each move of
+// the side to move. A reply disproven (one the mover does not lose) makes
+// the mover the one to ask about; any reply proven, and none disproven,
+// makes it the opponent; with none settled, the mover. The proofs found on
+// the way stay in the table for the pieces.
 func (c *campaign) chooseWinner(ctx context.Context) error {
-	var b [2]dfpn.Bounds
-	for _, side := range []board.Side{c.root.Side(), c.root.Side().Other()} {
-		c.cfg.Winner = side
-		r, err := c.prove(ctx, "root", c.root, c.game.History(), c.cfg.Step/2)
+	mover := c.root.Side()
+	c.cfg.Winner = mover.Other()
+	proven := 0
+	moves := c.root.LegalMoves()
+	if len(moves) == 0 {
+		proven = 1 // the mover has lost already
+	}
+	for _, m := range moves {
+		g, err := c.after([]board.Move{m})
 		if err != nil {
 			return err
 		}
-		b[side] = r
-		if r.PN == 0 {
+		hist := append(append([]uint64(nil), c.game.History()...), g.History()...)
+		b, err := c.prove(ctx, "root", g.Position(), hist, max(c.cfg.Step/10, 1))
+		if err != nil {
+			return err
+		}
+		if b.DN == 0 && !b.OnPath {
+			proven = -1
 			break
 		}
+		if b.PN == 0 {
+			proven++
+		}
 	}
-	share := func(x dfpn.Bounds) float64 { return float64(x.PN) / (float64(x.PN) + float64(x.DN)) }
-	s, n := b[board.South], b[board.North]
-	switch {
-	case s.PN == 0 && s.DN != 0:
-		c.cfg.Winner = board.South
-	case n.PN == 0 && n.DN != 0:
-		c.cfg.Winner = board.North
-	case s.DN == 0 && n.DN != 0:
-		c.cfg.Winner = board.North
-	case n.DN == 0 && s.DN != 0:
-		c.cfg.Winner = board.South
-	case s.DN == 0 && n.DN == 0:
-		return fmt.Errorf("%w: neither side wins %s (both questions disproven)", ErrRefuted, c.root.String())
-	case share(s) <= share(n):
-		c.cfg.Winner = board.South
-	default:
-		c.cfg.Winner = board.North
+	if proven <= 0 {
+		c.cfg.Winner = mover
 	}
 	c.st.Winner = c.cfg.Winner.String()
 	return nil
