@@ -52,6 +52,17 @@ type Settings struct {
 	NetLazy int
 }
 
+// Options returns the engine options of a bench run: search.DefaultOptions
+// (the protocol's defaults, HashMiB among them) with the settings' threads
+// and evaluation.
+func (s Settings) Options() search.Options {
+	o := search.DefaultOptions()
+	o.HashMiB = HashMiB
+	o.Threads = max(s.Threads, 1)
+	o.Nets, o.NetLazy = s.Nets, s.NetLazy
+	return o
+}
+
 // DefaultSettings returns the Settings of the signature: one thread,
 // one line, each family's default evaluation (nnue.Default: Hoyito III's
 // network, the linear evaluation in Katro) with the default lazy margin
@@ -116,14 +127,8 @@ func (s Settings) Net(f board.Family) *nnue.Net {
 // count is the signature with DefaultSettings.
 func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, error) {
 	var sum Summary
-	eng, err := search.NewEngine(HashMiB)
+	eng, err := search.NewEngineWith(set.Options())
 	if err != nil {
-		return sum, err
-	}
-	if err := eng.SetThreads(max(set.Threads, 1)); err != nil {
-		return sum, err
-	}
-	if err := eng.SetNets(set.Nets, set.NetLazy); err != nil {
 		return sum, err
 	}
 	depth := set.Depth

@@ -219,24 +219,27 @@ func (s *server) stopJob() {
 // engine returns the search engine, making it on first use.
 func (s *server) engine() (*search.Engine, error) {
 	if s.eng == nil {
-		e, err := search.NewEngine(s.hashMiB)
+		e, err := search.NewEngineWith(s.engineOptions())
 		if err != nil {
 			return nil, err
 		}
 		s.eng = e
-		e.SetTables(s.tb.set)
-		e.SetTableEstimate(!s.noEstimate)
-		e.SetProver(s.prover)
-		e.SetBooks(s.bookSource())
-		e.SetProverThread(s.proverThread)
-		if err := e.SetNetLazy(s.evalLazy); err != nil {
-			return nil, err
-		}
 		if err := s.setNets(); err != nil {
 			return nil, err
 		}
 	}
 	return s.eng, nil
+}
+
+// engineOptions returns the engine options the protocol's options give,
+// from search.DefaultOptions; the networks are loaded by setNets.
+func (s *server) engineOptions() search.Options {
+	o := search.DefaultOptions()
+	o.HashMiB, o.Threads, o.NetLazy = s.hashMiB, s.threads, s.evalLazy
+	o.Tables, o.TableEstimate = s.tb.set, !s.noEstimate
+	o.Prover, o.ProverThread = s.prover, s.proverThread
+	o.Books = s.bookSource()
+	return o
 }
 
 // A command is one protocol command's handler. Handlers that change the

@@ -62,13 +62,8 @@ func (c *cli) analyse(args []string) error {
 	if err != nil {
 		return err
 	}
-	eng, err := c.newEngine(hash, threads)
-	if err != nil {
-		return err
-	}
-	if err := eng.SetNets(nets, lazy); err != nil {
-		return err
-	}
+	o := search.DefaultOptions()
+	o.HashMiB, o.Threads, o.Nets, o.NetLazy = hash, threads, nets, lazy
 	if tdir != "" {
 		p := game.Position()
 		tb, err := openTables(tdir, p.Variant())
@@ -76,18 +71,22 @@ func (c *cli) analyse(args []string) error {
 			return err
 		}
 		defer tb.Close()
-		eng.SetTables(tb)
+		o.Tables = tb
 	}
 	// Ctrl-C stops the search early; the best move so far is still shown.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if useBook {
-		var lib book.Library
+		lib := &book.Library{}
 		root := game.Position()
 		if _, err := lib.Wait(ctx, root.Variant().Name()); err != nil {
 			return fmt.Errorf("proof book: %w", err)
 		}
-		eng.SetBooks(&lib)
+		o.Books = lib
+	}
+	eng, err := c.newEngine(o)
+	if err != nil {
+		return err
 	}
 	if err := protocol.WriteBoard(c.stdout, game); err != nil {
 		return err

@@ -154,7 +154,7 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"analyse", "--nodes", "-1"}, `invalid argument "-1" for "--nodes" flag: must be a non-negative integer`},
 		{[]string{"analyse", "--depth", "0"}, "--depth 0: want 1 to 127"},
 		{[]string{"analyse", "--multipv", "0"}, "--multipv 0: want 1 to 8"},
-		{[]string{"analyse", "--threads", "0", "--depth", "1"}, "--threads: threads 0: want 1 to 256"},
+		{[]string{"analyse", "--threads", "0", "--depth", "1"}, "--threads 0: want 1 to 256"},
 		{[]string{"analyse", "--hash", "0"}, "--hash 0: want 1 to 65536"},
 		{[]string{"analyse", "--game", "hoyito3", "--depth", "1", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
 		{[]string{"solve", "--depth", "-1"}, "--depth -1: want 0 to 127"},

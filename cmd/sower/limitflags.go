@@ -53,18 +53,18 @@ func (l *limitFlags) limits(def time.Duration) (search.Limits, error) {
 	return lim, nil
 }
 
-// newEngine checks --hash and returns an engine with that table and
-// --threads threads.
-func (c *cli) newEngine(hash, threads int) (*search.Engine, error) {
-	if err := c.checkHash(hash, search.CheckHashMemory); err != nil {
+// newEngine checks --hash and --threads and returns an engine configured
+// by o (search.DefaultOptions with the command's flags).
+func (c *cli) newEngine(o search.Options) (*search.Engine, error) {
+	if err := c.checkHash(o.HashMiB, search.CheckHashMemory); err != nil {
 		return nil, err
 	}
-	eng, err := search.NewEngine(hash)
+	if o.Threads < search.MinThreads || o.Threads > search.MaxThreads {
+		return nil, usagef("--threads %d: want %d to %d", o.Threads, search.MinThreads, search.MaxThreads)
+	}
+	eng, err := search.NewEngineWith(o)
 	if err != nil {
 		return nil, flagError("--hash", err)
-	}
-	if err := eng.SetThreads(threads); err != nil {
-		return nil, flagError("--threads", err)
 	}
 	return eng, nil
 }

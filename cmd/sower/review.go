@@ -56,11 +56,10 @@ func (c *cli) review(args []string) error {
 			}
 		}
 	}
-	eng, err := c.newEngine(hash, threads)
+	o := search.DefaultOptions()
+	o.HashMiB, o.Threads, o.Nets, o.NetLazy = hash, threads, nets, lazy
+	eng, err := c.newEngine(o)
 	if err != nil {
-		return err
-	}
-	if err := eng.SetNets(nets, lazy); err != nil {
 		return err
 	}
 	rec := &recs[index-1]
