@@ -21,7 +21,7 @@ func TestCampaignKilled(t *testing.T) {
 	bin := fixtures.Sower(t, false)
 	dir := t.TempDir()
 	proof := filepath.Join(dir, "a1.proof")
-	args := []string{"solve", "--game", "katro-4x6", "--moves", "a1", "--hash", "64", "--threads", "1", "--step", "300000", "--save-every", "1", "--proof", proof}
+	args := []string{"solve", "--game", "katro-4x6", "--moves", "a1", "--first", "north", "--hash", "64", "--threads", "1", "--step", "300000", "--save-every", "1", "--proof", proof}
 	state := proof + ".work/state.json"
 
 	cmd := exec.Command(bin, args...)

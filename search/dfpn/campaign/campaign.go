@@ -248,21 +248,17 @@ func (c *campaign) run(ctx context.Context) (Result, error) {
 }
 
 // chooseWinner chooses the side whose win the campaign asks
-// (Config.ChooseWinner), as the hand proof of katro-4x6 did: the
-// opponent's win is tried briefly (a tenth of a step) after each move of
-// the side to move. A reply disproven (one the mover does not lose) makes
-// the mover the one to ask about; any reply proven, and none disproven,
-// makes it the opponent; with none settled, the mover. The proofs found on
-// the way stay in the table for the pieces.
+// (Config.ChooseWinner): the opponent's win is tried briefly (a tenth of a
+// step) after each move of the side to move. A reply where it is
+// disproven (the mover wins or draws there) makes the mover the one to
+// ask about; else the opponent, whose win is what a root with the loser
+// to move is cut into pieces for. A brief try cannot tell more: a reply
+// proven for the opponent may be only a bad move of a mover who wins.
+// The proofs found on the way stay in the table for the pieces.
 func (c *campaign) chooseWinner(ctx context.Context) error {
 	mover := c.root.Side()
 	c.cfg.Winner = mover.Other()
-	proven := 0
-	moves := c.root.LegalMoves()
-	if len(moves) == 0 {
-		proven = 1 // the mover has lost already
-	}
-	for _, m := range moves {
+	for _, m := range c.root.LegalMoves() {
 		g, err := c.after([]board.Move{m})
 		if err != nil {
 			return err
@@ -273,15 +269,9 @@ func (c *campaign) chooseWinner(ctx context.Context) error {
 			return err
 		}
 		if b.DN == 0 && !b.OnPath {
-			proven = -1
+			c.cfg.Winner = mover
 			break
 		}
-		if b.PN == 0 {
-			proven++
-		}
-	}
-	if proven <= 0 {
-		c.cfg.Winner = mover
 	}
 	c.st.Winner = c.cfg.Winner.String()
 	return nil

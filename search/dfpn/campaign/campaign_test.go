@@ -194,3 +194,20 @@ func TestCancelledAtOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseMover: where the side to move wins (katro-4x4's start, South)
+// and a reply shows it within the brief try, the campaign asks about the
+// side to move and proves its win.
+func TestChooseMover(t *testing.T) {
+	g := startGame(t)
+	root := g.Position()
+	mover := root.Side()
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), ChooseWinner: true, Solver: dfpn.Config{HashMiB: 16}, Step: 50000}
+	proof := filepath.Join(dir, "p.proof")
+	res, err := campaign.Run(context.Background(), g, proof, cfg)
+	if err != nil || res.Winner != mover {
+		t.Fatalf("Run: %+v %v, want %s's win", res, err, mover)
+	}
+	verifyFile(t, g, proof)
+}
