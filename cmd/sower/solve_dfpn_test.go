@@ -186,14 +186,15 @@ func TestKatro46LineCertificate(t *testing.T) {
 }
 
 // TestKatro46FirstMoves checks the stored certificates of katro-4x6
-// after South's first moves a1, b1, c1 and d1 (docs/dfpn.md, "katro-4x6:
-// South's first moves"): North wins each, by the rules alone.
+// after South's first moves a1, b1, c1, d1 and f1 (docs/dfpn.md,
+// "katro-4x6"): North wins each, by the rules alone.
 func TestKatro46FirstMoves(t *testing.T) {
 	cases := []struct{ move, root string }{
 		{"a1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,0,3,3/1,0,1,4,4,1 N 0"},
 		{"c1", "2,2,2,2,2,2/2,2,2,2,0,2/3,3,3,3,1,4/0,3,1,0,1,4 N 0"},
 		{"d1", "2,2,2,2,2,2/2,2,2,0,2,2/3,3,3,1,4,4/3,0,3,1,0,1 N 0"},
 		{"b1", "2,2,2,2,2,2/0,2,2,0,0,0/2,5,5,1,0,2/5,3,1,2,1,5 N 0"}, // 812,676 positions
+		{"f1", "2,2,2,2,2,2/2,2,2,2,0,0/4,4,4,4,1,0/1,3,3,0,3,1 N 0"}, // 7,289,876 positions
 	}
 	if testing.Short() {
 		cases = cases[:3]
