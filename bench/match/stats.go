@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/sower-engine/sower/bench/timecontrol"
 )
 
 // z975 is the 97.5% quantile of the standard normal distribution: a 95%
@@ -155,7 +157,7 @@ func DefaultSPRT() SPRT { return SPRT{Elo0: 0, Elo1: 5, Alpha: 0.05, Beta: 0.05}
 // left out keeps its value from DefaultSPRT.
 func ParseSPRT(s string) (SPRT, error) {
 	t := DefaultSPRT()
-	pairs, err := keyValues(s, "sprt", "elo0=X elo1=Y alpha=A beta=B")
+	pairs, err := timecontrol.KeyValues(s, "sprt", "elo0=X elo1=Y alpha=A beta=B")
 	if err != nil {
 		return t, err
 	}
@@ -399,23 +401,4 @@ func (t SPRT) Decide(llr float64) Decision {
 		return AcceptH0
 	}
 	return Continue
-}
-
-// keyValues splits s into key=value fields separated by spaces, tabs or
-// commas. what names the setting in errors; want describes the fields
-// expected when there are none.
-func keyValues(s, what, want string) ([][2]string, error) {
-	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
-	if len(fields) == 0 {
-		return nil, fmt.Errorf("%s %q: want %s", what, s, want)
-	}
-	out := make([][2]string, 0, len(fields))
-	for _, f := range fields {
-		k, v, ok := strings.Cut(f, "=")
-		if !ok {
-			return nil, fmt.Errorf("%s %q: %q is not key=value", what, s, f)
-		}
-		out = append(out, [2]string{k, v})
-	}
-	return out, nil
 }

@@ -103,7 +103,7 @@ func seconds(x float64) time.Duration {
 // commas: tc=10+0.1, movetime=MS, nodes=N, depth=N ("tc=10+0.1 depth=2").
 func ParseLimit(s string) (Limit, error) {
 	var l Limit
-	pairs, err := keyValues(s, "limit", "tc=10+0.1, movetime=MS, nodes=N or depth=N")
+	pairs, err := KeyValues(s, "limit", "tc=10+0.1, movetime=MS, nodes=N or depth=N")
 	if err != nil {
 		return l, err
 	}
@@ -243,10 +243,11 @@ func (l Limit) After(left, elapsed time.Duration) time.Duration {
 	return max(left-elapsed, 0) + l.Inc
 }
 
-// keyValues splits s into key=value fields separated by spaces, tabs or
-// commas. what names the setting in errors; want describes the fields
-// expected when there are none.
-func keyValues(s, what, want string) ([][2]string, error) {
+// KeyValues splits s into key=value fields separated by spaces, tabs or
+// commas, as limits and the arbiter's SPRT settings are written. what
+// names the setting in errors; want describes the fields expected when
+// there are none.
+func KeyValues(s, what, want string) ([][2]string, error) {
 	fields := strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == ',' || r == '\t' })
 	if len(fields) == 0 {
 		return nil, fmt.Errorf("%s %q: want %s", what, s, want)
