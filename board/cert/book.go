@@ -152,15 +152,7 @@ func (b *Book) readText(ctx context.Context, br *bufio.Reader) (*walker, board.P
 	if h.winner == board.North.String() {
 		w.winner = board.North
 	}
-	w.lookup = func(p *board.Position) (int32, error) {
-		if i, ok := w.index.get(keyOf(p)); ok {
-			return i, nil
-		}
-		return 0, fmt.Errorf("position %s (winner to move) is not in the certificate", positionText(p))
-	}
-	w.moveErr = func(n *node, p *board.Position, err error) error {
-		return fmt.Errorf("line %d: %s is not legal in %s: %v", n.line, n.move, positionText(p), err)
-	}
+	w.useListed()
 	return w, root, nil
 }
 

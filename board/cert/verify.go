@@ -88,6 +88,17 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 	case !listed:
 		w.winner = root.Side().Other()
 	}
+	w.useListed()
+	need, depth, err := w.run(root)
+	w.stats(&st, need, depth)
+	st.Unused = len(w.nodes) - st.WinnerReached
+	return st, err
+}
+
+// useListed makes the walker take the winner's moves from the lines of a
+// v1 certificate read into its index (read): a position not listed is
+// refused, and an illegal move is named by its line.
+func (w *walker) useListed() {
 	w.lookup = func(p *board.Position) (int32, error) {
 		if i, ok := w.index.get(keyOf(p)); ok {
 			return i, nil
@@ -97,10 +108,6 @@ func Verify(ctx context.Context, r io.Reader, root board.Position, opts Options)
 	w.moveErr = func(n *node, p *board.Position, err error) error {
 		return fmt.Errorf("line %d: %s is not legal in %s: %v", n.line, n.move, positionText(p), err)
 	}
-	need, depth, err := w.run(root)
-	w.stats(&st, need, depth)
-	st.Unused = len(w.nodes) - st.WinnerReached
-	return st, err
 }
 
 // read reads the certificate's lines into the walker's index and returns
