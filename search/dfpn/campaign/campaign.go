@@ -263,7 +263,7 @@ func (c *campaign) chooseWinner(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		hist := append(append([]uint64(nil), c.game.History()...), g.History()...)
+		hist := c.history(g)
 		b, err := c.prove(ctx, "root", g.Position(), hist, max(c.cfg.Step/10, 1))
 		if err != nil {
 			return err
@@ -301,7 +301,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) error {
 	if err != nil {
 		return err
 	}
-	pos, hist := g.Position(), append(append([]uint64(nil), c.game.History()...), g.History()...)
+	pos, hist := g.Position(), c.history(g)
 	c.working = pc.Name()
 	defer func() { c.working = "" }()
 	last := uint32(dfpn.Infinity)
@@ -423,6 +423,12 @@ func (c *campaign) report(pr dfpn.Progress) {
 	c.cfg.Progress(r)
 }
 
+// history returns the keys of the positions before g's, a game from the
+// root: the root's own game's, then g's.
+func (c *campaign) history(g *board.Game) []uint64 {
+	return append(append([]uint64(nil), c.game.History()...), g.History()...)
+}
+
 // after returns the game after moves from the root.
 func (c *campaign) after(moves []board.Move) (*board.Game, error) {
 	g := board.NewGame(c.root)
@@ -447,7 +453,7 @@ func (c *campaign) writePiece(ctx context.Context, pc *Piece) error {
 	if err != nil {
 		return err
 	}
-	hist := append(append([]uint64(nil), c.game.History()...), g.History()...)
+	hist := c.history(g)
 	oracle := func(p *board.Position) (board.Move, bool) {
 		m, _, ok := c.s.WinningMove(ctx, p)
 		return m, ok
