@@ -49,5 +49,8 @@ func (s *server) waitBook() {
 	case b != nil && s.bookSaid != s.variant.Name():
 		s.bookSaid = s.variant.Name()
 		s.out.info(fmt.Sprintf("proof book: %s, %d proven positions", s.variant.Name(), b.Len()))
+		if w := s.cfg.Books.Warning(s.variant.Name()); w != nil {
+			s.out.info("proof book: " + w.Error() + " (the next start reads the certificates again)")
+		}
 	}
 }

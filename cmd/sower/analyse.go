@@ -77,7 +77,7 @@ func (c *cli) analyse(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if useBook {
-		lib := &book.Library{}
+		lib := &book.Library{CacheDir: book.DefaultCacheDir()}
 		root := game.Position()
 		if _, err := lib.Wait(ctx, root.Variant().Name()); err != nil {
 			return fmt.Errorf("proof book: %w", err)

@@ -174,7 +174,7 @@ func (c *cli) serve(args []string) error {
 			return runBench(ctx, w, set)
 		},
 		MaxHashMiB: maxHash,
-		Books:      &book.Library{},
+		Books:      &book.Library{CacheDir: book.DefaultCacheDir()},
 	}
 	// A banner first, as Stockfish prints: engine protocol clients pass
 	// over the lines before the answer to their handshake.

@@ -113,16 +113,23 @@ func loadFile(ctx context.Context, fsys fs.FS, f string, v *board.Variant) (*cer
 type Library struct {
 	// FS holds the certificates as proofs/<game>/*.proof; nil means the
 	// embedded ones. Set it before the first use.
-	FS    fs.FS
-	mu    sync.Mutex
-	books map[string]*loading
+	FS fs.FS
+	// CacheDir, if set, keeps each book made from the certificates as a
+	// file there (LoadCached), so that the next program to load it reads
+	// it in a moment (DefaultCacheDir is the usual place). Set it before
+	// the first use.
+	CacheDir string
+	mu       sync.Mutex
+	books    map[string]*loading
 }
 
-// loading is a book being read: book and err are set before done closes.
+// loading is a book being read: book, err and warn are set before done
+// closes.
 type loading struct {
 	done chan struct{}
 	book *cert.Book
 	err  error
+	warn error // the cache could not be written
 }
 
 // start returns the loading of game's book, starting it if need be.
@@ -139,7 +146,7 @@ func (l *Library) start(game string) *loading {
 	l.books[game] = ld
 	go func() {
 		defer close(ld.done)
-		ld.book, ld.err = Load(context.Background(), l.FS, game)
+		ld.book, ld.err = LoadCached(context.Background(), l.FS, game, l.CacheDir, func(err error) { ld.warn = err })
 	}()
 	return ld
 }
@@ -172,5 +179,23 @@ func (l *Library) Wait(ctx context.Context, game string) (*cert.Book, error) {
 		return ld.book, ld.err
 	case <-ctx.Done():
 		return nil, ctx.Err()
+	}
+}
+
+// Warning returns what went wrong, short of failing, when the book of the
+// game named game was loaded (its cache could not be written), or nil;
+// nil also while it is loading.
+func (l *Library) Warning(game string) error {
+	l.mu.Lock()
+	ld, ok := l.books[game]
+	l.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	select {
+	case <-ld.done:
+		return ld.warn
+	default:
+		return nil
 	}
 }

@@ -9,6 +9,10 @@
 // katro-4x6 (after South's first moves, and deeper where a first move's
 // proof is in pieces); the tests check each with the rules alone.
 //
+// Walking the proofs takes seconds, so a Library with a CacheDir keeps each
+// book it makes as a file there (cert.Book.WriteTo; LoadCached) and reads it
+// back the next time, under a name that changes with the certificates.
+//
 // Embedded, they cost the binary their size (about 3.4 MB) and give every
 // user, a GUI that plugs the binary in included, perfect play in every
 // position they reach, with no file to find or option to set.
