@@ -25,7 +25,7 @@ const (
 // usesCampaign reports whether solve proves by a campaign: --method dfpn
 // with --proof and none of the options that steer the table by hand.
 func (o *solveFlags) usesCampaign() bool {
-	return o.method == methodDfpn && o.proof != "" && !o.each && o.split == "" && o.save == "" && o.resume == "" && o.restart == 0
+	return o.method == methodDfpn && o.proof != "" && !o.each && o.split == "" && o.save == "" && o.resume == ""
 }
 
 // campaignDefaults sets a campaign's table and threads when they were not

@@ -58,7 +58,7 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if run != nil {
 		return c.solveSplit(ctx, s, game, run, o)
 	}
-	res, err := c.solveRounds(ctx, s, game, first, o.restart)
+	res, err := s.SolveFirst(ctx, p, game.History(), first, c.dfpnProgress(""))
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {
 		if err := c.saveTable(s, o.save); err != nil {

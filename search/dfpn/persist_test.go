@@ -203,9 +203,9 @@ func FuzzLoad(f *testing.F) {
 // TestCollectIsSaveWithoutTheFile stops searches of late katro-4x6
 // positions after an eighth of the nodes their whole search takes,
 // collects their tables and checks that what is left is what Save writes,
-// byte for byte (so that --restart goes on as --save and --resume would),
-// that something was dropped, and that rounds of collect-and-go-on end as
-// the whole search does.
+// byte for byte (so that a search goes on after it as after --save and
+// --resume), that something was dropped, and that rounds of
+// collect-and-go-on end as the whole search does.
 func TestCollectIsSaveWithoutTheFile(t *testing.T) {
 	v, _ := board.New("katro-4x6")
 	rng := rand.New(rand.NewPCG(7, 8))
