@@ -56,11 +56,7 @@ func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 	cfg := campaign.Config{Dir: o.work, Solver: o.dfpn, Step: o.step, SaveEvery: time.Duration(o.saveEvery) * time.Millisecond}
 	cfg.Solver.Every = campaignProgressEach
 	if o.fs.Changed("first") {
-		w, err := o.firstAt(&p)
-		if err != nil {
-			return err
-		}
-		cfg.Winner = w
+		cfg.Winner = o.firstAt(&p)
 	} else {
 		cfg.ChooseWinner = true
 	}

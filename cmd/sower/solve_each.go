@@ -135,11 +135,8 @@ func (c *cli) eachLevel(ctx context.Context, s *dfpn.Solver, game *board.Game, o
 			return tally, len(moves), total, err
 		}
 		q := child.Position()
-		first, err := o.firstAt(&q)
-		if err != nil {
-			return tally, len(moves), total, err
-		}
-		res, err := s.SolveFirst(ctx, q, child.History(), first, c.dfpnProgress(m.String()+": "))
+		report := func(pr dfpn.Progress) { c.dfpnProgress(m.String()+": ", pr) }
+		res, err := s.SolveFirst(ctx, q, child.History(), o.firstAt(&q), report)
 		total += res.Nodes
 		effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 		if errors.Is(err, context.Canceled) {

@@ -11,6 +11,7 @@ import (
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/search/dfpn"
 	"github.com/sower-engine/sower/search/dfpn/campaign"
+	"github.com/sower-engine/sower/search/dfpn/split"
 )
 
 // The solver's methods.
@@ -80,7 +81,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
 	fs.IntVar(&o.walk, "walk", 0, "--method dfpn with --each: when all moves but one lose, go on to the position after that move and the opponent's best try, up to N times (one table, read once)")
 	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, its side then the default; written after every step: run again to go on)")
-	fs.Uint64Var(&o.splitNodes, "split-nodes", defaultSplitNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
+	fs.Uint64Var(&o.splitNodes, "split-nodes", split.DefaultLeafNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
 	fs.IntVar(&o.splitSteps, "split-steps", 0, "--split: stop after N steps (0: when the root is settled, or on Ctrl-C)")
 	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
 	fs.Uint64Var(&o.step, "step", campaign.DefaultStep, "a proof campaign: nodes of one step")
@@ -211,13 +212,15 @@ func (o *solveFlags) walkFirst(mover board.Side) error {
 }
 
 // firstAt returns the side whose win --first asks about first in p (the
-// static evaluation is read only for --first eval).
-func (o *solveFlags) firstAt(p *board.Position) (board.Side, error) {
+// static evaluation is read only for --first eval); --first is one that
+// checkDfpn accepted.
+func (o *solveFlags) firstAt(p *board.Position) board.Side {
 	score := 0
 	if o.first == "eval" {
 		score = eval.New(p.Variant()).Evaluate(p)
 	}
-	return o.firstSide(p.Side(), score)
+	side, _ := o.firstSide(p.Side(), score) // checked by checkDfpn
+	return side
 }
 
 // firstSide returns the side whose win --first asks about first when
