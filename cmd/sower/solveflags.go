@@ -201,8 +201,8 @@ func (o *solveFlags) checkDfpn() error {
 // walkFirst checks --first for --walk at a root whose side to move is
 // mover: the walk reads the opponent's numbers at each move's position,
 // where the opponent is to move, so that question is asked first there
-// (--first mover, or the opponent's name); --first eval is the default
-// and is replaced.
+// (--first mover, or the opponent's name; each.Run asks it whatever
+// --first says): a --first given that names another side is refused.
 func (o *solveFlags) walkFirst(mover board.Side) error {
 	switch {
 	case !o.fs.Changed("first"), o.first == "mover", o.first == strings.ToLower(mover.Other().String()):
