@@ -25,7 +25,7 @@ const (
 // usesCampaign reports whether solve proves by a campaign: --method dfpn
 // with --proof and none of the options that steer the table by hand.
 func (o *solveFlags) usesCampaign() bool {
-	return o.method == methodDfpn && o.proof != "" && !o.each && o.split == "" && o.save == "" && o.resume == "" && o.restart == 0
+	return o.method == methodDfpn && o.proof != "" && !o.each && o.split == "" && o.save == "" && o.resume == ""
 }
 
 // campaignDefaults sets a campaign's table and threads when they were not
@@ -56,11 +56,7 @@ func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 	cfg := campaign.Config{Dir: o.work, Solver: o.dfpn, Step: o.step, SaveEvery: time.Duration(o.saveEvery) * time.Millisecond}
 	cfg.Solver.Every = campaignProgressEach
 	if o.fs.Changed("first") {
-		w, err := o.firstAt(&p)
-		if err != nil {
-			return err
-		}
-		cfg.Winner = w
+		cfg.Winner = o.firstAt(&p)
 	} else {
 		cfg.ChooseWinner = true
 	}

@@ -19,16 +19,13 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 		return c.solveCampaign(game, o)
 	}
 	p := game.Position()
-	first, err := o.firstAt(&p)
-	if err != nil {
-		return err
-	}
 	if o.each {
 		if err := checkEach(game); err != nil {
 			return err
 		}
 	}
 	var run *splitRun
+	var err error
 	if o.split != "" {
 		if run, err = c.openSplit(game, o); err != nil {
 			return err
@@ -58,7 +55,7 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	if run != nil {
 		return c.solveSplit(ctx, s, game, run, o)
 	}
-	res, err := c.solveRounds(ctx, s, game, first, o.restart)
+	res, err := s.SolveFirst(ctx, p, game.History(), o.firstAt(&p), func(pr dfpn.Progress) { c.dfpnProgress("", pr) })
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
 	if o.save != "" && (err == nil || errors.Is(err, context.Canceled)) {
 		if err := c.saveTable(s, o.save); err != nil {
@@ -97,24 +94,22 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 	return nil
 }
 
-// dfpnProgress returns the progress report of a proof search: a line on
+// dfpnProgress writes a proof search's progress report as a line on
 // stderr, after prefix (the move whose position is searched, for --each).
-func (c *cli) dfpnProgress(prefix string) func(dfpn.Progress) {
-	return func(pr dfpn.Progress) {
-		searching := ""
-		if pr.Move != board.NoMove {
-			searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
-		}
-		if pr.Ply > 1 {
-			more := ""
-			if pr.Ply > len(pr.Line) {
-				more = " …"
-			}
-			searching += fmt.Sprintf(" at ply %d of %s%s", pr.Ply, board.FormatMoves(pr.Line), more)
-		}
-		fmt.Fprintf(c.stderr, "solve: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
-			prefix, pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
+func (c *cli) dfpnProgress(prefix string, pr dfpn.Progress) {
+	searching := ""
+	if pr.Move != board.NoMove {
+		searching = fmt.Sprintf(", searching %s (pn %s dn %s)", pr.Move, pnString(pr.MovePN), pnString(pr.MoveDN))
 	}
+	if pr.Ply > 1 {
+		more := ""
+		if pr.Ply > len(pr.Line) {
+			more = " …"
+		}
+		searching += fmt.Sprintf(" at ply %d of %s%s", pr.Ply, board.FormatMoves(pr.Line), more)
+	}
+	fmt.Fprintf(c.stderr, "solve: %s%s wins? %d nodes, %.0f nodes/s, root pn %s dn %s%s, table %.1f%% full, %s\n",
+		prefix, pr.Attacker, pr.Nodes, pr.NPS(), pnString(pr.PN), pnString(pr.DN), searching, 100*pr.Fill, pr.Time.Round(time.Second))
 }
 
 // pnString writes a proof or disproof number: "inf" for a final one.

@@ -4,32 +4,77 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/each"
 )
 
-// eachTally is what the positions after the root's moves, solved one by
-// one, prove of the root, whose side to move is mover.
-type eachTally struct {
-	mover  board.Side
-	winner board.Move // the first move to a position the mover wins, if any
-	lost   int        // moves to positions the opponent wins
-	drawn  []board.Move
-	open   []board.Move // not proven, or not searched
-	// interrupted reports that Ctrl-C stopped the moves' searches.
-	interrupted bool
+// solveEach solves the position after each of the root's legal moves in
+// turn on s's one table (each.Run), each question limited to
+// --each-nodes nodes, prints a line a move and says what they prove of
+// the root. With --walk N it then goes down the line that is left, up to
+// N times. Ctrl-C stops at the move being searched; --save keeps the
+// table either way.
+func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
+	if o.walk > 0 {
+		root := game.Position()
+		if err := o.walkFirst(root.Side()); err != nil {
+			return err
+		}
+	}
+	start := time.Now()
+	res, err := each.Run(ctx, s, game, each.Config{
+		MaxNodes: o.eachNodes,
+		First:    o.firstAt,
+		Walk:     o.walk,
+		Progress: func(m board.Move, pr dfpn.Progress) { c.dfpnProgress(m.String()+": ", pr) },
+		Answer:   c.eachAnswer,
+		Walked: func(l each.Level) {
+			fmt.Fprintf(c.stdout, "%s, %d nodes, %d ms\nwalk: %s\n", eachVerdict(&l.Tally, false), l.Nodes, time.Since(start).Milliseconds(), walkStep(&l))
+		},
+	})
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		return err
+	}
+	if o.save != "" {
+		if err := c.saveTable(s, o.save); err != nil {
+			return err
+		}
+	}
+	// The verdict carries the effort of the whole run: every level's
+	// nodes and the time from the start, the table's saving included.
+	fmt.Fprintf(c.stdout, "%s, %d nodes, %d ms\n", eachVerdict(&res.Tally, interrupted), res.Nodes, time.Since(start).Milliseconds())
+	if why := walkStop(&res, o.walk); why != "" {
+		fmt.Fprintf(c.stdout, "walk: stops: %s\n", why)
+	}
+	if !interrupted {
+		return nil
+	}
+	if o.save != "" {
+		return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", res.Nodes, o.save, o.save)
+	}
+	return interruptedf("after %d nodes", res.Nodes)
 }
 
-// verdict returns the line that says what the tally proves of the root,
-// of moves legal moves, the search interrupted or not. A win found before
-// Ctrl-C still proves the root; the moves not searched are left without
-// their values.
-func (t *eachTally) verdict(moves int, interrupted bool) string {
-	v := t.proves(moves)
+// eachAnswer prints a move's line.
+func (c *cli) eachAnswer(a each.Answer) {
+	effort := fmt.Sprintf("%d nodes, %d ms", a.Result.Nodes, a.Result.Time.Milliseconds())
+	if a.Interrupted {
+		fmt.Fprintf(c.stdout, "%s: interrupted, %s\n", a.Move, effort)
+		return
+	}
+	fmt.Fprintf(c.stdout, "%s: %s, %s\n", a.Move, eachResult(a.Result), effort)
+}
+
+// eachVerdict returns the line that says what the tally proves of the
+// root, the search interrupted or not. A win found before Ctrl-C still
+// proves the root; the moves not searched are left without their values.
+func eachVerdict(t *each.Tally, interrupted bool) string {
+	v := eachProves(t)
 	if !interrupted {
 		return v
 	}
@@ -39,183 +84,47 @@ func (t *eachTally) verdict(moves int, interrupted bool) string {
 	return v + "; interrupted before every move's value"
 }
 
-// proves returns what the tally proves of the root.
-func (t *eachTally) proves(moves int) string {
-	switch {
-	case t.winner != board.NoMove:
-		return fmt.Sprintf("solved: a win for the side to move (%s wins by %s)", t.mover, t.winner)
-	case t.lost == moves:
-		return fmt.Sprintf("solved: a loss for the side to move (every move of %s loses)", t.mover)
-	case len(t.open) == 0:
-		return fmt.Sprintf("solved: a draw (no move of %s wins; %s draw)", t.mover, board.FormatMoves(t.drawn))
+// eachProves returns what the tally proves of the root.
+func eachProves(t *each.Tally) string {
+	switch t.Outcome() {
+	case dfpn.Win:
+		return fmt.Sprintf("solved: a win for the side to move (%s wins by %s)", t.Mover, t.Winner)
+	case dfpn.Loss:
+		return fmt.Sprintf("solved: a loss for the side to move (every move of %s loses)", t.Mover)
+	case dfpn.Draw:
+		return fmt.Sprintf("solved: a draw (no move of %s wins; %s draw)", t.Mover, board.FormatMoves(t.Drawn))
 	}
-	return fmt.Sprintf("not solved: %d of %d moves lose, open: %s", t.lost, moves, board.FormatMoves(t.open))
+	return fmt.Sprintf("not solved: %d of %d moves lose, open: %s", t.Lost, t.Moves, board.FormatMoves(t.Open))
 }
 
-// solveEach solves the position after each of the root's legal moves in
-// turn (all of them, for each move's value, even once one wins), on s's
-// one table (so that what one proves serves the next), each question
-// limited to --each-nodes nodes, and says what they prove of the root: a
-// win for the side to move if one of them is its win (the first such
-// move is named), a loss if every one is the opponent's. With --walk N it
-// then goes down the line that is left, up to N times (see walkStep).
-// Ctrl-C stops at the move being searched; --save keeps the table either
-// way.
-func (c *cli) solveEach(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) error {
-	if o.walk > 0 {
-		root := game.Position()
-		if err := o.walkFirst(root.Side()); err != nil {
-			return err
-		}
-		o.first = "mover"
-	}
-	s.SetMaxNodes(o.eachNodes)
-	start := time.Now()
-	var total uint64
-	var verdicts []string // printed after the table is saved
-	interrupted := false
-	for level := 0; ; level++ {
-		tally, moves, nodes, err := c.eachLevel(ctx, s, game, o)
-		total += nodes
-		if err != nil {
-			return err
-		}
-		interrupted = tally.interrupted
-		verdicts = append(verdicts, tally.verdict(moves, interrupted))
-		if interrupted || o.walk == 0 {
-			break
-		}
-		if level == o.walk {
-			verdicts = append(verdicts, fmt.Sprintf("walk: stops: --walk %d reached", o.walk))
-			break
-		}
-		next, why := walkStep(s, game, &tally, moves)
-		if next == nil {
-			verdicts = append(verdicts, "walk: stops: "+why)
-			break
-		}
-		fmt.Fprintf(c.stdout, "%s, %d nodes, %d ms\nwalk: %s\n", verdicts[len(verdicts)-1], total, time.Since(start).Milliseconds(), why)
-		verdicts = verdicts[:0]
-		game = next
-	}
-	if o.save != "" {
-		if err := c.saveTable(s, o.save); err != nil {
-			return err
-		}
-	}
-	// The last verdict carries the effort of the whole run: every level's
-	// nodes and the time from the start, the table's saving included.
-	effort := fmt.Sprintf("%d nodes, %d ms", total, time.Since(start).Milliseconds())
-	for i, v := range verdicts {
-		if i == 0 {
-			v += ", " + effort
-		}
-		fmt.Fprintln(c.stdout, v)
-	}
-	if !interrupted {
-		return nil
-	}
-	if o.save != "" {
-		return interruptedf("after %d nodes: the table is saved to %s (--resume %s goes on)", total, o.save, o.save)
-	}
-	return interruptedf("after %d nodes", total)
+// walkStep names a walk's step: the two moves, and the position they
+// reach.
+func walkStep(l *each.Level) string {
+	st := &l.Step
+	p := st.Next.Position()
+	return fmt.Sprintf("%s %s (%s's best try, pn %d): --moves %q, %s (%s to move)",
+		st.Move, st.Try, l.Tally.Mover.Other(), st.PN, board.FormatMoves(st.Next.Moves()), p.String(), p.Side())
 }
 
-// eachLevel solves the position after each legal move of game's position
-// and prints a line for each: the tally, the number of legal moves and
-// the nodes searched.
-func (c *cli) eachLevel(ctx context.Context, s *dfpn.Solver, game *board.Game, o solveFlags) (eachTally, int, uint64, error) {
-	root := game.Position()
-	moves := root.LegalMoves()
-	tally := eachTally{mover: root.Side(), winner: board.NoMove}
-	var total uint64
-	for i, m := range moves {
-		child, err := after(game, m)
-		if err != nil {
-			return tally, len(moves), total, err
-		}
-		q := child.Position()
-		first, err := o.firstAt(&q)
-		if err != nil {
-			return tally, len(moves), total, err
-		}
-		res, err := s.SolveFirst(ctx, q, child.History(), first, c.dfpnProgress(m.String()+": "))
-		total += res.Nodes
-		effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Time.Milliseconds())
-		if errors.Is(err, context.Canceled) {
-			fmt.Fprintf(c.stdout, "%s: interrupted, %s\n", m, effort)
-			tally.open = append(tally.open, moves[i:]...)
-			tally.interrupted = true
-			break
-		}
-		if err != nil {
-			return tally, len(moves), total, err
-		}
-		fmt.Fprintf(c.stdout, "%s: %s, %s\n", m, eachResult(res), effort)
-		switch {
-		case res.Outcome == dfpn.Draw:
-			tally.drawn = append(tally.drawn, m)
-		case res.Outcome != dfpn.Win && res.Outcome != dfpn.Loss:
-			tally.open = append(tally.open, m)
-		case res.Winner == tally.mover:
-			if tally.winner == board.NoMove {
-				tally.winner = m
-			}
-		default:
-			tally.lost++
-		}
+// walkStop says why the walk stopped ("" when it did not: no --walk, or
+// Ctrl-C).
+func walkStop(r *each.Result, walk int) string {
+	t, st := &r.Tally, &r.Step
+	switch r.Stop {
+	case each.Solved:
+		return "the position is solved"
+	case each.Draws:
+		return fmt.Sprintf("%s draws, so the opponent cannot win here (open: %s)", board.FormatMoves(t.Drawn), board.FormatMoves(t.Open))
+	case each.Splits:
+		return fmt.Sprintf("the line splits (open: %s)", board.FormatMoves(t.Open))
+	case each.NoTry:
+		return fmt.Sprintf("the table holds no open try of %s's after %s (each reply absent or disproven)", t.Mover.Other(), st.Move)
+	case each.GameOver:
+		return fmt.Sprintf("%s %s ends the game (%s)", st.Move, st.Try, st.Next.Status().Reason)
+	case each.Limit:
+		return fmt.Sprintf("--walk %d reached", walk)
 	}
-	return tally, len(moves), total, nil
-}
-
-// after returns a game of game's moves and then moves.
-func after(game *board.Game, moves ...board.Move) (*board.Game, error) {
-	g := board.NewGame(game.Start())
-	if err := g.PlayAll(append(slices.Clone(game.Moves()), moves...)); err != nil {
-		return nil, err // legal moves of a position reached by legal moves
-	}
-	return g, nil
-}
-
-// walkStep goes one step down the line a proof still waits on (--walk):
-// when every move of the side to move but one is proven to lose, the
-// opponent's win after that one move is what is left to prove, and the
-// opponent's best try there (dfpn.Solver.BestTry: the nearest to proven
-// in the table) leads to the next position of the same side to move. It
-// returns that position's game and a line that names the two moves and
-// the position, or nil and the reason the walk stops. The opponent's
-// question must have been asked first at each move's position
-// (walkFirst), so that the table holds its numbers.
-func walkStep(s *dfpn.Solver, game *board.Game, t *eachTally, moves int) (*board.Game, string) {
-	switch {
-	case t.winner != board.NoMove || t.lost == moves || len(t.open) == 0:
-		return nil, "the position is solved"
-	case len(t.drawn) > 0:
-		return nil, fmt.Sprintf("%s draws, so the opponent cannot win here (open: %s)", board.FormatMoves(t.drawn), board.FormatMoves(t.open))
-	case len(t.open) > 1:
-		return nil, fmt.Sprintf("the line splits (open: %s)", board.FormatMoves(t.open))
-	}
-	m := t.open[0]
-	child, err := after(game, m)
-	if err != nil {
-		return nil, err.Error()
-	}
-	q := child.Position()
-	attacker := t.mover.Other()
-	try, pn, ok := s.BestTry(&q, attacker)
-	if !ok {
-		return nil, fmt.Sprintf("the table holds no open try of %s's after %s (each reply absent or disproven)", attacker, m)
-	}
-	next, err := after(game, m, try)
-	if err != nil {
-		return nil, err.Error()
-	}
-	if st := next.Status(); st.Over() {
-		return nil, fmt.Sprintf("%s %s ends the game (%s)", m, try, st.Reason)
-	}
-	p := next.Position()
-	return next, fmt.Sprintf("%s %s (%s's best try, pn %d): --moves %q, %s (%s to move)",
-		m, try, attacker, pn, board.FormatMoves(next.Moves()), p.String(), p.Side())
+	return ""
 }
 
 // checkEach refuses --each at a finished position, before the table is

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn/each"
 )
 
 // solve --each gives every move's value and what they prove of the root.
@@ -89,20 +90,19 @@ func TestEachVerdict(t *testing.T) {
 	n := board.NoMove
 	a1, b1 := board.HoleMove(0, 0), board.HoleMove(0, 1)
 	for _, tc := range []struct {
-		tally       eachTally
-		moves       int
+		tally       each.Tally
 		interrupted bool
 		want        string
 	}{
-		{eachTally{mover: board.South, winner: b1, lost: 1}, 4, false, "solved: a win for the side to move (South wins by b1)"},
-		{eachTally{mover: board.South, winner: b1, open: []board.Move{a1}}, 2, true, "solved: a win for the side to move (South wins by b1); interrupted before every move's value"},
-		{eachTally{mover: board.North, winner: n, lost: 2}, 2, false, "solved: a loss for the side to move (every move of North loses)"},
-		{eachTally{mover: board.North, winner: n, lost: 1, drawn: []board.Move{a1}}, 2, false, "solved: a draw (no move of North wins; a1 draw)"},
-		{eachTally{mover: board.South, winner: n, lost: 1, open: []board.Move{b1}}, 2, false, "not solved: 1 of 2 moves lose, open: b1"},
-		{eachTally{mover: board.South, winner: n, open: []board.Move{a1, b1}}, 2, true, "interrupted: 0 of 2 moves lose, open: a1 b1"},
+		{each.Tally{Mover: board.South, Moves: 4, Winner: b1, Lost: 1}, false, "solved: a win for the side to move (South wins by b1)"},
+		{each.Tally{Mover: board.South, Moves: 2, Winner: b1, Open: []board.Move{a1}}, true, "solved: a win for the side to move (South wins by b1); interrupted before every move's value"},
+		{each.Tally{Mover: board.North, Moves: 2, Winner: n, Lost: 2}, false, "solved: a loss for the side to move (every move of North loses)"},
+		{each.Tally{Mover: board.North, Moves: 2, Winner: n, Lost: 1, Drawn: []board.Move{a1}}, false, "solved: a draw (no move of North wins; a1 draw)"},
+		{each.Tally{Mover: board.South, Moves: 2, Winner: n, Lost: 1, Open: []board.Move{b1}}, false, "not solved: 1 of 2 moves lose, open: b1"},
+		{each.Tally{Mover: board.South, Moves: 2, Winner: n, Open: []board.Move{a1, b1}}, true, "interrupted: 0 of 2 moves lose, open: a1 b1"},
 	} {
-		if got := tc.tally.verdict(tc.moves, tc.interrupted); got != tc.want {
-			t.Errorf("%+v, %d moves, interrupted %v: %q, want %q", tc.tally, tc.moves, tc.interrupted, got, tc.want)
+		if got := eachVerdict(&tc.tally, tc.interrupted); got != tc.want {
+			t.Errorf("%+v, interrupted %v: %q, want %q", tc.tally, tc.interrupted, got, tc.want)
 		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,50 +15,48 @@ import (
 	"github.com/sower-engine/sower/search/dfpn/split"
 )
 
-// defaultSplitNodes is the leaf budget of --split: about half a minute of
-// one thread.
-const defaultSplitNodes = 10_000_000
-
 // splitRun is a split proof's tree, opened before the solver's table is
-// made (so that a bad file costs nothing), with the first line's words.
+// made (so that a bad file costs nothing); read reports that it was read
+// back from its file.
 type splitRun struct {
-	tree    *split.Tree
-	resumed string // how the tree was opened, for the first line
+	tree *split.Tree
+	read bool
 }
 
 // solveSplit proves one side's win (--first, or the file's side) at the
-// game's position with a split tree (search/dfpn/split): its file,
-// --split, is read when it exists and written after every step, so that
-// the proof goes on from there when run again. It stops when the root is
-// settled, after --split-steps steps, or on Ctrl-C (the step under way is
+// game's position with a split tree (split.Tree.Run): its file, --split,
+// is read when it exists and written after every step, so that the proof
+// goes on from there when run again. It stops when the root is settled,
+// after --split-steps steps, or on Ctrl-C (the step under way is
 // dropped).
 func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, run *splitRun, o solveFlags) error {
 	tr := run.tree
 	attacker := tr.Attacker()
-	fmt.Fprintf(c.stdout, "split tree %s: proving %s's win, leaves of %d nodes%s\n", o.split, attacker, tr.LeafNodes(), run.resumed)
+	resumed := " (a new tree)"
+	if run.read {
+		pn, dn := tr.Root()
+		resumed = fmt.Sprintf(" (read back: %d positions, root pn %s dn %s, %d nodes searched before)", tr.Size(), pnString(pn), pnString(dn), tr.Searched())
+	}
+	fmt.Fprintf(c.stdout, "split tree %s: proving %s's win, leaves of %d nodes%s\n", o.split, attacker, tr.LeafNodes(), resumed)
 	start := time.Now()
-	var nodes uint64
-	steps := 0
-	for ; !tr.Settled() && (o.splitSteps == 0 || steps < o.splitSteps); steps++ {
-		st, err := tr.Step(ctx, s, c.splitSearchProgress(steps+1))
-		if errors.Is(err, context.Canceled) {
-			return c.splitStopped(s, tr, o, steps, nodes, start)
-		}
-		if err != nil {
-			return err
-		}
-		nodes += st.Nodes
-		if err := writeSplit(tr, o.split); err != nil {
-			return err
-		}
-		c.splitProgress(tr, st, steps+1)
+	e, err := tr.Run(ctx, s, split.RunConfig{
+		Steps:    o.splitSteps,
+		File:     o.split,
+		Progress: c.splitSearchProgress,
+		Stepped:  func(n int, st split.Step) { c.splitProgress(tr, st, n) },
+	})
+	if errors.Is(err, context.Canceled) {
+		return c.splitStopped(s, tr, o, e, start)
+	}
+	if err != nil {
+		return err
 	}
 	if o.save != "" {
 		if err := c.saveTable(s, o.save); err != nil {
 			return err
 		}
 	}
-	c.splitVerdict(tr, steps, nodes, time.Since(start), o)
+	c.splitVerdict(tr, e, time.Since(start), o)
 	if o.proof == "" {
 		return nil
 	}
@@ -67,16 +64,16 @@ func (c *cli) solveSplit(ctx context.Context, s *dfpn.Solver, game *board.Game, 
 		fmt.Fprintf(c.stderr, "sower: --proof: no certificate: %s's win is not proven\n", attacker)
 		return nil
 	}
-	return c.writeSplitProof(ctx, s, tr, game, o.proof)
+	return c.writeCertificate(ctx, game, attacker, tr.Oracle(ctx, s), o.proof)
 }
 
-// splitVerdict prints what the tree says of the root after steps steps of
-// this run (none: the tree read back says it, its leaves searched by the
-// runs before).
-func (c *cli) splitVerdict(tr *split.Tree, steps int, nodes uint64, d time.Duration, o solveFlags) {
+// splitVerdict prints what the tree says of the root after this run's
+// effort e (no step: the tree read back says it, its leaves searched by
+// the runs before).
+func (c *cli) splitVerdict(tr *split.Tree, e split.Effort, d time.Duration, o solveFlags) {
 	attacker := tr.Attacker()
 	pn, dn := tr.Root()
-	effort := fmt.Sprintf("%d steps, %d nodes, %d ms; the tree has %d positions, %d nodes in all", steps, nodes, d.Milliseconds(), tr.Size(), tr.Searched())
+	effort := fmt.Sprintf("%d steps, %d nodes, %d ms; the tree has %d positions, %d nodes in all", e.Steps, e.Nodes, d.Milliseconds(), tr.Size(), tr.Searched())
 	var v string
 	switch {
 	case pn == 0:
@@ -88,52 +85,31 @@ func (c *cli) splitVerdict(tr *split.Tree, steps int, nodes uint64, d time.Durat
 	default:
 		v = fmt.Sprintf("not solved: root pn %s dn %s after --split-steps %d", pnString(pn), pnString(dn), o.splitSteps)
 	}
-	if steps == 0 && (pn == 0 || dn == 0) {
+	if e.Steps == 0 && (pn == 0 || dn == 0) {
 		v += fmt.Sprintf(", as the tree read back from %s says (--proof checks a proof)", o.split)
 	}
 	fmt.Fprintf(c.stdout, "%s, %s\n", v, effort)
 }
 
 // openSplit reads the tree file --split names, or makes a new tree when
-// there is none, for the side --first names (when the file exists and
-// --first is not given, the file's side).
+// there is none (split.Open), for the side --first names (when the file
+// exists and --first is not given, the file's side) and --split-nodes
+// (when the file exists and it is not given, the file's budget).
 func (c *cli) openSplit(game *board.Game, o solveFlags) (*splitRun, error) {
 	p := game.Position()
-	f, err := os.Open(o.split)
-	if errors.Is(err, fs.ErrNotExist) {
-		attacker, err := o.firstAt(&p)
-		if err != nil {
-			return nil, err
-		}
-		tr, err := split.New(p, game.History(), attacker, o.splitNodes)
-		return &splitRun{tree: tr, resumed: " (a new tree)"}, err
-	}
-	if err != nil {
-		return nil, flagError("--split", err)
-	}
-	defer f.Close()
-	attacker, err := o.firstAt(&p)
-	if err != nil {
-		return nil, err
-	}
-	if !o.fs.Changed("first") {
-		if attacker, err = split.Attacker(f); err != nil {
-			return nil, usagef("--split %s: %v", o.split, err)
-		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return nil, flagError("--split", err)
-		}
-	}
-	leaf := uint64(0)
+	opts := split.Options{Attacker: o.firstAt(&p), FileAttacker: !o.fs.Changed("first")}
 	if o.fs.Changed("split-nodes") {
-		leaf = o.splitNodes
+		opts.LeafNodes = o.splitNodes
 	}
-	tr, err := split.Load(f, p, game.History(), attacker, leaf)
-	if err != nil {
-		return nil, usagef("--split %s: %v", o.split, err)
+	tr, read, err := split.Open(o.split, p, game.History(), opts)
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, flagError("--split", err)
+	case err != nil:
+		return nil, usagef("--split %v", err) // the error names the file
 	}
-	pn, dn := tr.Root()
-	return &splitRun{tree: tr, resumed: fmt.Sprintf(" (read back: %d positions, root pn %s dn %s, %d nodes searched before)", tr.Size(), pnString(pn), pnString(dn), tr.Searched())}, nil
+	return &splitRun{tree: tr, read: read}, nil
 }
 
 // splitProgress prints a step's line on stderr.
@@ -148,15 +124,12 @@ func (c *cli) splitProgress(tr *split.Tree, st split.Step, n int) {
 		pnString(pn), pnString(dn), tr.Size(), tr.Searched())
 }
 
-// splitSearchProgress returns the progress report of a step's searches:
-// the solver's lines every few seconds of a long search, but not the one
-// that ends each search (the step's own line says what they found).
-func (c *cli) splitSearchProgress(step int) func(dfpn.Progress) {
-	report := c.dfpnProgress(fmt.Sprintf("split step %d: ", step))
-	return func(pr dfpn.Progress) {
-		if pr.Time >= splitQuiet {
-			report(pr)
-		}
+// splitSearchProgress reports the progress of a step's searches: the
+// solver's lines every few seconds of a long search, but not the one that
+// ends each search (the step's own line says what they found).
+func (c *cli) splitSearchProgress(step int, pr dfpn.Progress) {
+	if pr.Time >= splitQuiet {
+		c.dfpnProgress(fmt.Sprintf("split step %d: ", step), pr)
 	}
 }
 
@@ -171,33 +144,17 @@ func splitPath(path []board.Move) string {
 	return fmt.Sprintf("%q", board.FormatMoves(path))
 }
 
-// splitStopped ends a run that Ctrl-C stopped: the tree file holds every
-// finished step; the table is saved when --save asks.
-func (c *cli) splitStopped(s *dfpn.Solver, tr *split.Tree, o solveFlags, steps int, nodes uint64, start time.Time) error {
-	fmt.Fprintf(c.stdout, "interrupted: %d steps finished, %d nodes, %d ms\n", steps, nodes, time.Since(start).Milliseconds())
+// splitStopped ends a run that Ctrl-C stopped after effort e: the tree
+// file holds every finished step; the table is saved when --save asks.
+func (c *cli) splitStopped(s *dfpn.Solver, tr *split.Tree, o solveFlags, e split.Effort, start time.Time) error {
+	fmt.Fprintf(c.stdout, "interrupted: %d steps finished, %d nodes, %d ms\n", e.Steps, e.Nodes, time.Since(start).Milliseconds())
 	if o.save != "" {
 		if err := c.saveTable(s, o.save); err != nil {
 			return err
 		}
 	}
 	pn, dn := tr.Root()
-	return interruptedf("after %d steps: the tree (%d positions, root pn %s dn %s) is in %s; run again to go on", steps, tr.Size(), pnString(pn), pnString(dn), o.split)
-}
-
-// writeSplit writes the tree to path (writeWhole: the file always holds a
-// whole tree).
-func writeSplit(tr *split.Tree, path string) error {
-	if err := writeWhole(path, tr.Save); err != nil {
-		return fmt.Errorf("--split %s: %w", path, err)
-	}
-	return nil
-}
-
-// writeSplitProof writes the certificate of the tree's proof: the
-// attacker's moves from the tree's proven nodes, and below them from the
-// solver (which proves a leaf again when its table has lost it).
-func (c *cli) writeSplitProof(ctx context.Context, s *dfpn.Solver, tr *split.Tree, game *board.Game, path string) error {
-	return c.writeCertificate(ctx, game, tr.Attacker(), tr.Oracle(ctx, s), path)
+	return interruptedf("after %d steps: the tree (%d positions, root pn %s dn %s) is in %s; run again to go on", e.Steps, tr.Size(), pnString(pn), pnString(dn), o.split)
 }
 
 // checkSplit checks --split and its options against the others.

@@ -11,6 +11,7 @@ import (
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/search/dfpn"
 	"github.com/sower-engine/sower/search/dfpn/campaign"
+	"github.com/sower-engine/sower/search/dfpn/split"
 )
 
 // The solver's methods.
@@ -46,9 +47,6 @@ type solveFlags struct {
 	// walk is how many times --each goes down the line left open (0:
 	// not at all).
 	walk int
-	// restart is the nodes between the plain proof's returns to the
-	// root, each after a Collect of the table (0: none).
-	restart uint64
 	// split is the tree file of a split proof (search/dfpn/split), with
 	// its leaf budget and the steps of this run (0: no limit).
 	split      string
@@ -76,7 +74,6 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
 	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
-	fs.Uint64Var(&o.restart, "restart", 0, "--method dfpn: every N nodes, go back to the root after dropping from the table what --save would not keep, as a --save and --resume would without the file (0: never)")
 	fs.StringVar(&o.init, "init", dfpn.InitLookaheadSum.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
 	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
 	fs.StringVar(&o.first, "first", "eval", "--method dfpn: whose win to try to prove first: eval (the side the static evaluation favours), mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
@@ -84,9 +81,9 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
 	fs.IntVar(&o.walk, "walk", 0, "--method dfpn with --each: when all moves but one lose, go on to the position after that move and the opponent's best try, up to N times (one table, read once)")
 	fs.StringVar(&o.split, "split", "", "--method dfpn: prove --first's win with a tree of bounded df-pn searches kept in FILE (read when it exists, its side then the default; written after every step: run again to go on)")
-	fs.Uint64Var(&o.splitNodes, "split-nodes", defaultSplitNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
+	fs.Uint64Var(&o.splitNodes, "split-nodes", split.DefaultLeafNodes, "--split: nodes of one leaf's search (the file's own when it exists and this is not given)")
 	fs.IntVar(&o.splitSteps, "split-steps", 0, "--split: stop after N steps (0: when the root is settled, or on Ctrl-C)")
-	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --restart, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
+	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
 	fs.Uint64Var(&o.step, "step", campaign.DefaultStep, "a proof campaign: nodes of one step")
 	fs.IntVar(&o.saveEvery, "save-every", int(campaign.DefaultSaveEvery/time.Millisecond), "a proof campaign: milliseconds between saves of the table to the work directory")
 	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
@@ -160,7 +157,7 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 
 // checkDfpn checks the proof-number search's own options and fills o.dfpn.
 func (o *solveFlags) checkDfpn() error {
-	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk", "split", "restart"} {
+	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk", "split"} {
 		if o.method == methodAB && o.fs.Changed(name) {
 			return usagef("--%s: only for --method dfpn", name)
 		}
@@ -191,9 +188,6 @@ func (o *solveFlags) checkDfpn() error {
 	case o.fs.Changed("walk") && !o.each:
 		return usagef("--walk: only with --each")
 	}
-	if o.restart > 0 && (o.each || o.split != "") {
-		return usagef("--restart: only for a plain proof (not with --each or --split)")
-	}
 	if o.each && o.proof != "" {
 		return usagef("--proof: not with --each (solve the position without --each, --resume the table --each saved, for its certificate)")
 	}
@@ -207,8 +201,8 @@ func (o *solveFlags) checkDfpn() error {
 // walkFirst checks --first for --walk at a root whose side to move is
 // mover: the walk reads the opponent's numbers at each move's position,
 // where the opponent is to move, so that question is asked first there
-// (--first mover, or the opponent's name); --first eval is the default
-// and is replaced.
+// (--first mover, or the opponent's name; each.Run asks it whatever
+// --first says): a --first given that names another side is refused.
 func (o *solveFlags) walkFirst(mover board.Side) error {
 	switch {
 	case !o.fs.Changed("first"), o.first == "mover", o.first == strings.ToLower(mover.Other().String()):
@@ -218,13 +212,15 @@ func (o *solveFlags) walkFirst(mover board.Side) error {
 }
 
 // firstAt returns the side whose win --first asks about first in p (the
-// static evaluation is read only for --first eval).
-func (o *solveFlags) firstAt(p *board.Position) (board.Side, error) {
+// static evaluation is read only for --first eval); --first is one that
+// checkDfpn accepted.
+func (o *solveFlags) firstAt(p *board.Position) board.Side {
 	score := 0
 	if o.first == "eval" {
 		score = eval.New(p.Variant()).Evaluate(p)
 	}
-	return o.firstSide(p.Side(), score)
+	side, _ := o.firstSide(p.Side(), score) // checked by checkDfpn
+	return side
 }
 
 // firstSide returns the side whose win --first asks about first when

@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/cespare/xxhash/v2"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/atomicfile"
 )
 
 // The saved table's format (docs/dfpn.md, "The saved table"): a header, the
@@ -64,6 +66,34 @@ func (s *Solver) Save(w io.Writer) (int, error) {
 		return 0, fmt.Errorf("dfpn: save: %w", err)
 	}
 	return int(n), nil
+}
+
+// SaveFile writes the table (Save) to path whole or not at all
+// (internal/atomicfile: the file holds the old table or the new one, even
+// after a crash) and returns the entries written.
+func (s *Solver) SaveFile(path string) (int, error) {
+	var n int
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		var err error
+		n, err = s.Save(w)
+		return err
+	})
+	return n, err
+}
+
+// LoadFile reads the table that SaveFile wrote to path (Load). Its errors
+// name the file: the os package's when it cannot be opened, Load's
+// (ErrForeign, ErrDamaged) after the path.
+func (s *Solver) LoadFile(path string, v *board.Variant) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	if err := s.Load(bufio.NewReaderSize(f, 1<<20), v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
 }
 
 // keep reports whether an entry is saved: present, not resting on a

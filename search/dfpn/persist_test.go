@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/sower-engine/sower/board"
@@ -172,6 +176,50 @@ func TestLoadRefuses(t *testing.T) {
 	}
 }
 
+// TestSaveLoadFile saves a table to a file and loads it back: the file
+// holds what Save writes, and LoadFile's refusals name the file.
+func TestSaveLoadFile(t *testing.T) {
+	p := startOf(t, "katro-4x4")
+	s, _, want := savedTable(t, p, 0)
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k44.dfpn")
+	n, err := s.SaveFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || !bytes.Equal(got, want) || n == 0 {
+		t.Fatalf("the file: %d bytes (%v), %d entries; want the %d bytes Save writes", len(got), err, n, len(want))
+	}
+	if _, err := s.SaveFile(filepath.Join(dir, "none", "k44.dfpn")); err == nil {
+		t.Error("SaveFile into a missing directory: no error")
+	}
+	damaged := filepath.Join(dir, "damaged.dfpn")
+	if err := os.WriteFile(damaged, want[:len(want)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path string
+		want error
+	}{
+		{path, nil},
+		{damaged, ErrDamaged},
+		{filepath.Join(dir, "none.dfpn"), fs.ErrNotExist},
+	} {
+		l, err := New(Config{HashMiB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = l.LoadFile(c.path, p.Variant())
+		if !errors.Is(err, c.want) || (err != nil && !strings.Contains(err.Error(), c.path)) {
+			t.Errorf("LoadFile %s: %v, want %v naming the file", c.path, err, c.want)
+		}
+		if c.want == nil && l.tt.used.Load() != int64(n) {
+			t.Errorf("LoadFile %s: %d entries, want the %d saved", c.path, l.tt.used.Load(), n)
+		}
+	}
+}
+
 // FuzzLoad feeds the loader arbitrary files: it never panics, and what it
 // accepts saves and loads again.
 func FuzzLoad(f *testing.F) {
@@ -203,9 +251,9 @@ func FuzzLoad(f *testing.F) {
 // TestCollectIsSaveWithoutTheFile stops searches of late katro-4x6
 // positions after an eighth of the nodes their whole search takes,
 // collects their tables and checks that what is left is what Save writes,
-// byte for byte (so that --restart goes on as --save and --resume would),
-// that something was dropped, and that rounds of collect-and-go-on end as
-// the whole search does.
+// byte for byte (so that a search goes on after it as after --save and
+// --resume), that something was dropped, and that rounds of
+// collect-and-go-on end as the whole search does.
 func TestCollectIsSaveWithoutTheFile(t *testing.T) {
 	v, _ := board.New("katro-4x6")
 	rng := rand.New(rand.NewPCG(7, 8))

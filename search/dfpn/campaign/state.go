@@ -1,16 +1,17 @@
 package campaign
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/internal/atomicfile"
 )
 
 // File names in the work directory.
@@ -65,26 +66,16 @@ func (c *campaign) loadState() error {
 
 // loadTable reads the saved table, if there is one.
 func (c *campaign) loadTable() error {
-	f, err := os.Open(filepath.Join(c.cfg.Dir, tableFile))
+	err := c.s.LoadFile(filepath.Join(c.cfg.Dir, tableFile), c.root.Variant())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if err := c.s.Load(bufio.NewReaderSize(f, 1<<20), c.root.Variant()); err != nil {
-		return fmt.Errorf("%s: %w", f.Name(), err)
-	}
-	return nil
+	return err
 }
 
 // save writes the table, then the state, each whole or not at all.
 func (c *campaign) save() error {
-	if err := writeAtomic(filepath.Join(c.cfg.Dir, tableFile), func(w *bufio.Writer) error {
-		_, err := c.s.Save(w)
-		return err
-	}); err != nil {
+	if _, err := c.s.SaveFile(filepath.Join(c.cfg.Dir, tableFile)); err != nil {
 		return err
 	}
 	c.st.Nodes = c.totalNodes()
@@ -97,7 +88,7 @@ func (c *campaign) save() error {
 	if err != nil {
 		return err
 	}
-	if err := writeAtomic(filepath.Join(c.cfg.Dir, stateFile), func(w *bufio.Writer) error {
+	if err := atomicfile.Write(filepath.Join(c.cfg.Dir, stateFile), func(w io.Writer) error {
 		_, err := w.Write(append(data, '\n'))
 		return err
 	}); err != nil {
@@ -105,36 +96,4 @@ func (c *campaign) save() error {
 	}
 	c.saved = time.Now()
 	return nil
-}
-
-// writeAtomic writes path through a temporary file in its directory,
-// synced and renamed into place.
-func writeAtomic(path string, write func(*bufio.Writer) error) (err error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(f.Name())
-		}
-	}()
-	w := bufio.NewWriterSize(f, 1<<20)
-	if err = write(w); err != nil {
-		return err
-	}
-	if err = w.Flush(); err != nil {
-		return err
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
 }

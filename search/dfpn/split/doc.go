@@ -13,10 +13,13 @@
 // serves every step, so a leaf's search reuses what the searches before
 // it proved.
 //
-// The tree is saved as text (Tree.Save, Load) after every step, so a proof
-// can run for days in pieces: an interruption loses at most one step. The
-// leaves are independent searches, the unit a search spread over several
-// machines would hand out.
+// The tree is saved as text (Tree.Save, Load). Tree.Run steps it until
+// the root is settled and writes it to a file after every step
+// (Tree.SaveFile, whole or not at all), and Open reads that file back, or
+// starts a new tree where there is none, so a proof can run for days in
+// pieces: an interruption loses at most one step. The leaves are
+// independent searches, the unit a search spread over several machines
+// would hand out.
 //
 // A proof of the root is checked, not trusted: its certificate
 // (board/cert) takes the attacker's moves from the tree's proven nodes

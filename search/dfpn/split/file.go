@@ -125,9 +125,9 @@ func Load(r io.Reader, root board.Position, history []uint64, attacker board.Sid
 	return t, nil
 }
 
-// Attacker reads the header of a tree file and returns the side whose win
-// the tree proves (for a command that resumes a tree without being told).
-func Attacker(r io.Reader) (board.Side, error) {
+// fileAttacker reads the header of a tree file and returns the side whose
+// win the tree proves.
+func fileAttacker(r io.Reader) (board.Side, error) {
 	lp := loader{sc: bufio.NewScanner(r), sum: crc32.NewIEEE()}
 	lp.sc.Buffer(make([]byte, 0, 4096), maxLine)
 	h, err := lp.header()

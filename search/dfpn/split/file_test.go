@@ -213,14 +213,12 @@ func ExampleTree() {
 	s, _ := dfpn.New(dfpn.Config{HashMiB: 16})
 	for _, attacker := range []board.Side{board.South, board.North} {
 		tr, _ := New(v.Start(), nil, attacker, 100)
-		steps := 0
-		for ; !tr.Settled(); steps++ {
-			if _, err := tr.Step(context.Background(), s, nil); err != nil {
-				panic(err)
-			}
+		e, err := tr.Run(context.Background(), s, RunConfig{})
+		if err != nil {
+			panic(err)
 		}
 		pn, _ := tr.Root()
-		fmt.Printf("%s wins: %v (%d steps, %d positions in the tree)\n", attacker, pn == 0, steps, tr.Size())
+		fmt.Printf("%s wins: %v (%d steps, %d positions in the tree)\n", attacker, pn == 0, e.Steps, tr.Size())
 	}
 	// Output:
 	// South wins: true (11 steps, 39 positions in the tree)

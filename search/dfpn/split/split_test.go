@@ -50,21 +50,18 @@ func randomPosition(v *board.Variant, rng *rand.Rand, plies int) board.Position 
 	return p
 }
 
-// grow steps t until its root is settled, failing after limit steps.
+// grow steps t until its root is settled, failing after limit steps, and
+// returns the steps taken.
 func grow(t *testing.T, tr *Tree, s *dfpn.Solver, limit int) int {
 	t.Helper()
-	for i := 0; i < limit; i++ {
-		if tr.Settled() {
-			return i
-		}
-		if _, err := tr.Step(context.Background(), s, nil); err != nil {
-			t.Fatal(err)
-		}
+	e, err := tr.Run(context.Background(), s, RunConfig{Steps: limit})
+	if err != nil {
+		t.Fatal(err)
 	}
 	if !tr.Settled() {
 		t.Fatalf("not settled after %d steps: root pn %d dn %d, %d positions", limit, tr.root.pn, tr.root.dn, tr.size)
 	}
-	return limit
+	return e.Steps
 }
 
 // TestSplitAgreesWithSolver proves random positions of small boards by
