@@ -6,11 +6,13 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/sower-engine/sower/board/cert"
+	"github.com/sower-engine/sower/internal/atomicfile"
 )
 
 // cacheSalt changes the cache files' names when what a book holds for the
@@ -91,28 +93,17 @@ func readCache(path string) (*cert.Book, error) {
 	return cert.ReadBook(f)
 }
 
-// writeCache writes b to path, through a temporary file renamed into
-// place, so that a reader never sees half a file.
+// writeCache writes b to path, whole or not at all (atomicfile), so that a
+// reader never sees half a file.
 func writeCache(dir, path string, b *cert.Book) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("book cache: %w", err)
 	}
-	tmp, err := os.CreateTemp(dir, ".book-*")
+	err := atomicfile.Write(path, func(w io.Writer) error {
+		_, err := b.WriteTo(w)
+		return err
+	})
 	if err != nil {
-		return fmt.Errorf("book cache: %w", err)
-	}
-	defer os.Remove(tmp.Name()) // fails once renamed
-	if _, err := b.WriteTo(tmp); err != nil {
-		tmp.Close()
-		return fmt.Errorf("book cache: %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("book cache: %s: %w", tmp.Name(), err)
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return fmt.Errorf("book cache: %w", err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
 		return fmt.Errorf("book cache: %w", err)
 	}
 	return nil
