@@ -20,6 +20,7 @@ import (
 const (
 	defaultCampaignHash  = 8192 // MiB, when the machine has it
 	campaignProgressEach = 10 * time.Second
+	maxOpenShown         = 4 // open pieces named in a progress line
 )
 
 // usesCampaign reports whether solve proves by a campaign: --method dfpn
@@ -94,13 +95,14 @@ func (c *cli) campaignProgress() func(campaign.Report) {
 			return
 		}
 		last = time.Now()
-		var pieces []string
+		proven := 0
+		var open []string
 		for _, p := range r.Pieces {
-			mark := "open"
 			if p.Proven {
-				mark = fmt.Sprintf("won in %d", p.Plies)
+				proven++
+			} else {
+				open = append(open, p.Name())
 			}
-			pieces = append(pieces, p.Name()+" "+mark)
 		}
 		where := ""
 		if r.Working != "" {
@@ -113,8 +115,14 @@ func (c *cli) campaignProgress() func(campaign.Report) {
 			}
 		}
 		list := ""
-		if len(pieces) > 0 {
-			list = "; " + strings.Join(pieces, ", ")
+		if len(r.Pieces) > 0 {
+			list = fmt.Sprintf("; %d of %d pieces proven", proven, len(r.Pieces))
+			if len(open) > 0 {
+				list += ", open: " + strings.Join(open[:min(len(open), maxOpenShown)], ", ")
+				if len(open) > maxOpenShown {
+					list += fmt.Sprintf(" and %d more", len(open)-maxOpenShown)
+				}
+			}
 		}
 		fmt.Fprintf(c.stderr, "solve: %s wins? %d nodes, %.0f nodes/s, %s%s%s\n",
 			r.Search.Attacker, r.Nodes, r.NPS, r.Elapsed.Round(time.Second), where, list)

@@ -19,9 +19,22 @@
 //     root of its own, on the same table, where df-pn's thresholds no
 //     longer cut its search short; then the table is collected as a saved
 //     and reloaded table would be, and the piece goes on.
-//  4. Each proven piece's certificate is written at once (version 2, in
-//     the work directory), and at the end the pieces are joined into the
-//     root's certificate, which the joining walk checks whole.
+//  4. A piece stuck again is cut, as a person cuts a proof by hand: where
+//     the loser is to move, into the positions after each of its moves;
+//     where the winner is, its best try (the move with the smallest proof
+//     number) is chosen, kept as glue, and the loser's replies to it are
+//     the pieces. The new pieces are tried briefly, then worked on in
+//     turn, and cut in their turn when they are stuck, down to
+//     Config.CutPlies plies from the root.
+//  5. A piece disproven under a glue move shows that move wrong: the glue
+//     and every piece below it are dropped, and the piece that was cut
+//     there comes back whole; the disproof stays in the table, so its
+//     search tries another move. Disproven with no glue above it, the
+//     question is disproven.
+//  6. Each proven piece's certificate is written at once (version 2, in
+//     the work directory), and at the end the pieces and the glue are
+//     joined into the root's certificate, which the joining walk checks
+//     whole.
 //
 // Everything needed to go on is kept in the work directory: the state
 // (state.json: the question, the pieces proven, the nodes and time spent),
@@ -38,6 +51,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -50,6 +64,7 @@ import (
 const (
 	DefaultStep      = 100_000_000
 	DefaultSaveEvery = 10 * time.Minute
+	DefaultCutPlies  = 16
 )
 
 // Config configures a campaign.
@@ -70,6 +85,10 @@ type Config struct {
 	// SaveEvery is the time between saves of the table (0:
 	// DefaultSaveEvery).
 	SaveEvery time.Duration
+	// CutPlies is how deep below the root a piece may be cut (0:
+	// DefaultCutPlies; negative: never); a stuck piece deeper is only
+	// asked on its own.
+	CutPlies int
 	// Progress, if set, receives reports: at every step, and as the
 	// solver reports (Solver.Every).
 	Progress func(Report)
@@ -79,7 +98,16 @@ type Config struct {
 type Piece struct {
 	Moves  []board.Move
 	Proven bool
-	Plies  int // the proof's longest line, once proven
+	Plies  int  // the proof's longest line, once proven
+	Tried  bool // tried briefly
+}
+
+// Glue is a move of the winner chosen where a piece was cut: at the
+// position after Moves the winner plays Move, and the loser's replies are
+// pieces.
+type Glue struct {
+	Moves []board.Move
+	Move  board.Move
 }
 
 // Name returns the piece's moves, space-separated, or "root".
@@ -93,6 +121,7 @@ func (p *Piece) Name() string {
 // Report is a campaign's progress.
 type Report struct {
 	Pieces  []Piece
+	Glue    []Glue
 	Working string        // the piece being worked on ("" between pieces)
 	Asking  string        // the position asked as a root of its own, from the piece ("" when none)
 	Search  dfpn.Progress // the solver's last report
@@ -107,6 +136,7 @@ type Result struct {
 	Proof   cert.Stats // the certificate written
 	Plies   int        // the proof's longest line from the root
 	Pieces  []Piece
+	Glue    []Glue
 	Nodes   uint64
 	Elapsed time.Duration
 }
@@ -126,12 +156,19 @@ type state struct {
 	ElapsedMS int64        `json:"elapsed_ms"`
 	Split     bool         `json:"split"` // the root is cut into pieces
 	Pieces    []statePiece `json:"pieces,omitempty"`
+	Glue      []stateGlue  `json:"glue,omitempty"`
 }
 
 type statePiece struct {
 	Moves  string `json:"moves"`
 	Proven bool   `json:"proven"`
 	Plies  int    `json:"plies,omitempty"`
+	Tried  bool   `json:"tried,omitempty"`
+}
+
+type stateGlue struct {
+	Moves string `json:"moves"`
+	Move  string `json:"move"`
 }
 
 const stateVersion = 1
@@ -144,6 +181,7 @@ type campaign struct {
 	s       *dfpn.Solver
 	st      state
 	pieces  []Piece
+	glue    []Glue
 	start   time.Time // of this run
 	nodes0  uint64    // the state's nodes at this run's start
 	elapsed time.Duration
@@ -164,6 +202,9 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 	}
 	if cfg.SaveEvery == 0 {
 		cfg.SaveEvery = DefaultSaveEvery
+	}
+	if cfg.CutPlies == 0 {
+		cfg.CutPlies = DefaultCutPlies
 	}
 	c := &campaign{cfg: cfg, game: game, root: game.Position(), start: time.Now()}
 	v := c.root.Variant()
@@ -232,19 +273,34 @@ func (c *campaign) run(ctx context.Context) (Result, error) {
 			return Result{}, err
 		}
 	}
-	// A brief try of each open piece, then each in turn until proven.
-	for _, budget := range []uint64{c.cfg.Step / 10, 0} {
-		for i := range c.pieces {
-			if err := c.provePiece(ctx, i, budget); err != nil {
+	// A brief try of each new piece, then the first open one until it is
+	// proven, cut or dropped, and again.
+	for {
+		for i := 0; i < len(c.pieces); i++ {
+			if c.pieces[i].Proven || c.pieces[i].Tried {
+				continue
+			}
+			changed, err := c.provePiece(ctx, i, max(c.cfg.Step/10, 1))
+			if err != nil {
 				return Result{}, err
 			}
+			if changed {
+				i = -1 // the list changed: from the start again
+			}
+		}
+		i := slices.IndexFunc(c.pieces, func(p Piece) bool { return !p.Proven })
+		if i < 0 {
+			break
+		}
+		if _, err := c.provePiece(ctx, i, 0); err != nil {
+			return Result{}, err
 		}
 	}
 	plies := 0
 	for _, p := range c.pieces {
 		plies = max(plies, p.Plies+len(p.Moves))
 	}
-	return Result{Plies: plies, Pieces: c.pieces}, nil
+	return Result{Plies: plies, Pieces: c.pieces, Glue: c.glue}, nil
 }
 
 // chooseWinner chooses the side whose win the campaign asks
@@ -290,21 +346,20 @@ func (c *campaign) split() {
 	}
 }
 
-// provePiece works on piece i: one try of budget nodes (0: until it is
-// proven), with stuck positions asked on their own.
-func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) error {
+// provePiece works on piece i: one try of budget nodes, or with budget
+// 0 until it is proven, cut or dropped, with stuck positions asked on
+// their own. changed reports that the list of pieces changed other than
+// by the piece's proof (a cut, or a glue move dropped).
+func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (changed bool, err error) {
 	pc := &c.pieces[i]
-	if pc.Proven {
-		return nil
-	}
 	g, err := c.after(pc.Moves)
 	if err != nil {
-		return err
+		return false, err
 	}
 	pos, hist := g.Position(), c.history(g)
 	c.working = pc.Name()
 	defer func() { c.working = "" }()
-	last := uint32(dfpn.Infinity)
+	last, stuck := uint32(dfpn.Infinity), 0
 	for {
 		step := c.cfg.Step
 		if budget > 0 {
@@ -312,32 +367,117 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) error {
 		}
 		b, err := c.prove(ctx, pc.Name(), pos, hist, step)
 		if err != nil {
-			return err
+			return false, err
 		}
 		switch {
 		case b.PN == 0:
-			pc.Proven, pc.Plies = true, b.Plies
+			pc.Proven, pc.Plies, pc.Tried = true, b.Plies, true
 			if err := c.writePiece(ctx, pc); err != nil {
-				return err
+				return false, err
 			}
-			return c.save()
+			return false, c.save()
 		case b.DN == 0 && !b.OnPath:
-			return fmt.Errorf("%w: %s does not win after %s", ErrRefuted, c.cfg.Winner, pc.Name())
+			if err := c.drop(i); err != nil {
+				return false, err
+			}
+			return true, c.save()
 		case budget > 0:
-			return nil
+			pc.Tried = true
+			return false, nil
 		}
 		if b.PN >= last {
+			if stuck++; stuck >= 2 && c.cut(i) {
+				return true, c.save()
+			}
 			if err := c.unstick(ctx, pc, pos, hist, step); err != nil {
-				return err
+				return false, err
 			}
 		}
 		last = b.PN
 		if time.Since(c.saved) >= c.cfg.SaveEvery {
 			if err := c.save(); err != nil {
-				return err
+				return false, err
 			}
 		}
 	}
+}
+
+// cut replaces piece i by the pieces below it (step 4 of the package's
+// strategy) and reports whether it could: not deeper than CutPlies, and
+// not where no move is left to cut at.
+func (c *campaign) cut(i int) bool {
+	pc := c.pieces[i]
+	if c.cfg.CutPlies < 0 || len(pc.Moves) >= c.cfg.CutPlies {
+		return false
+	}
+	g, err := c.after(pc.Moves)
+	if err != nil {
+		return false
+	}
+	pos := g.Position()
+	base := slices.Clone(pc.Moves)
+	var glue []Glue
+	if pos.Side() == c.cfg.Winner {
+		m, pn, ok := c.s.BestTry(&pos, c.cfg.Winner)
+		if !ok || pn == 0 || !pos.Play(m) {
+			return false
+		}
+		glue = []Glue{{Moves: slices.Clone(base), Move: m}}
+		base = append(base, m)
+	}
+	var kids []Piece
+	for _, r := range pos.LegalMoves() {
+		kids = append(kids, Piece{Moves: append(slices.Clone(base), r)})
+	}
+	if len(kids) == 0 {
+		return false
+	}
+	c.glue = append(c.glue, glue...)
+	c.pieces = slices.Replace(c.pieces, i, i+1, kids...)
+	return true
+}
+
+// drop handles the disproof of piece i (step 5): the deepest glue move
+// above it is wrong, so that glue and every piece below it go, and the
+// piece cut there comes back whole. With no glue above it, the question
+// is disproven.
+func (c *campaign) drop(i int) error {
+	pc := c.pieces[i]
+	gi := -1
+	for j, g := range c.glue {
+		if isPrefix(append(slices.Clone(g.Moves), g.Move), pc.Moves) && (gi < 0 || len(g.Moves) > len(c.glue[gi].Moves)) {
+			gi = j
+		}
+	}
+	if gi < 0 {
+		if len(pc.Moves) == 0 {
+			return fmt.Errorf("%w: %s does not win %s", ErrRefuted, c.cfg.Winner, c.root.String())
+		}
+		return fmt.Errorf("%w: %s does not win after %s", ErrRefuted, c.cfg.Winner, pc.Name())
+	}
+	top := slices.Clone(c.glue[gi].Moves)
+	c.glue = slices.DeleteFunc(c.glue, func(g Glue) bool { return isPrefix(top, g.Moves) })
+	at := -1
+	var kept []Piece
+	for _, p := range c.pieces {
+		if !isPrefix(top, p.Moves) {
+			kept = append(kept, p)
+			continue
+		}
+		if at < 0 {
+			at = len(kept)
+		}
+		if p.Proven {
+			os.Remove(c.piecePath(&p)) // its certificate is of no use now; a leftover is harmless
+		}
+	}
+	c.pieces = slices.Insert(kept, at, Piece{Moves: top, Tried: true})
+	return nil
+}
+
+// isPrefix reports whether pre is a prefix of ms.
+func isPrefix(pre, ms []board.Move) bool {
+	return len(pre) <= len(ms) && slices.Equal(pre, ms[:len(pre)])
 }
 
 // unstick asks the position the piece's search waits on as a root of its
@@ -415,7 +555,7 @@ func (c *campaign) report(pr dfpn.Progress) {
 		return
 	}
 	el := time.Since(c.start)
-	r := Report{Pieces: append([]Piece(nil), c.pieces...), Working: c.working, Asking: c.asking, Search: pr,
+	r := Report{Pieces: append([]Piece(nil), c.pieces...), Glue: append([]Glue(nil), c.glue...), Working: c.working, Asking: c.asking, Search: pr,
 		Nodes: c.nodes0 + c.ran + pr.Nodes, Elapsed: c.elapsed + el}
 	if s := el.Seconds(); s > 0 {
 		r.NPS = float64(c.ran+pr.Nodes) / s
@@ -479,7 +619,29 @@ func (c *campaign) join(ctx context.Context, proof string) (cert.Stats, error) {
 			return cert.Stats{}, fmt.Errorf("piece %s: %w", c.pieces[i].Name(), err)
 		}
 	}
-	return cert.WriteFile(ctx, proof, c.root, c.cfg.Winner, pieces.Oracle(), cert.Options{History: c.game.History()})
+	glue := map[string]board.Move{}
+	for _, gl := range c.glue {
+		g, err := c.after(gl.Moves)
+		if err != nil {
+			return cert.Stats{}, err
+		}
+		p := g.Position()
+		glue[noClock(&p)] = gl.Move
+	}
+	inPieces := pieces.Oracle()
+	oracle := func(p *board.Position) (board.Move, bool) {
+		if m, ok := glue[noClock(p)]; ok {
+			return m, true
+		}
+		return inPieces(p)
+	}
+	return cert.WriteFile(ctx, proof, c.root, c.cfg.Winner, oracle, cert.Options{History: c.game.History()})
+}
+
+// noClock returns p's notation without its clock.
+func noClock(p *board.Position) string {
+	s := p.String()
+	return s[:strings.LastIndexByte(s, ' ')]
 }
 
 func (c *campaign) totalNodes() uint64 { return c.nodes0 + c.ran }

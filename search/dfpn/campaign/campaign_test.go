@@ -211,3 +211,51 @@ func TestChooseMover(t *testing.T) {
 	}
 	verifyFile(t, g, proof)
 }
+
+// TestCut: with steps too small for any piece, stuck pieces are cut
+// below the first ply, a winner's move is kept as glue, and the pieces and
+// glue join into a certificate that verifies.
+func TestCut(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, Solver: dfpn.Config{HashMiB: 16}, Step: 50}
+	proof := filepath.Join(dir, "p.proof")
+	res, err := campaign.Run(context.Background(), g, proof, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	deepest := 0
+	for _, p := range res.Pieces {
+		deepest = max(deepest, len(p.Moves))
+		if !p.Proven {
+			t.Errorf("piece %s open", p.Name())
+		}
+	}
+	if len(res.Glue) == 0 || deepest < 3 {
+		t.Fatalf("%d pieces (deepest %d plies), glue %v: want a cut at the winner's turn", len(res.Pieces), deepest, res.Glue)
+	}
+	for _, gl := range res.Glue {
+		pos := g.Position()
+		for _, m := range gl.Moves {
+			pos.Play(m)
+		}
+		if pos.Side() != w {
+			t.Errorf("glue after %s: %s to move, not the winner", board.FormatMoves(gl.Moves), pos.Side())
+		}
+	}
+	verifyFile(t, g, proof)
+
+	// No cutting: the pieces stay one ply deep.
+	cfg.Dir, cfg.CutPlies = filepath.Join(dir, "work2"), -1
+	res, err = campaign.Run(context.Background(), g, filepath.Join(dir, "p2.proof"), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range res.Pieces {
+		if len(p.Moves) > 1 || len(res.Glue) > 0 {
+			t.Fatalf("CutPlies -1: piece %s, glue %v", p.Name(), res.Glue)
+		}
+	}
+	verifyFile(t, g, filepath.Join(dir, "p2.proof"))
+}

@@ -56,7 +56,18 @@ func (c *campaign) loadState() error {
 		if err != nil {
 			return fmt.Errorf("%s: piece %q: %v", stateFile, sp.Moves, err)
 		}
-		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies})
+		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried})
+	}
+	for _, sg := range st.Glue {
+		ms, err := v.ParseMoves(sg.Moves)
+		if err != nil {
+			return fmt.Errorf("%s: glue %q: %v", stateFile, sg.Moves, err)
+		}
+		m, err := v.ParseMove(sg.Move)
+		if err != nil {
+			return fmt.Errorf("%s: glue %q %q: %v", stateFile, sg.Moves, sg.Move, err)
+		}
+		c.glue = append(c.glue, Glue{Moves: ms, Move: m})
 	}
 	if st.Split && len(c.pieces) == 0 {
 		c.split()
@@ -82,7 +93,11 @@ func (c *campaign) save() error {
 	c.st.ElapsedMS = c.totalElapsed().Milliseconds()
 	c.st.Pieces = c.st.Pieces[:0]
 	for _, p := range c.pieces {
-		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies})
+		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried})
+	}
+	c.st.Glue = c.st.Glue[:0]
+	for _, g := range c.glue {
+		c.st.Glue = append(c.st.Glue, stateGlue{Moves: board.FormatMoves(g.Moves), Move: g.Move.String()})
 	}
 	data, err := json.MarshalIndent(&c.st, "", "  ")
 	if err != nil {
