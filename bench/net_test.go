@@ -7,6 +7,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval/nnue"
+	"github.com/sower-engine/sower/search"
 )
 
 // TestRunWithNetsDeterministic runs the bench twice with networks of
@@ -39,8 +40,10 @@ func TestRunWithNetsDeterministic(t *testing.T) {
 		}
 		return rs, sum
 	}
-	a, sa := run(Settings{Depth: 4, Nets: nets})
-	b, sb := run(Settings{Depth: 4, Nets: nets})
+	withNets := Settings{Depth: 4, Engine: search.DefaultOptions()}
+	withNets.Engine.Nets, withNets.Engine.NetLazy = nets, 0
+	a, sa := run(withNets)
+	b, sb := run(withNets)
 	if sa.Nodes != sb.Nodes {
 		t.Errorf("bench with networks: %d nodes, then %d", sa.Nodes, sb.Nodes)
 	}
@@ -49,7 +52,7 @@ func TestRunWithNetsDeterministic(t *testing.T) {
 			t.Errorf("position %d: %v %d nodes, then %v %d", i+1, a[i].Move, a[i].Nodes, b[i].Move, b[i].Nodes)
 		}
 	}
-	if _, lin := run(Settings{Depth: 4}); lin.Nodes == sa.Nodes {
+	if _, lin := run(Settings{Depth: 4, Engine: search.DefaultOptions()}); lin.Nodes == sa.Nodes {
 		t.Errorf("the bench with networks searched as many nodes as without (%d)", lin.Nodes)
 	}
 }

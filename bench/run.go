@@ -11,9 +11,6 @@ import (
 	"github.com/sower-engine/sower/search"
 )
 
-// HashMiB is the transposition table size of every bench search.
-const HashMiB = 16
-
 // CaseResult is the outcome of one bench search.
 type CaseResult struct {
 	Case
@@ -38,44 +35,31 @@ func (s Summary) NPS() uint64 {
 }
 
 // Settings change how Run searches; DefaultSettings give the signature.
-// The zero Settings search with the linear evaluation everywhere.
 type Settings struct {
 	Depth   int // search every position to this depth instead of its own, if above 0
-	Threads int // search threads (0 or 1: one; the node count then varies from run to run)
 	MultiPV int // lines to find (0 or 1: one)
-	// Nets are networks to evaluate with, each for its family's
-	// positions (search.Engine.SetNet); the others use the linear
-	// evaluation. The signature is that of each family's default
-	// (nnue.Default).
-	Nets []*nnue.Net
-	// NetLazy is the networks' lazy margin (search.Engine.SetNetLazy).
-	NetLazy int
+	// Engine configures the engine (search.NewEngineWith): the
+	// signature's is search.DefaultOptions with each family's default
+	// network. With more than one thread the node count varies from run
+	// to run.
+	Engine search.Options
 }
 
-// Options returns the engine options of a bench run: search.DefaultOptions
-// (the protocol's defaults, HashMiB among them) with the settings' threads
-// and evaluation.
-func (s Settings) Options() search.Options {
-	o := search.DefaultOptions()
-	o.HashMiB = HashMiB
-	o.Threads = max(s.Threads, 1)
-	o.Nets, o.NetLazy = s.Nets, s.NetLazy
-	return o
-}
-
-// DefaultSettings returns the Settings of the signature: one thread,
-// one line, each family's default evaluation (nnue.Default: Hoyito III's
-// network, the linear evaluation in Katro) with the default lazy margin
-// (search.DefaultNetLazy), as the protocol plays by default.
+// DefaultSettings returns the Settings of the signature: the engine's
+// defaults (search.DefaultOptions: one thread, a table of
+// search.DefaultHashMiB) with each family's default evaluation
+// (nnue.Default: Hoyito III's network, the linear evaluation in Katro),
+// one line, each position to its own depth, as the protocol plays by
+// default.
 func DefaultSettings() (Settings, error) {
-	set := Settings{NetLazy: search.DefaultNetLazy}
+	set := Settings{Engine: search.DefaultOptions()}
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := nnue.Default(f)
 		if err != nil {
 			return Settings{}, err
 		}
 		if n != nil {
-			set.Nets = append(set.Nets, n)
+			set.Engine.Nets = append(set.Engine.Nets, n)
 		}
 	}
 	return set, nil
@@ -93,7 +77,7 @@ func (s Settings) SameEval(t Settings) (bool, error) {
 		if a == nil {
 			continue
 		}
-		if s.NetLazy != t.NetLazy {
+		if s.Engine.NetLazy != t.Engine.NetLazy {
 			return false, nil
 		}
 		ab, err := a.AppendBinary(nil)
@@ -114,7 +98,7 @@ func (s Settings) SameEval(t Settings) (bool, error) {
 // Net returns the network s searches family f with, or nil for the
 // linear evaluation.
 func (s Settings) Net(f board.Family) *nnue.Net {
-	for _, n := range s.Nets {
+	for _, n := range s.Engine.Nets {
 		if n.Family == f {
 			return n
 		}
@@ -127,7 +111,7 @@ func (s Settings) Net(f board.Family) *nnue.Net {
 // count is the signature with DefaultSettings.
 func Run(ctx context.Context, set Settings, each func(CaseResult)) (Summary, error) {
 	var sum Summary
-	eng, err := search.NewEngineWith(set.Options())
+	eng, err := search.NewEngineWith(set.Engine)
 	if err != nil {
 		return sum, err
 	}

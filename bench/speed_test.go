@@ -43,7 +43,7 @@ func BenchmarkSpeed(b *testing.B) {
 			b.ReportMetric(float64(made)/b.Elapsed().Seconds(), "positions/s")
 		})
 		b.Run(name+"/search", func(b *testing.B) {
-			e, err := search.NewEngine(HashMiB)
+			e, err := search.NewEngine(search.DefaultHashMiB)
 			if err != nil {
 				b.Fatal(err)
 			}

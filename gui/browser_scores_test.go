@@ -14,18 +14,20 @@ import (
 
 // evalNow is the shown position's score as #eval-now shows it.
 type evalNow struct {
-	Main, WDL, Score, Forced string
+	Main, Words, WDL, Score, Forced string
 }
 
 const evalNowJS = `(() => {
   const b = document.querySelector('#eval-now');
   const t = s => { const e = b.querySelector(s); return e ? e.textContent.trim() : ''; };
-  return { main: t('.eval-main'), wdl: t('.wdl'), score: t('.eval-score'), forced: b.dataset.forced || '' };
+  const main = b.querySelector('.eval-main');
+  return { main: t('.eval-main'), words: main ? main.title : '', wdl: t('.wdl'), score: t('.eval-score'), forced: b.dataset.forced || '' };
 })()`
 
-// otherSpelling finds forced results spelt otherwise than "South wins
-// in N".
-var otherSpelling = regexp.MustCompile(`\b(-?M\d+|mate -?\d+|[Ww]in in \d+|[Ll]oss in \d+)\b`)
+// otherSpelling finds forced results spelt otherwise than "#N" (South
+// wins with its N-th move) and "#-N" (North does) on the page; the words
+// ("South wins in N") are only its tooltips and labels.
+var otherSpelling = regexp.MustCompile(`\b(-?M\d+|mate -?\d+|[Ww]ins? in \d+|[Ll]oss in \d+)\b`)
 
 // percents finds the percentages in a text.
 var percents = regexp.MustCompile(`(\d+)%`)
@@ -48,8 +50,8 @@ func checkWDL(t *testing.T, what, text string) []int {
 // testScores plays against a scripted engine that sends wdl (the fake
 // engine with -wdl) and, from its second search, a forced win: the page
 // shows South's chances summing to 100 %, the score in its unit, one
-// spelling of the forced result, and the forced result at the end of the
-// graph's scale. Analysis against it keeps it as the opponent.
+// spelling of the forced result (#-3, its words as a tooltip), and the
+// forced result at the end of the graph's scale. Analysis against it keeps it as the opponent.
 func testScores(t *testing.T, browser context.Context, bin string) {
 	fake := clienttest.BuildFake(t)
 	srv := startServer(t, bin, "--engine", "fake="+fake+" -wdl -mate 2")
@@ -61,13 +63,13 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 	play := func(n int) pageState { return playFirst(tb, r, n) }
 	s = play(2)
 	// The fake's first search: cp 10 and wdl 310 300 390 for North, to
-	// move: South's view is 39 % · 30 % · 31 %, evaluation −0.10.
+	// move: South's view is 39 % · 30 % · 31 %, evaluation -0.10.
 	e := eval[evalNow](tb, evalNowJS)
 	if ps := checkWDL(t, "#eval-now after ply 2", e.WDL); len(ps) == 3 && (ps[0] != 39 || ps[2] != 31) {
 		t.Errorf("#eval-now %q: want South 39 %%, North 31 %% (the engine's 310/300/390 from North's view)", e.WDL)
 	}
-	if e.Main != "South 39%" || e.Score != "evaluation\u00a0\u22120.10" {
-		t.Errorf("#eval-now main %q, score %q; want %q and %q", e.Main, e.Score, "South 39%", "evaluation −0.10")
+	if e.Main != "South 39%" || e.Score != "evaluation\u00a0-0.10" {
+		t.Errorf("#eval-now main %q, score %q; want %q and %q", e.Main, e.Score, "South 39%", "evaluation -0.10")
 	}
 	if got := s.Plies[1].Text; !strings.Contains(got, "39%") {
 		t.Errorf("move list item 2 %q: want South's 39%%", got)
@@ -76,9 +78,9 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 
 	s = play(4)
 	e = eval[evalNow](tb, evalNowJS)
-	const forced = "North wins in 3"
-	if e.Main != forced || e.Forced != "north" {
-		t.Errorf("#eval-now after North's mate 3: main %q forced %q, want %q", e.Main, e.Forced, forced)
+	const forced, words = "#-3", "North wins in 3"
+	if e.Main != forced || e.Words != words || e.Forced != "north" {
+		t.Errorf("#eval-now after North's mate 3: main %q (%q) forced %q, want %q (%q)", e.Main, e.Words, e.Forced, forced, words)
 	}
 	checkWDL(t, "#eval-now of a forced result", e.WDL)
 	if got := s.Plies[3].Text; !strings.Contains(got, forced) {
@@ -115,8 +117,8 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 		return len(s.Lines) > 0 && s.Analysing != nil && *s.Analysing == "true"
 	})
 	checkWDL(t, "analysis line", s.Lines[0].Text)
-	if !strings.Contains(s.Lines[0].Text, "South wins in 3") {
-		t.Errorf("analysis line %q: want South's forced win spelt %q", s.Lines[0].Text, "South wins in 3")
+	if !strings.Contains(s.Lines[0].Text, "#3") {
+		t.Errorf("analysis line %q: want South's forced win spelt %q", s.Lines[0].Text, "#3")
 	}
 	n := len(s.Plies)
 	s = play(n + 2)

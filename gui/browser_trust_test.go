@@ -187,8 +187,8 @@ func testHonestScores(t *testing.T, browser context.Context, bin string) {
 	s := tb.waitFor("the mate", 20*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) >= 6 })
 	r.follow(tb, s)
 	e := eval[evalNow](tb, evalNowJS)
-	if e.Main != "North wins in 2" || e.Forced != "north" {
-		t.Errorf("ply 6, mate 2: #eval-now %+v, want North wins in 2, forced", e)
+	if e.Main != "#-2" || e.Words != "North wins in 2" || e.Forced != "north" {
+		t.Errorf("ply 6, mate 2: #eval-now %+v, want #-2 (North wins in 2), forced", e)
 	}
 	if p := point(6); p.Forced != "north" || !strings.Contains(p.Class, "g-forced") {
 		t.Errorf("ply 6: graph point %+v, want drawn as proven", p)
@@ -207,7 +207,8 @@ func testHonestScores(t *testing.T, browser context.Context, bin string) {
 
 // testHoyitoMargin scripts a Hoyito III engine that sends a large
 // unproven margin and then a proven one: the first is a percentage, the
-// second "North wins by 8 seeds", drawn as a ring at its margin.
+// second "-8.00 seeds, proven" (North wins by 8 seeds), drawn as a ring
+// at its margin.
 func testHoyitoMargin(t *testing.T, browser context.Context, bin string) {
 	cmd := scriptedCommand(t, "info depth 5 score cp 4000 wdl 1000 0 0 nodes 10 pv x",
 		"info string proven: win by exactly 8 seeds|info depth 30 score cp 800 wdl 1000 0 0 nodes 10 pv x")
@@ -235,11 +236,12 @@ func testHoyitoMargin(t *testing.T, browser context.Context, bin string) {
 		}
 	}
 	l := north()
-	if len(l) < 2 || !strings.HasSuffix(l[0].Text, "\u221240.0\u00a0seeds") || !strings.HasSuffix(l[1].Text, "North wins by 8 seeds") {
-		t.Errorf("North's plies in the move list %+v, want the margin −40.0 seeds (unproven) then North wins by 8 seeds (proven)", l)
+	const margin = "-8.00\u00a0seeds, proven"
+	if len(l) < 2 || !strings.HasSuffix(l[0].Text, "-40.00\u00a0seeds") || !strings.HasSuffix(l[1].Text, margin) {
+		t.Errorf("North's plies in the move list %+v, want the margin -40.00 seeds (unproven) then %q", l, margin)
 	}
-	if e := eval[evalNow](tb, evalNowJS); e.Main != "North wins by 8 seeds" || e.Forced != "north" {
-		t.Errorf("#eval-now %+v after the proven margin, want North wins by 8 seeds", e)
+	if e := eval[evalNow](tb, evalNowJS); e.Main != margin || e.Words != "North wins by 8 seeds" || e.Forced != "north" {
+		t.Errorf("#eval-now %+v after the proven margin, want %q (North wins by 8 seeds)", e, margin)
 	}
 	g := eval[graphState](tb, graphJS)
 	var proven int

@@ -3,7 +3,6 @@ package gui
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
@@ -103,9 +102,12 @@ type tablesMsg struct {
 // final margin (captures included).
 type tableMove struct {
 	Move string `json:"move"`
-	// Text is the result in words: "South wins by 8 seeds", "draw", or
-	// the bounds with the Repetition off value as an estimate.
-	Text string `json:"text"`
+	// Text is the result in the notation of every score ("+8.00 seeds",
+	// "+0.00 seeds"), or the bounds with the Repetition off value as an
+	// estimate; Words says an exact one in words ("South wins by 8
+	// seeds", "draw"), for its tooltip.
+	Text  string `json:"text"`
+	Words string `json:"words,omitempty"`
 	// Lo and Hi bound South's final margin under either repetition rule;
 	// Margin, when set, is the exact one under Repetition off at the
 	// position's clock.
@@ -165,14 +167,16 @@ func southMove(vd tables.Verdict, mover board.Side) tableMove {
 		tm.Margin = &margin
 	}
 	switch {
-	case vd.Exact && tm.Margin != nil:
-		tm.Text = marginText(*tm.Margin)
 	case vd.Exact:
-		tm.Text = marginText(lo)
+		m := lo
+		if tm.Margin != nil {
+			m = *tm.Margin
+		}
+		tm.Text, tm.Words = signed(m)+" seeds", marginText(m)
 	case tm.Margin != nil:
-		tm.Text = fmt.Sprintf("between %s and %s for South (exact under Repetition off: %s)", signed(lo), signed(hi), signed(*tm.Margin))
+		tm.Text = fmt.Sprintf("between %s and %s seeds for South (exact under Repetition off: %s)", signed(lo), signed(hi), signed(*tm.Margin))
 	default:
-		tm.Text = fmt.Sprintf("between %s and %s for South", signed(lo), signed(hi))
+		tm.Text = fmt.Sprintf("between %s and %s seeds for South", signed(lo), signed(hi))
 	}
 	return tm
 }
@@ -192,7 +196,6 @@ func marginText(m int) string {
 	return fmt.Sprintf("%s wins by %d seeds", winner, m)
 }
 
-// signed writes a margin with its sign, a minus sign for a negative one.
-func signed(m int) string {
-	return strings.Replace(fmt.Sprintf("%+d", m), "-", "\u2212", 1)
-}
+// signed writes a margin in the notation of every score (docs/cli.md,
+// Scores): "+8.00", "-3.00", "+0.00".
+func signed(m int) string { return fmt.Sprintf("%+.2f", float64(m)) }

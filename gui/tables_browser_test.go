@@ -22,7 +22,7 @@ type tablesPanel struct {
 	Fen    string
 	Hidden bool
 	Note   string
-	Moves  []struct{ Move, Text, Best string }
+	Moves  []struct{ Move, Text, Words, Best string }
 	Marked []string // the holes starred as the tables' best
 }
 
@@ -31,7 +31,7 @@ const tablesPanelJS = `(() => {
   return { fen: document.querySelector('#status').dataset.fen, hidden: card.hidden,
     note: document.querySelector('#tables-note').textContent,
     moves: [...document.querySelectorAll('#tables-moves li')].map(li => ({
-      move: li.dataset.move, text: li.querySelector('.verdict').textContent, best: li.dataset.best })),
+      move: li.dataset.move, text: li.querySelector('.verdict').textContent, words: li.querySelector('.verdict').title, best: li.dataset.best })),
     marked: [...document.querySelectorAll('[data-hole][data-table-best="true"]')].map(h => h.dataset.hole) };
 })()`
 
@@ -45,7 +45,8 @@ type probeChild struct {
 
 // TestBrowserTables opens Hoyito III endgames with sower gui --tables: in
 // the tables, the Tables panel lists every legal move with the result
-// sower tables probe gives for it, in words; outside them, it says so.
+// sower tables probe gives for it, in the notation of scores with its words
+// as a tooltip; outside them, it says so.
 func TestBrowserTables(t *testing.T) {
 	browser := newBrowser(t)
 	dir := gui.TableDir(t)
@@ -73,8 +74,8 @@ func TestBrowserTables(t *testing.T) {
 			}
 			var best []string
 			for _, m := range got.Moves {
-				if w, ok := want[m.Move]; !ok || m.Text != w {
-					t.Errorf("%s: panel says %q, tables probe gives %q", m.Move, m.Text, w)
+				if w, ok := want[m.Move]; !ok || m.Text != w[0] || m.Words != w[1] {
+					t.Errorf("%s: panel says %q (%q), tables probe gives %q (%q)", m.Move, m.Text, m.Words, w[0], w[1])
 				}
 				if m.Best == "true" && m.Move != "pass" {
 					best = append(best, m.Move)
@@ -143,9 +144,9 @@ func waitPanel(tb *tab, fen string, ok func(tablesPanel) bool) tablesPanel {
 // probeTexts runs sower tables probe --json on fen and writes each move's
 // result as the page should: the final margin from South's view (the
 // board margin after the move plus the mover's captures minus the
-// opponent's), or, under threefold with open bounds, the bounds with the
-// Repetition off margin.
-func probeTexts(t *testing.T, bin, dir, fen, rep string) map[string]string {
+// opponent's) with its words, or, under threefold with open bounds, the
+// bounds with the Repetition off margin.
+func probeTexts(t *testing.T, bin, dir, fen, rep string) map[string][2]string {
 	t.Helper()
 	out, err := exec.Command(bin, "tables", "probe", "--dir", dir, "--fen", fen, "--repetition", rep, "--json").Output()
 	if err != nil {
@@ -166,7 +167,6 @@ func probeTexts(t *testing.T, bin, dir, fen, rep string) map[string]string {
 	if p.Side() == board.North {
 		sign = -1
 	}
-	minus := func(m int) string { return strings.Replace(fmt.Sprintf("%+d", m), "-", "\u2212", 1) }
 	words := func(m int) string {
 		switch {
 		case m == 0:
@@ -178,16 +178,16 @@ func probeTexts(t *testing.T, bin, dir, fen, rep string) map[string]string {
 		}
 		return fmt.Sprintf("%s wins by 1 seed", map[bool]string{true: "South", false: "North"}[m > 0])
 	}
-	texts := map[string]string{}
+	texts := map[string][2]string{}
 	for _, ch := range pr.Children {
 		margin := caps + sign**ch.BoardMargin
 		lo, hi := caps+sign*ch.Lo, caps+sign*ch.Hi
 		lo, hi = min(lo, hi), max(lo, hi)
 		switch {
 		case rep == "off" || lo == hi:
-			texts[ch.Move] = words(margin)
+			texts[ch.Move] = [2]string{fmt.Sprintf("%+.2f seeds", float64(margin)), words(margin)}
 		default:
-			texts[ch.Move] = fmt.Sprintf("between %s and %s for South (exact under Repetition off: %s)", minus(lo), minus(hi), minus(margin))
+			texts[ch.Move] = [2]string{fmt.Sprintf("between %+.2f and %+.2f seeds for South (exact under Repetition off: %+.2f)", float64(lo), float64(hi), float64(margin))}
 		}
 	}
 	return texts

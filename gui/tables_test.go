@@ -163,7 +163,7 @@ func checkView(t *testing.T, tb *tables.Tables, p *board.Position, got []tableMo
 	}
 }
 
-// checkWords checks a move's words against its numbers.
+// checkWords checks a move's text and words against its numbers.
 func checkWords(t *testing.T, p *board.Position, g tableMove) {
 	t.Helper()
 	exact := func(m int) string {
@@ -175,17 +175,14 @@ func checkWords(t *testing.T, p *board.Position, g tableMove) {
 		}
 		return "draw"
 	}
-	var want string
+	var want, words string
 	if g.Exact {
-		want = exact(*g.Margin)
+		want, words = fmt.Sprintf("%+.2f seeds", float64(*g.Margin)), exact(*g.Margin)
 	} else {
-		want = fmt.Sprintf("between %s and %s for South (exact under Repetition off: %s)",
-			strings.Replace(fmt.Sprintf("%+d", g.Lo), "-", "\u2212", 1),
-			strings.Replace(fmt.Sprintf("%+d", g.Hi), "-", "\u2212", 1),
-			strings.Replace(fmt.Sprintf("%+d", *g.Margin), "-", "\u2212", 1))
+		want = fmt.Sprintf("between %+.2f and %+.2f seeds for South (exact under Repetition off: %+.2f)", float64(g.Lo), float64(g.Hi), float64(*g.Margin))
 	}
-	if !strings.HasPrefix(g.Text, want) {
-		t.Fatalf("%s %s: %q, want %q", p, g.Move, g.Text, want)
+	if g.Text != want || !strings.HasPrefix(g.Words, words) || (words == "") != (g.Words == "") {
+		t.Fatalf("%s %s: %q (%q), want %q (%q)", p, g.Move, g.Text, g.Words, want, words)
 	}
 }
 

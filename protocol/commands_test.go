@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // Positions used by several tests.
@@ -616,7 +618,7 @@ func TestBench(t *testing.T) {
 	if got := ts.do("bench"); len(got) != 1 || !strings.Contains(got[0], `run "sower bench"`) {
 		t.Errorf("bench without a hook: %q", got)
 	}
-	ts = newTestServer(t, Config{Bench: func(ctx context.Context, w io.Writer) error {
+	ts = newTestServer(t, Config{Bench: func(ctx context.Context, w io.Writer, _ search.Options, _ int) error {
 		fmt.Fprintf(w, "1/2 katro bestmove a1\n\n2/2 hoyito3 ")
 		fmt.Fprintf(w, "bestmove c1\nNodes searched: 12")
 		return nil
@@ -628,14 +630,14 @@ func TestBench(t *testing.T) {
 	if got := ts.do("bench 3"); len(errorLines(got)) != 1 {
 		t.Errorf("bench 3: %q", got)
 	}
-	ts = newTestServer(t, Config{Bench: func(ctx context.Context, w io.Writer) error {
+	ts = newTestServer(t, Config{Bench: func(ctx context.Context, w io.Writer, _ search.Options, _ int) error {
 		return fmt.Errorf("no positions")
 	}})
 	if got := ts.do("bench"); !slices.Equal(got, []string{"info string error: bench: no positions"}) {
 		t.Errorf("failing bench: %q", got)
 	}
 
-	s := newSession(t, Config{Bench: func(ctx context.Context, w io.Writer) error {
+	s := newSession(t, Config{Bench: func(ctx context.Context, w io.Writer, _ search.Options, _ int) error {
 		fmt.Fprintln(w, "started")
 		<-ctx.Done()
 		return ctx.Err()
@@ -645,6 +647,38 @@ func TestBench(t *testing.T) {
 	s.sync()
 	s.send("stop")
 	s.expect("info string bench stopped")
+}
+
+// TestBenchOptions: bench runs with the engine's current options (the
+// defaults first) and MultiPV, without the proof books.
+func TestBenchOptions(t *testing.T) {
+	var got search.Options
+	var lines int
+	ts := newTestServer(t, Config{Books: &book.Library{}, Bench: func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error {
+		got, lines = o, multiPV
+		return nil
+	}})
+	ts.do("bench")
+	def := search.DefaultOptions()
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := nnue.Default(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n != nil {
+			def.Nets = append(def.Nets, n)
+		}
+	}
+	if !reflect.DeepEqual(got, def) || lines != 1 {
+		t.Errorf("bench with the defaults: %+v, MultiPV %d; want %+v, 1", got, lines, def)
+	}
+	ts.do("setoption name Hash value 2", "setoption name Threads value 2", "setoption name MultiPV value 2",
+		"setoption name EvalType value linear", "setoption name EvalLazy value 50", "setoption name TableEstimate value false",
+		"setoption name Prover value true", "setoption name ProverThread value true", "bench")
+	want := search.Options{HashMiB: 2, Threads: 2, NetLazy: 50, Prover: true, ProverThread: true}
+	if !reflect.DeepEqual(got, want) || lines != 2 {
+		t.Errorf("bench after setoption: %+v, MultiPV %d; want %+v, 2", got, lines, want)
+	}
 }
 
 func TestDebugRegister(t *testing.T) {

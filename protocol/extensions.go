@@ -205,8 +205,8 @@ func perft(ctx context.Context, p board.Position, depth int) (uint64, bool) {
 	return n, true
 }
 
-// cmdBench is "bench": runs Config.Bench as a job (stop cancels it), its
-// report sent as info string lines.
+// cmdBench is "bench": runs Config.Bench as a job (stop cancels it) with
+// the current options, its report sent as info string lines.
 func (s *server) cmdBench(args []string) error {
 	if len(args) > 0 {
 		return fmt.Errorf("unexpected %s", quote(args[0]))
@@ -214,13 +214,18 @@ func (s *server) cmdBench(args []string) error {
 	if s.cfg.Bench == nil {
 		return errors.New(`not available here; run "sower bench"`)
 	}
+	o, err := s.engineOptions()
+	if err != nil {
+		return err
+	}
+	o.Books = nil
 	s.stopJob()
-	bench := s.cfg.Bench
+	bench, multiPV := s.cfg.Bench, s.multiPV
 	out := s.out
 	ctx, j := s.newJob()
 	s.launch(ctx, j, func(ctx context.Context) {
 		w := &infoWriter{out: out}
-		err := bench(ctx, w)
+		err := bench(ctx, w, o, multiPV)
 		w.Close()
 		switch {
 		case ctx.Err() != nil:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/internal/sowertest"
+	"github.com/sower-engine/sower/search"
 )
 
 // FuzzCommands feeds arbitrary input to the command reader. Whatever the
@@ -50,7 +51,7 @@ func FuzzCommands(f *testing.F) {
 		var out sowertest.SyncBuffer
 		cfg := Config{
 			MaxHashMiB: 2, // keep memory small whatever Hash the input asks for
-			Bench: func(ctx context.Context, w io.Writer) error {
+			Bench: func(ctx context.Context, w io.Writer, _ search.Options, _ int) error {
 				fmt.Fprintln(w, "bench line")
 				return nil
 			},

@@ -51,10 +51,8 @@ func (s *server) applyNets() error {
 	return s.setNets()
 }
 
-// setNets gives the engine the networks the options chose. A new engine
-// gets them without applyNets' clearing: its tables are empty, and
-// clearing them again would delay its first search by the time it takes
-// to write them (a tenth of a second for the prover's).
+// setNets gives the engine the networks the options chose (a new engine
+// gets them from engineOptions).
 func (s *server) setNets() error {
 	for _, f := range []board.Family{board.Katro, board.Hoyito} {
 		n, err := s.network(f)

@@ -21,11 +21,14 @@ const Author = "The Sower developers"
 
 // Config holds what the protocol needs from outside the engine.
 type Config struct {
-	// Bench runs the benchmark for the "bench" command: it searches until
-	// it is done or ctx is cancelled (by "stop" or "quit") and writes its
-	// report to w, which sends each line as "info string <line>". Without
-	// it "bench" answers with an error line.
-	Bench func(ctx context.Context, w io.Writer) error
+	// Bench runs the benchmark for the "bench" command with the engine's
+	// current options o (without the proof books, which answer a
+	// position without searching it) and MultiPV lines: it searches
+	// until it is done or ctx is cancelled (by "stop" or "quit") and
+	// writes its report to w, which sends each line as
+	// "info string <line>". Without it "bench" answers with an error
+	// line.
+	Bench func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error
 
 	// MaxHashMiB caps the Hash option below search.MaxHashMiB, for hosts
 	// with little memory; 0 means search.MaxHashMiB.
@@ -219,12 +222,11 @@ func (s *server) stopJob() {
 // engine returns the search engine, making it on first use.
 func (s *server) engine() (*search.Engine, error) {
 	if s.eng == nil {
-		e, err := search.NewEngineWith(s.engineOptions())
+		o, err := s.engineOptions()
 		if err != nil {
 			return nil, err
 		}
-		s.eng = e
-		if err := s.setNets(); err != nil {
+		if s.eng, err = search.NewEngineWith(o); err != nil {
 			return nil, err
 		}
 	}
@@ -232,14 +234,23 @@ func (s *server) engine() (*search.Engine, error) {
 }
 
 // engineOptions returns the engine options the protocol's options give,
-// from search.DefaultOptions; the networks are loaded by setNets.
-func (s *server) engineOptions() search.Options {
+// from search.DefaultOptions.
+func (s *server) engineOptions() (search.Options, error) {
 	o := search.DefaultOptions()
 	o.HashMiB, o.Threads, o.NetLazy = s.hashMiB, s.threads, s.evalLazy
+	for _, f := range []board.Family{board.Katro, board.Hoyito} {
+		n, err := s.network(f)
+		if err != nil {
+			return o, err
+		}
+		if n != nil {
+			o.Nets = append(o.Nets, n)
+		}
+	}
 	o.Tables, o.TableEstimate = s.tb.set, !s.noEstimate
 	o.Prover, o.ProverThread = s.prover, s.proverThread
 	o.Books = s.bookSource()
-	return o
+	return o, nil
 }
 
 // A command is one protocol command's handler. Handlers that change the

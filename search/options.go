@@ -8,7 +8,7 @@ import (
 // Options are an engine's settings: what the protocol's options set
 // (docs/protocol.md names each) and what the command line's flags set.
 // Every user starts from DefaultOptions, so that the same settings mean
-// the same search in the protocol, analyse, review and bench.
+// the same search in the protocol, analyse, review, bench and datagen.
 type Options struct {
 	HashMiB int // Hash: the transposition table, in MiB
 	Threads int // Threads: search threads (Lazy SMP)

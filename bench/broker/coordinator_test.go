@@ -51,7 +51,7 @@ func TestSelfPlayFailedThenDelivered(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := selfplay.DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 60}, Engine: selfplay.DefaultEngine(1), RandomPlies: 2, Seed: 3, Concurrency: 1}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	local := map[int]string{}

@@ -80,7 +80,7 @@ func newDatagenSetup(cfg *selfplay.DatagenConfig, build Build) DatagenSetup {
 	s := DatagenSetup{
 		Sower: build.Version, Build: build.SHA256, Variant: cfg.Variant.Name(), CaptureSide: r.CaptureSide.String(),
 		LastFour: r.LastFour.String(), Repetition: r.Repetition.String(), NoCaptureLimit: r.NoCaptureLimit,
-		Games: cfg.Games, Nodes: cfg.Limits.Nodes, Depth: cfg.Limits.Depth, HashMiB: cfg.HashMiB,
+		Games: cfg.Games, Nodes: cfg.Limits.Nodes, Depth: cfg.Limits.Depth, HashMiB: cfg.Engine.HashMiB,
 		RandomPlies: cfg.RandomPlies, Seed: cfg.Seed,
 	}
 	for _, p := range cfg.Book {
@@ -89,14 +89,15 @@ func newDatagenSetup(cfg *selfplay.DatagenConfig, build Build) DatagenSetup {
 	return s
 }
 
-// config returns the self-play configuration of the setup.
+// config returns the self-play configuration of the setup: the engine's
+// default options (the linear evaluation) with the setup's table size.
 func (s *DatagenSetup) config() (selfplay.DatagenConfig, error) {
 	rs := Setup{Variant: s.Variant, CaptureSide: s.CaptureSide, LastFour: s.LastFour, Repetition: s.Repetition, NoCaptureLimit: s.NoCaptureLimit}
 	v, err := rs.variant()
 	if err != nil {
 		return selfplay.DatagenConfig{}, err
 	}
-	cfg := selfplay.DatagenConfig{Variant: v, Games: s.Games, HashMiB: s.HashMiB, RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: s.Games, Engine: selfplay.DefaultEngine(s.HashMiB), RandomPlies: s.RandomPlies, Seed: s.Seed, Concurrency: 1}
 	cfg.Limits.Nodes, cfg.Limits.Depth = s.Nodes, s.Depth
 	for _, b := range s.Book {
 		p, err := v.ParsePosition(b)

@@ -240,7 +240,7 @@ func selfPlay(t testing.TB) (selfplay.DatagenConfig, []byte) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := selfplay.DatagenConfig{Variant: v, Games: 4, Limits: search.Limits{Nodes: 60}, HashMiB: 1, RandomPlies: 2, Seed: 3, Concurrency: 1}
+	cfg := selfplay.DatagenConfig{Variant: v, Games: 4, Limits: search.Limits{Nodes: 60}, Engine: selfplay.DefaultEngine(1), RandomPlies: 2, Seed: 3, Concurrency: 1}
 	setup := newDatagenSetup(&cfg, testBuild)
 	task := Task{Version: Version, Match: "d", Games: []int{0, 1, 2, 3}, Datagen: &setup}
 	data, err := playDatagen(context.Background(), &task, testBuild)

@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval/nnue"
 	"github.com/sower-engine/sower/eval/tune"
 	"github.com/sower-engine/sower/search"
 )
@@ -17,7 +16,11 @@ type DatagenConfig struct {
 	Variant *board.Variant
 	Games   int           // games numbered 0 … Games-1
 	Limits  search.Limits // the search of every move (fixed nodes or depth)
-	HashMiB int
+	// Engine configures every engine (search.NewEngineWith), each with a
+	// table of its own: DefaultEngine with the run's settings.
+	// Its Nets, at most one per family, evaluate the boards they were
+	// trained for; the others play with the linear evaluation.
+	Engine search.Options
 	// Book holds start positions; game i starts from Book[i mod len(Book)],
 	// or from the variant's start when Book is empty. Then RandomPlies
 	// random legal plies are played, drawn from a generator seeded by Seed
@@ -26,17 +29,20 @@ type DatagenConfig struct {
 	RandomPlies int
 	Seed        uint64
 	Concurrency int
-	// Nets are the networks the engines evaluate with (search.Engine.SetNet),
-	// at most one per family; a family without one, or a board its network
-	// was not trained for, plays with the linear evaluation.
-	Nets []*nnue.Net
-	// NetLazy is the networks' lazy margin (search.Engine.SetNetLazy).
-	NetLazy int
 	// Skip, if set, says which games to leave out (those already written
 	// by an earlier run).
 	Skip func(game int) bool
 	// Each is called with every finished game, one call at a time.
 	Each func(GameData) error
+}
+
+// DefaultEngine returns the engine options of a run whose engines have
+// tables of hashMiB: search.DefaultOptions, the linear evaluation among
+// them, with that size. A run sets its networks on them.
+func DefaultEngine(hashMiB int) search.Options {
+	o := search.DefaultOptions()
+	o.HashMiB = hashMiB
+	return o
 }
 
 // GameData is one finished self-play game.
@@ -80,12 +86,8 @@ func Datagen(ctx context.Context, cfg DatagenConfig) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			eng, err := search.NewEngine(max(cfg.HashMiB, 1))
+			eng, err := search.NewEngineWith(cfg.Engine)
 			if err != nil {
-				fail(err)
-				return
-			}
-			if err := eng.SetNets(cfg.Nets, cfg.NetLazy); err != nil {
 				fail(err)
 				return
 			}

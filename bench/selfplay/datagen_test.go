@@ -31,7 +31,7 @@ func datagen(t *testing.T, cfg DatagenConfig) map[int]GameData {
 // TestDatagen checks the records of a small run: quiet, undecided
 // positions labelled with their game's result, the same on every run
 // whatever the concurrency, with the linear evaluation and with the
-// family's built-in network (Nets), and skipped games left out.
+// family's built-in network (Engine.Nets), and skipped games left out.
 func TestDatagen(t *testing.T) {
 	linear := map[string]map[int]GameData{} // by game
 	for _, tc := range []struct {
@@ -40,7 +40,7 @@ func TestDatagen(t *testing.T) {
 	}{{board.NameKatro, false}, {board.NameHoyito3, false}, {board.NameKatro, true}, {board.NameHoyito3, true}} {
 		name := tc.name
 		v, _ := board.New(name)
-		cfg := DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 300}, HashMiB: 1, RandomPlies: 6, Seed: 3, Concurrency: 2}
+		cfg := DatagenConfig{Variant: v, Games: 8, Limits: search.Limits{Nodes: 300}, Engine: DefaultEngine(1), RandomPlies: 6, Seed: 3, Concurrency: 2}
 		if tc.net {
 			n, err := nnue.Builtin(v.Family())
 			if err != nil {
@@ -49,7 +49,7 @@ func TestDatagen(t *testing.T) {
 			if n == nil {
 				continue // no built-in network for the family
 			}
-			cfg.Nets = []*nnue.Net{n}
+			cfg.Engine.Nets = []*nnue.Net{n}
 			name += " with the network"
 		}
 		a := datagen(t, cfg)
@@ -126,7 +126,7 @@ func TestTuneOnSelfPlay(t *testing.T) {
 		t.Skip("plays 300 games")
 	}
 	v, _ := board.New(board.NameHoyito3)
-	cfg := DatagenConfig{Variant: v, Games: 300, Limits: search.Limits{Nodes: 400}, HashMiB: 1, RandomPlies: 6, Seed: 5, Concurrency: 2}
+	cfg := DatagenConfig{Variant: v, Games: 300, Limits: search.Limits{Nodes: 400}, Engine: DefaultEngine(1), RandomPlies: 6, Seed: 5, Concurrency: 2}
 	d := tune.NewDataset(v)
 	for _, gd := range datagen(t, cfg) {
 		for _, r := range gd.Records {

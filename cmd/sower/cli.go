@@ -166,12 +166,8 @@ func (c *cli) serve(args []string) error {
 		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
 	}
 	cfg := protocol.Config{
-		Bench: func(ctx context.Context, w io.Writer) error {
-			set, err := bench.DefaultSettings()
-			if err != nil {
-				return err
-			}
-			return runBench(ctx, w, set)
+		Bench: func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error {
+			return runBench(ctx, w, bench.Settings{Engine: o, MultiPV: multiPV})
 		},
 		MaxHashMiB: maxHash,
 		Books:      &book.Library{CacheDir: book.DefaultCacheDir()},

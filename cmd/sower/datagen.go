@@ -39,7 +39,7 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.randomPlies, "random-plies", 8, "random plies played from the start (or from the --openings position) before the engine plays")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed of the random plies")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
-	fs.IntVar(&f.hash, "hash", 16, "transposition table of each engine in MiB")
+	fs.IntVar(&f.hash, "hash", search.DefaultHashMiB, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
 	ee := addEngineEvalFlags(fs, "linear")
 	onBroker := addDatagenBrokerFlags(fs, c.stderr)
@@ -77,7 +77,7 @@ func (c *cli) datagen(args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := selfplay.DatagenConfig{Variant: v, Games: f.games, Limits: lim, HashMiB: f.hash,
+	cfg := selfplay.DatagenConfig{Variant: v, Games: f.games, Limits: lim, Engine: selfplay.DefaultEngine(f.hash),
 		RandomPlies: f.randomPlies, Seed: f.seed, Concurrency: f.concurrency}
 	if f.g.fen != "" {
 		p, err := v.ParsePosition(f.g.fen)
@@ -100,14 +100,14 @@ func (c *cli) datagen(args []string) error {
 			return usagef("--openings %s: %v", f.openings, err)
 		}
 	}
-	if cfg.Nets, cfg.NetLazy, err = ee.load(); err != nil {
+	if cfg.Engine.Nets, cfg.Engine.NetLazy, err = ee.load(); err != nil {
 		return err
 	}
-	if *ee.evalType == "net" && netFor(cfg.Nets, v) == nil {
+	if *ee.evalType == "net" && netFor(cfg.Engine.Nets, v) == nil {
 		// Its games would be the linear evaluation's.
 		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
 	}
-	if netFor(cfg.Nets, v) != nil && onBroker.url != "" {
+	if netFor(cfg.Engine.Nets, v) != nil && onBroker.url != "" {
 		return usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *ee.evalType)
 	}
 	if err := onBroker.check(fs); err != nil {

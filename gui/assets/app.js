@@ -551,7 +551,7 @@ function drawMoves(s) {
       // A Hoyito III estimate shows the margin, which moves; its win
       // chance hardly does (the title has both).
       sc.textContent = s.family === 'hoyito' && !v.forced && v.score ? v.score : v.main;
-      sc.title = `${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
+      sc.title = `${v.words ? v.words + ': ' : ''}${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
       sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
     }
@@ -588,6 +588,15 @@ function shownEval(s) {
   return null;
 }
 
+// saidAs gives an element that shows a view's main figure the words of
+// a proven result ("#3": South wins in 3) as its tooltip and its name
+// for screen readers.
+function saidAs(el, v) {
+  if (!v.words || v.words === v.main) return;
+  el.title = v.words;
+  el.setAttribute('aria-label', v.words);
+}
+
 // overView is the shown position's result once the game is over there:
 // certain, in the winner's colour, instead of a score.
 function overView(s) {
@@ -609,6 +618,7 @@ function drawEval(s) {
     return;
   }
   const main = Object.assign(document.createElement('b'), { className: 'eval-main', textContent: v.main });
+  saidAs(main, v);
   const detail = Object.assign(document.createElement('span'), { className: 'eval-detail' });
   const wdl = Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) });
   detail.append(wdl);
@@ -772,6 +782,7 @@ function renderLines() {
     const sc = document.createElement('b');
     sc.className = 'pv-score' + (v && v.forced ? ' forced ' + v.forced : '');
     sc.textContent = v ? v.main : '';
+    if (v) saidAs(sc, v);
     const score = document.createElement('span');
     score.className = 'pv-eval';
     score.textContent = v ? v.score : '';

@@ -11,13 +11,19 @@ export const squash = { katro: 500, hoyito: 300 };
 
 export function sideName(k) { return k === 'south' ? 'South' : 'North'; }
 
+// signed writes a number of hundredths in the notation every command
+// shares (docs/cli.md, Scores; search.Score.Text): its sign, then two
+// decimals ("+2.31", "-0.10", "+0.00").
+export function signed(hundredths) {
+  return (hundredths < 0 ? '-' : '+') + (Math.abs(hundredths) / 100).toFixed(2);
+}
+
 // fmtScore writes the engine's score, South's view, in its unit: Katro's
 // evaluation, Hoyito III's seeds of margin. A bound is written before the
 // number with a no-break space, so that it never wraps alone.
 export function fmtScore(e, family) {
   if (!e || e.cp === undefined) return '';
-  const x = e.cp / 100;
-  const num = (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x).toFixed(family === 'hoyito' ? 1 : 2);
+  const num = signed(e.cp);
   const bound = e.bound === 'lower' ? '\u2265\u00a0' : e.bound === 'upper' ? '\u2264\u00a0' : '';
   return family === 'hoyito' ? `${bound}${num}\u00a0seeds` : `evaluation\u00a0${bound}${num}`;
 }
@@ -55,10 +61,13 @@ export function fmtPct(x, digits) { return x.toFixed(digits) + '%'; }
 // ('south', 'north' or 'draw'), which only a mate or a score the engine
 // proved (e.proven) has: every other score is an estimate, however large;
 // margin South's expected final margin in seeds (Hoyito III); main the
-// main figure; est whether the share is only squashed from the score.
+// main figure: a proven result in the shared notation ("#3", "#-3",
+// "-8.00 seeds, proven"), an estimate as South's or North's chance;
+// words a proven result in words ("South wins in 3"), for tooltips and
+// screen readers; est whether the share is only squashed from the score.
 export function evalView(e, family) {
   if (!e) return null;
-  const v = { forced: null, est: false, wdl: false, score: fmtScore(e, family), margin: null };
+  const v = { forced: null, est: false, wdl: false, score: fmtScore(e, family), margin: null, words: '' };
   if (e.cp !== undefined) v.margin = e.cp / 100;
   const certain = (w) => {
     v.forced = w;
@@ -69,15 +78,21 @@ export function evalView(e, family) {
   if (e.mate !== undefined) {
     const w = e.mate > 0 ? 'south' : 'north';
     certain(w);
-    v.main = e.lost ? `${sideName(w)} has won` : `${sideName(w)} wins in ${Math.abs(e.mate)}`;
+    if (e.lost) {
+      v.main = v.words = `${sideName(w)} has won`;
+    } else {
+      v.main = `#${e.mate}`;
+      v.words = `${sideName(w)} wins in ${Math.abs(e.mate)}`;
+    }
     return v;
   }
   if (e.proven) {
     const m = e.cp / 100;
     certain(m > 0 ? 'south' : m < 0 ? 'north' : 'draw');
-    if (m === 0) v.main = 'Draw (proven)';
-    else if (family === 'hoyito') v.main = `${sideName(v.forced)} wins by ${Math.abs(m)} seed${Math.abs(m) === 1 ? '' : 's'}`;
-    else v.main = `${sideName(v.forced)} wins`;
+    v.main = `${signed(e.cp)}${family === 'hoyito' ? '\u00a0seeds' : ''}, proven`;
+    if (m === 0) v.words = 'Draw (proven)';
+    else if (family === 'hoyito') v.words = `${sideName(v.forced)} wins by ${Math.abs(m)} seed${Math.abs(m) === 1 ? '' : 's'}`;
+    else v.words = `${sideName(v.forced)} wins`;
     return v;
   }
   if (e.wdl) {
@@ -149,7 +164,7 @@ export function graphScale(family, views) {
   let hi = Math.min(48, Math.ceil(Math.max(0, ...ms) / step) * step);
   let lo = Math.max(-48, Math.floor(Math.min(0, ...ms) / step) * step);
   if (hi - lo < 2 * step) { hi = Math.max(hi, step); lo = Math.min(lo, -step); }
-  const sign = (x) => (x > 0 ? '+' : x < 0 ? '\u2212' : '') + Math.abs(x);
+  const sign = (x) => (x > 0 ? '+' : x < 0 ? '-' : '') + Math.abs(x);
   const labels = [[hi, sign(hi)], [lo, sign(lo)]];
   if (hi > 0 && lo < 0) labels.push([0, '0']);
   return { kind: 'margin', value: (v) => Math.max(lo, Math.min(hi, v.margin)), hi, lo, mid: 0,
@@ -199,7 +214,7 @@ export function drawGraph(svg, s, pick) {
       'data-ply': String(p), 'data-share': v.share.toFixed(4), 'data-forced': v.forced || '',
       'data-margin': v.margin === null ? '' : String(v.margin),
     });
-    c.append(mk('title', {}, `ply ${p} (${m.move}): ${v.main}${v.score ? ', ' + v.score : ''}`));
+    c.append(mk('title', {}, `ply ${p} (${m.move}): ${v.main}${v.words && v.words !== v.main ? ' (' + v.words + ')' : ''}${v.score ? ', ' + v.score : ''}`));
     c.addEventListener('click', (ev) => { ev.stopPropagation(); pick(p); });
     kids.push(c);
   }

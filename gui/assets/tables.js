@@ -39,6 +39,10 @@ export function markTables(state) {
       const text = document.createElement('span');
       text.className = 'verdict';
       text.textContent = mv.text;
+      if (mv.words) {
+        text.title = mv.words;
+        text.setAttribute('aria-label', mv.words);
+      }
       li.append(name, ' ', text);
       if (mv.best) {
         best.add(mv.move);
