@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -159,6 +160,12 @@ func TestBrowserReview(t *testing.T) {
 		t.Errorf("ply 9's line in the card: %q, want a line from %s", line, r.Better[8])
 	}
 	tb.pageScreenshot("ply9")
+	// The person's ply 8 is scored by the review, which the score says.
+	tb.click(`#movelist li[data-ply="8"] .mv`)
+	tb.waitFor("ply 8", 10*time.Second, func(s pageState) bool { return len(s.Plies) > 7 && s.Plies[7].Current })
+	if by := eval[[2]string](tb, `[document.querySelector('#eval-now').dataset.source, document.querySelector('#eval-now .eval-by').textContent]`); by[0] != "review" || !strings.HasPrefix(by[1], "by the review, depth ") || strings.Contains(by[1], "human") {
+		t.Errorf("ply 8's score credited %q (source %q), want the review with its depth", by[1], by[0])
+	}
 	tb.click(`#movelist li[data-ply="10"] .mv`)
 	tb.waitFor("ply 10", 10*time.Second, func(s pageState) bool { return s.Fen == opened.Fen })
 

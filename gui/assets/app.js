@@ -4,7 +4,7 @@
 
 import { drawSeeds, fitBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
-import { markTables, onTables } from './tables.js';
+import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -551,7 +551,7 @@ function drawMoves(s) {
       // A Hoyito III estimate shows the margin, which moves; its win
       // chance hardly does (the title has both).
       sc.textContent = s.family === 'hoyito' && !v.forced && v.score ? v.score : v.main;
-      sc.title = `${v.words ? v.words + ': ' : ''}${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
+      sc.title = `${v.words ? v.words + ': ' : ''}${wdlText(v)}${v.score ? ', ' + v.score : ''}, by ${plyCredit(m)}${m.depth ? ', depth ' + m.depth : ''}`;
       sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
     }
@@ -572,20 +572,36 @@ function drawMoves(s) {
   }
 }
 
-// shownEval is the score of the shown position: the analysis's first line
-// when it is of this position, else the engine's score for the move that
-// led to it.
+// shownEval is the score of the shown position and who gave it (by, for
+// the line under the score; source, for tests): the tables' exact
+// result when they know it, else the analysis's first line when it is of
+// this position, else the score of the ply that led to it.
 function shownEval(s) {
   if (ui.preview) return null; // a line's position: no score of its own
+  const tv = tablesValue(s);
+  if (tv) return { e: { cp: 100 * tv.margin, proven: true, exact: true }, by: 'the tables', source: 'tables' };
   const l = ui.lines.get(1);
-  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
-  // The engine's score for the move that led here, or else the latest
-  // before it (a person's move, an extra turn: no new score yet), said so.
+  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: `the analysis engine (${l.engine})`, source: 'analysis' };
+  // The score of the ply that led here, or else the latest before it (a
+  // person's move, an extra turn: no new score yet), said so.
   for (let k = s.view; k > 0; k--) {
     const m = s.moves[k - 1];
-    if (m.eval) return { e: m.eval, depth: m.depth, by: m.by + (k < s.view ? `, after ply ${k}` : '') };
+    if (m.eval) return { e: m.eval, depth: m.depth, by: plyCredit(m) + (k < s.view ? `, after ply ${k}` : ''), ...plySource(m) };
   }
   return null;
+}
+
+// plySource says where a ply's score comes from: the game's review (it
+// scores the position after every ply), else the engine that played it.
+function plySource(m) {
+  const r = m.review;
+  return { source: r && (r.cp !== undefined || r.mate !== undefined) ? 'review' : 'engine' };
+}
+
+// plyCredit names who produced a ply's score.
+function plyCredit(m) {
+  if (plySource(m).source === 'review') return 'the review';
+  return `${m.side === 'S' ? 'South' : 'North'}'s engine (${m.by})`;
 }
 
 // saidAs gives an element that shows a view's main figure the words of
@@ -609,12 +625,13 @@ function overView(s) {
 function drawEval(s) {
   const box = $('#eval-now');
   const over = !ui.preview && s.turn === 'over';
-  const got = over ? { by: 'the result of the game' } : shownEval(s);
+  const got = over ? { credit: "the game's result", source: 'result' } : shownEval(s);
   const v = over ? overView(s) : got && evalView(got.e, s.family);
   if (!v) {
-    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score yet';
+    const none = ui.preview ? 'A line shown instead of the game: its score is the line\'s, in the analysis or the review' : 'No engine score yet';
     box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: none }));
     box.dataset.forced = '';
+    box.dataset.source = '';
     return;
   }
   const main = Object.assign(document.createElement('b'), { className: 'eval-main', textContent: v.main });
@@ -623,9 +640,12 @@ function drawEval(s) {
   const wdl = Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) });
   detail.append(wdl);
   if (v.score) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-score', textContent: v.score }));
-  detail.append(` \u00b7 ${got.by}${got.depth ? ', depth ' + got.depth : ''}`);
+  if (v.words && v.words !== v.main && v.forced) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-words', textContent: v.words }));
+  const credit = got.credit || `by ${got.by}${got.depth ? ', depth ' + got.depth : ''}`;
+  detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-by', textContent: credit }));
   box.replaceChildren(main, evalBar(v), detail);
   box.dataset.forced = v.forced || '';
+  box.dataset.source = got.source;
 }
 
 // graphClick goes to the ply nearest a click on the graph, so that a
@@ -948,6 +968,7 @@ function bind() {
     e.target.value = '';
   });
   bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
+  bindTables(() => ui.state && drawEval(ui.state));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;
     if (!s) return;
