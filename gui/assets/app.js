@@ -2,7 +2,7 @@
 // actions over one WebSocket. The server checks every move; the page only
 // shows what the server says (docs/gui.md).
 
-import { drawSeeds, fitBoard } from './board.js';
+import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
@@ -253,12 +253,10 @@ function onState(s) {
   drawPanel(s);
   foldNewGame(s);
   drawMoves(s);
-  drawReview(s, send);
-  drawGraphIn($('#eval-graph'), s, goTo);
+  drawReview(s, sendShown);
+  drawGraphIn($('#eval-graph'), s, goToShown);
   const hoy = s.family === 'hoyito';
   $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
-  $('#pov').textContent = "All scores are South's view: South's chances (win \u00b7 draw \u00b7 loss), then the engine's score. " +
-    (hoy ? "The graph plots the score, South's expected final margin in seeds." : "The graph plots South's share, a draw counting half.");
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
   drawEval(s);
@@ -556,9 +554,9 @@ function drawMoves(s) {
       li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
-    markPly(li, s, ply, send);
+    markPly(li, s, ply, sendShown);
     if (ply === s.view) li.setAttribute('aria-current', 'true');
-    li.addEventListener('click', () => goTo(ply));
+    li.addEventListener('click', () => goToShown(ply));
     li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goTo(ply); } });
     return li;
   });
@@ -658,7 +656,7 @@ function graphClick(ev) {
   const n = s.moves.length;
   const span = graphBox.W - graphBox.left - graphBox.right;
   const ply = n <= 1 ? 1 : Math.round(1 + (x - graphBox.left) / span * (n - 1));
-  goTo(Math.max(1, Math.min(n, ply)));
+  goToShown(Math.max(1, Math.min(n, ply)));
 }
 
 function fmtClock(ms) {
@@ -827,7 +825,7 @@ function renderLines() {
       b.className = 'pv-move';
       b.textContent = mv;
       b.title = 'Show the position after this move';
-      b.addEventListener('click', () => send({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
+      b.addEventListener('click', () => sendShown({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
       pv.append(b, ' ');
     });
     d.append(pv);
@@ -874,6 +872,13 @@ function clickHole(name) {
   request({ type: 'move', move: name, ply: s.view });
 }
 
+// goToShown and sendShown are goTo and send for the panels beside or
+// under the board (the moves, the graph, the review, the analysis): on a
+// phone the board may be out of view, and the page scrolls to it, so
+// that what the person picked is seen.
+function goToShown(ply) { goTo(ply); revealBoard(); }
+function sendShown(msg) { send(msg); revealBoard(); }
+
 function goTo(ply) {
   const s = ui.state;
   if (!s) return;
@@ -908,15 +913,7 @@ function download(name, text) {
 }
 
 function bind() {
-  // Refit the board when the panel's width changes (in the next frame, so
-  // that the refit does not itself count as a resize of this frame).
-  let fitWidth = -1;
-  new ResizeObserver((es) => {
-    const w = es[0].contentRect.width;
-    if (w === fitWidth) return;
-    fitWidth = w;
-    requestAnimationFrame(() => fitBoard(ui.state));
-  }).observe(document.querySelector('.board-panel'));
+  watchBoard(() => ui.state);
   $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
