@@ -557,7 +557,7 @@ function drawMoves(s) {
     markPly(li, s, ply, sendShown);
     if (ply === s.view) li.setAttribute('aria-current', 'true');
     li.addEventListener('click', () => goToShown(ply));
-    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goTo(ply); } });
+    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goToShown(ply); } });
     return li;
   });
   ol.replaceChildren(...items);
@@ -603,8 +603,8 @@ function plyCredit(m) {
 }
 
 // saidAs gives an element that shows a view's main figure the words of
-// a proven result ("#3": South wins in 3) as its tooltip and its name
-// for screen readers.
+// a proven result ("#3": South wins with its 3rd move from here) as its
+// tooltip and its name for screen readers.
 function saidAs(el, v) {
   if (!v.words || v.words === v.main) return;
   el.title = v.words;
