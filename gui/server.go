@@ -51,6 +51,10 @@ type Config struct {
 	// the page shows their result for every legal move of a position in
 	// them, and engines with a TablePath option get it.
 	TablePath string
+	// Books, if not nil, are the proof books: in a Katro position a
+	// proof reaches, the page shows the proven result of every legal move
+	// in the panel the tables use.
+	Books Books
 }
 
 // Server serves the page and its games. Make one with New.

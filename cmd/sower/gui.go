@@ -14,7 +14,9 @@ import (
 	"syscall"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/gui"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // gui is "sower gui": the board in the browser.
@@ -28,7 +30,15 @@ func (c *cli) gui(args []string) error {
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg := gui.Config{Errors: c.stderr}
+	// The proof books load in the background from the start, so that a
+	// katro-4x6 game gets its Proof panel from its first position.
+	lib := &book.Library{CacheDir: book.DefaultCacheDir()}
+	for _, name := range book.Games(nil) {
+		if v, err := board.New(name); err == nil {
+			lib.For(v)
+		}
+	}
+	cfg := gui.Config{Errors: c.stderr, Books: lib}
 	if *tableDir != "" {
 		dir, err := guiTableDir(*tableDir)
 		if err != nil {

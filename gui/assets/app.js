@@ -577,6 +577,7 @@ function drawMoves(s) {
 function shownEval(s) {
   if (ui.preview) return null; // a line's position: no score of its own
   const tv = tablesValue(s);
+  if (tv && tv.mate !== undefined) return { e: { mate: tv.mate, proven: true }, by: 'the proof', source: 'proof' };
   if (tv) return { e: { cp: 100 * tv.margin, proven: true, exact: true }, by: 'the tables', source: 'tables' };
   const l = ui.lines.get(1);
   if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: `the analysis engine (${l.engine})`, source: 'analysis' };
