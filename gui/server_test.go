@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -276,8 +277,10 @@ func closePayload(code int, reason string) []byte {
 // page is a test's connection to a running server, speaking JSON.
 type page struct {
 	*wsClient
-	last stateMsg
-	msg  string
+	last    stateMsg
+	msg     string
+	session sessionMsg // the socket's first message
+	taken   bool       // another tab took the game over
 }
 
 // startServer runs a server with the engines on a loopback port and
@@ -292,6 +295,15 @@ func startServer(t testing.TB, engines ...Engine) (string, *Server) {
 // address.
 func serve(t testing.TB, s *Server) string {
 	t.Helper()
+	addr, _ := serveStop(t, s)
+	return addr
+}
+
+// serveStop serves s on a free port and returns its address and a stop
+// that ends Serve as Ctrl-C does and waits for it; the test's end stops
+// it too.
+func serveStop(t testing.TB, s *Server) (string, func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -299,18 +311,33 @@ func serve(t testing.TB, s *Server) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, "127.0.0.1:0") }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return ln.Addr().String()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return ln.Addr().String(), stop
 }
 
 // open connects a page to the server's socket.
 func open(t testing.TB, addr string) *page {
 	t.Helper()
+	return openSession(t, addr, "")
+}
+
+// openSession connects a page to the server's socket for the game of
+// session id ("" for a new one).
+func openSession(t testing.TB, addr, id string) *page {
+	t.Helper()
+	path := "/ws"
+	if id != "" {
+		path += "?session=" + id
+	}
 	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -319,7 +346,7 @@ func open(t testing.TB, addr string) *page {
 	key := make([]byte, 16)
 	rand.Read(key)
 	k := base64.StdEncoding.EncodeToString(key)
-	fmt.Fprintf(conn, "GET /ws HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n\r\n", addr, addr, k)
+	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n\r\n", path, addr, addr, k)
 	r := bufio.NewReader(conn)
 	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
@@ -363,6 +390,10 @@ func (p *page) await(what string, ok func(p *page) bool) {
 			}
 		case "message":
 			p.msg = head.Text
+		case "session":
+			json.Unmarshal(b, &p.session)
+		case "takenover":
+			p.taken = true
 		default:
 			continue
 		}
