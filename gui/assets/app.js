@@ -188,7 +188,9 @@ function drawConn() {
   if (!s) return;
   drawMarks(s);
   drawPanel(s);
-  drawClocks(s);
+  // Back online, the clocks wait for the state, which has them as they
+  // run on the server.
+  if (ui.conn !== 'ok') drawClocks(s);
   updateBusy();
 }
 
