@@ -32,9 +32,10 @@
 // match asks, so that both arbiters agree on clocks, margins and time
 // faults.
 //
-// The WebSocket protocol (RFC 6455) is implemented here on the standard
-// library: the handshake, masked client frames, fragments, ping, pong and
-// close, with messages bounded by MaxMessage.
+// The WebSocket protocol (RFC 6455) is github.com/coder/websocket's:
+// websocket.go keeps the socket's policy on top of it (text messages
+// bounded by MaxMessage, an Origin that is the request's own host, pings
+// a page must answer, a bounded close).
 //
 // docs/gui.md describes the page, the messages and the security checks.
 package gui

@@ -1,15 +1,10 @@
 package gui
 
 import (
-	"bufio"
 	"context"
-	"crypto/rand"
-	"encoding/base64"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -20,17 +15,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/sowertest"
 	"github.com/sower-engine/sower/protocol/client/clienttest"
 )
-
-func TestAccept(t *testing.T) {
-	// RFC 6455, section 1.3.
-	if got := wsAccept("dGhlIHNhbXBsZSBub25jZQ=="); got != "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=" {
-		t.Errorf("accept %q", got)
-	}
-}
 
 func newTestServer(t testing.TB, engines ...Engine) *Server {
 	t.Helper()
@@ -66,8 +56,9 @@ func TestHostAndOrigin(t *testing.T) {
 		{host: "127.0.0.1:8123", path: "/ws", ws: true, want: 403}, // a socket needs an Origin
 		{host: "127.0.0.1:8123", origin: "http://evil.example", path: "/ws", ws: true, want: 403},
 		{host: "evil.example:8123", origin: "http://evil.example:8123", path: "/ws", ws: true, want: 403},
-		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", want: 400}, // not an upgrade
-		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", ws: true, http10: true, want: 400},
+		{host: "127.0.0.1:8123", origin: "http://localhost:8123", path: "/ws", ws: true, want: 403}, // the socket's Origin is its Host
+		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", want: 426},           // not an upgrade
+		{host: "127.0.0.1:8123", origin: "http://127.0.0.1:8123", path: "/ws", ws: true, http10: true, want: 426},
 	}
 	for _, tc := range tests {
 		r := httptest.NewRequest("GET", "http://"+tc.host+tc.path, nil)
@@ -101,182 +92,10 @@ func TestNewChecksEngines(t *testing.T) {
 	}
 }
 
-// wsClient is the page's side of a WebSocket, for the tests.
-type wsClient struct {
-	t    testing.TB
-	conn net.Conn
-	r    *bufio.Reader
-}
-
-// writeFrame sends a masked frame.
-func (c *wsClient) writeFrame(fin bool, op byte, payload []byte, masked bool) {
-	b0 := op
-	if fin {
-		b0 |= 0x80
-	}
-	hdr := frameHeader(b0, len(payload))
-	p := append([]byte(nil), payload...)
-	if masked {
-		hdr[1] |= 0x80
-		var mask [4]byte
-		rand.Read(mask[:])
-		hdr = append(hdr, mask[:]...)
-		for i := range p {
-			p[i] ^= mask[i&3]
-		}
-	}
-	if _, err := c.conn.Write(append(hdr, p...)); err != nil {
-		c.t.Fatalf("write: %v", err)
-	}
-}
-
-// readFrame reads one unmasked frame from the server.
-func (c *wsClient) readFrame() (byte, []byte, error) {
-	c.conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-	var h [2]byte
-	if _, err := io.ReadFull(c.r, h[:]); err != nil {
-		return 0, nil, err
-	}
-	if h[1]&0x80 != 0 {
-		c.t.Fatal("the server masked a frame")
-	}
-	n := uint64(h[1] & 0x7f)
-	switch n {
-	case 126:
-		var b [2]byte
-		io.ReadFull(c.r, b[:])
-		n = uint64(binary.BigEndian.Uint16(b[:]))
-	case 127:
-		var b [8]byte
-		io.ReadFull(c.r, b[:])
-		n = binary.BigEndian.Uint64(b[:])
-	}
-	p := make([]byte, n)
-	_, err := io.ReadFull(c.r, p)
-	return h[0] & 0x0f, p, err
-}
-
-// expectClose reads until a close frame and checks its code.
-func (c *wsClient) expectClose(code int) {
-	c.t.Helper()
-	for {
-		op, p, err := c.readFrame()
-		if err != nil {
-			c.t.Fatalf("no close frame: %v", err)
-		}
-		if op == opClose {
-			if len(p) < 2 || int(binary.BigEndian.Uint16(p)) != code {
-				c.t.Fatalf("close %v, want code %d", p, code)
-			}
-			return
-		}
-	}
-}
-
-// pipeConn returns a server connection and a client on a pipe.
-func pipeConn(t *testing.T, max int) (*wsConn, *wsClient) {
-	a, b := net.Pipe()
-	t.Cleanup(func() { a.Close(); b.Close() })
-	return &wsConn{conn: a, r: bufio.NewReader(a), max: max}, &wsClient{t: t, conn: b, r: bufio.NewReader(b)}
-}
-
-func TestFraming(t *testing.T) {
-	t.Run("text, fragments, ping", func(t *testing.T) {
-		srv, c := pipeConn(t, 1<<16)
-		got := make(chan string, 3)
-		go func() {
-			for {
-				m, err := srv.ReadMessage()
-				if err != nil {
-					close(got)
-					return
-				}
-				got <- string(m)
-			}
-		}()
-		c.writeFrame(true, opText, []byte("hello"), true)
-		if m := <-got; m != "hello" {
-			t.Errorf("got %q", m)
-		}
-		long := strings.Repeat("x", 70000)
-		_ = long
-		c.writeFrame(false, opText, []byte("frag"), true)
-		c.writeFrame(true, opPing, []byte("p1"), true) // a control frame between fragments
-		if op, p, _ := c.readFrame(); op != opPong || string(p) != "p1" {
-			t.Errorf("answer to ping: op %d %q", op, p)
-		}
-		c.writeFrame(false, opContinuation, []byte("men"), true)
-		c.writeFrame(true, opContinuation, []byte("ted"), true)
-		if m := <-got; m != "fragmented" {
-			t.Errorf("got %q", m)
-		}
-		mid := strings.Repeat("é", 300) // a 16-bit length
-		c.writeFrame(true, opText, []byte(mid), true)
-		if m := <-got; m != mid {
-			t.Errorf("got %d bytes", len(m))
-		}
-		go srv.WriteText([]byte(strings.Repeat("y", 70000))) // a 64-bit length
-		if op, p, _ := c.readFrame(); op != opText || len(p) != 70000 {
-			t.Errorf("server's long frame: op %d, %d bytes", op, len(p))
-		}
-		c.writeFrame(true, opClose, binary.BigEndian.AppendUint16(nil, closeNormal), true)
-		c.expectClose(closeNormal)
-		if _, ok := <-got; ok {
-			t.Error("message after close")
-		}
-	})
-	bad := []struct {
-		name string
-		send func(c *wsClient)
-		code int
-	}{
-		{"unmasked", func(c *wsClient) { c.writeFrame(true, opText, []byte("x"), false) }, closeProtocol},
-		{"too big", func(c *wsClient) { c.writeFrame(true, opText, make([]byte, 2000), true) }, closeTooBig},
-		{"too big in fragments", func(c *wsClient) {
-			c.writeFrame(false, opText, make([]byte, 600), true)
-			c.writeFrame(true, opContinuation, make([]byte, 600), true)
-		}, closeTooBig},
-		{"bad utf-8", func(c *wsClient) { c.writeFrame(true, opText, []byte{0xff, 0xfe}, true) }, closeBadData},
-		{"binary", func(c *wsClient) { c.writeFrame(true, opBinary, []byte{1}, true) }, closeBadData},
-		{"continuation first", func(c *wsClient) { c.writeFrame(true, opContinuation, []byte("x"), true) }, closeProtocol},
-		{"long ping", func(c *wsClient) { c.writeFrame(true, opPing, make([]byte, 126), true) }, closeProtocol},
-		{"reserved bits", func(c *wsClient) { c.writeFrame(true, opText|0x40, []byte("x"), true) }, closeProtocol},
-		{"unknown opcode", func(c *wsClient) { c.writeFrame(true, 0x3, []byte("x"), true) }, closeProtocol},
-		{"close, 1-byte payload", func(c *wsClient) { c.writeFrame(true, opClose, []byte{3}, true) }, closeProtocol},
-		{"close 999", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(999, ""), true) }, closeProtocol},
-		{"close 1005", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1005, ""), true) }, closeProtocol},
-		{"close 2000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(2000, ""), true) }, closeProtocol},
-		{"close 5000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(5000, ""), true) }, closeProtocol},
-		{"close, bad utf-8 reason", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1000, "\xff\xfe"), true) }, closeProtocol},
-		{"close, no status", func(c *wsClient) { c.writeFrame(true, opClose, nil, true) }, closeNormal},
-		{"close 1001", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(1001, "bye"), true) }, closeGoingAway},
-		{"close 4000", func(c *wsClient) { c.writeFrame(true, opClose, closePayload(4000, "é"), true) }, 4000},
-	}
-	for _, tc := range bad {
-		t.Run(tc.name, func(t *testing.T) {
-			srv, c := pipeConn(t, 1024)
-			errc := make(chan error, 1)
-			go func() {
-				_, err := srv.ReadMessage()
-				errc <- err
-			}()
-			tc.send(c)
-			c.expectClose(tc.code)
-			if err := <-errc; err == nil {
-				t.Error("ReadMessage accepted it")
-			}
-		})
-	}
-}
-
-// closePayload is a close frame's payload: a status and a reason.
-func closePayload(code int, reason string) []byte {
-	return append(binary.BigEndian.AppendUint16(nil, uint16(code)), reason...)
-}
-
 // page is a test's connection to a running server, speaking JSON.
 type page struct {
-	*wsClient
+	t       testing.TB
+	conn    *websocket.Conn
 	last    stateMsg
 	msg     string
 	session sessionMsg // the socket's first message
@@ -324,6 +143,23 @@ func serveStop(t testing.TB, s *Server) (string, func()) {
 	return ln.Addr().String(), stop
 }
 
+// dial opens the server's socket at addr as a page of origin would ("":
+// no Origin header), naming host in its Host header ("": addr).
+func dial(addr, origin, host string) (*websocket.Conn, *http.Response, error) {
+	return dialPath(addr, "/ws", origin, host)
+}
+
+// dialPath is dial for the socket at path (with its query).
+func dialPath(addr, path, origin, host string) (*websocket.Conn, *http.Response, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	h := http.Header{}
+	if origin != "" {
+		h.Set("Origin", origin)
+	}
+	return websocket.Dial(ctx, "ws://"+addr+path, &websocket.DialOptions{HTTPHeader: h, Host: host})
+}
+
 // open connects a page to the server's socket.
 func open(t testing.TB, addr string) *page {
 	t.Helper()
@@ -338,30 +174,37 @@ func openSession(t testing.TB, addr, id string) *page {
 	if id != "" {
 		path += "?session=" + id
 	}
-	conn, err := net.Dial("tcp", addr)
+	c, _, err := dialPath(addr, path, "http://"+addr, "")
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("handshake: %v", err)
 	}
-	t.Cleanup(func() { conn.Close() })
-	key := make([]byte, 16)
-	rand.Read(key)
-	k := base64.StdEncoding.EncodeToString(key)
-	fmt.Fprintf(conn, "GET %s HTTP/1.1\r\nHost: %s\r\nOrigin: http://%s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: %s\r\n\r\n", path, addr, addr, k)
-	r := bufio.NewReader(conn)
-	resp, err := http.ReadResponse(r, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resp.StatusCode != http.StatusSwitchingProtocols || resp.Header.Get("Sec-WebSocket-Accept") != wsAccept(k) {
-		t.Fatalf("handshake: %s %v", resp.Status, resp.Header)
-	}
-	return &page{wsClient: &wsClient{t: t, conn: conn, r: r}}
+	c.SetReadLimit(-1)
+	t.Cleanup(func() { c.CloseNow() })
+	return &page{t: t, conn: c}
 }
 
 func (p *page) send(m map[string]any) {
 	p.t.Helper()
 	b, _ := json.Marshal(m)
-	p.writeFrame(true, opText, b, true)
+	p.write(websocket.MessageText, b)
+}
+
+// write sends a message of type typ.
+func (p *page) write(typ websocket.MessageType, b []byte) {
+	p.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := p.conn.Write(ctx, typ, b); err != nil {
+		p.t.Fatalf("write: %v", err)
+	}
+}
+
+// read returns the server's next message, failing after 10 s.
+func (p *page) read() ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, b, err := p.conn.Read(ctx)
+	return b, err
 }
 
 // await reads messages until ok accepts the state (or a message),
@@ -370,12 +213,9 @@ func (p *page) await(what string, ok func(p *page) bool) {
 	p.t.Helper()
 	deadline := time.Now().Add(15 * time.Second)
 	for time.Now().Before(deadline) {
-		op, b, err := p.readFrame()
+		b, err := p.read()
 		if err != nil {
 			p.t.Fatalf("waiting for %s: %v", what, err)
-		}
-		if op != opText {
-			continue
 		}
 		var head struct {
 			Type string `json:"type"`
@@ -409,7 +249,7 @@ func (p *page) export(format string) string {
 	p.t.Helper()
 	p.send(map[string]any{"type": "export", "format": format})
 	for {
-		_, b, err := p.readFrame()
+		b, err := p.read()
 		if err != nil {
 			p.t.Fatalf("waiting for the %s record: %v", format, err)
 		}
@@ -580,7 +420,7 @@ func TestPageLeaves(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 		slot = anySlot(srv)
 	}
-	p.writeFrame(true, opClose, binary.BigEndian.AppendUint16(nil, closeGoingAway), true)
+	p.conn.Close(websocket.StatusGoingAway, "")
 	for time.Now().Before(deadline) {
 		srv.mu.Lock()
 		n := len(srv.sessions)
@@ -637,7 +477,7 @@ func TestAnalysis(t *testing.T) {
 	seen := map[int]infoMsg{}
 	deadline := time.Now().Add(15 * time.Second)
 	for len(seen) < 2 && time.Now().Before(deadline) {
-		_, b, err := p.readFrame()
+		b, err := p.read()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -669,7 +509,7 @@ func TestAnalysis(t *testing.T) {
 	// Preview of a line.
 	p.send(map[string]any{"type": "preview", "fen": p.last.Fen, "moves": p.last.Legal[0]})
 	for {
-		_, b, err := p.readFrame()
+		b, err := p.read()
 		if err != nil {
 			t.Fatal(err)
 		}
