@@ -14,16 +14,23 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// viewports are the screens the layout is checked on: a desktop, a
-// phone and the narrowest screen the page is made for.
+// viewports are the screens the layout is checked on: two desktops of
+// little height, a phone held sideways and upright, and the narrowest
+// screen the page is made for.
 var viewports = []struct {
 	name string
 	w, h int64
 }{
-	{"desktop", 1280, 900},
+	{"desktop", 1366, 650},
+	{"desktop-1280", 1280, 800},
+	{"phone-sideways", 844, 390},
 	{"phone", 390, 844},
 	{"small-phone", 360, 740},
 }
+
+// touchScreen says whether a viewport is a phone's, where every target
+// is at least 44 px: narrow (upright) or short (sideways).
+func touchScreen(w, h int64) bool { return w <= 700 || h <= 500 }
 
 // allGames are the five games the page plays.
 var allGames = []string{board.NameKatro, board.NameKatro6x3, board.NameKatro4x6, board.NameKatro4x4, board.NameHoyito3}
@@ -73,8 +80,9 @@ func heapFen(t *testing.T, game string, captured [2]int) string {
 // layout is what layoutJS measures.
 type layout struct {
 	ScrollWidth, InnerWidth, InnerHeight float64
+	ScrollY                              float64
 	Holes                                int
-	Outside                              []string // boxes not inside the viewport
+	Outside                              []string // boxes not inside the viewport: holes, stores, the score, Take back
 	Small                                []string // touch targets under 44 px
 	SeedsOut                             []string // seeds drawn outside their hole
 	Heap                                 int      // seeds drawn in the hole of 30
@@ -87,11 +95,11 @@ type layout struct {
 // layoutJS measures the page: overflow, the boxes of holes and stores,
 // the touch targets, the seeds of the hole holding 30.
 const layoutJS = `(() => {
-  const out = { scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight, outside: [], small: [], seedsOut: [], heap: 0, stores: [], storeLabels: [] };
+  const out = { scrollWidth: document.documentElement.scrollWidth, innerWidth, innerHeight, scrollY, outside: [], small: [], seedsOut: [], heap: 0, stores: [], storeLabels: [] };
   const shown = e => { const r = e.getBoundingClientRect(); return r.width > 0 && r.height > 0 && getComputedStyle(e).visibility !== 'hidden'; };
   const holes = [...document.querySelectorAll('[data-hole]')];
   out.holes = holes.length;
-  const boxes = [...holes, ...[...document.querySelectorAll('.store')].filter(shown)];
+  const boxes = [...holes, ...[...document.querySelectorAll('.store')].filter(shown), document.querySelector('#eval-now'), document.querySelector('#takeback')];
   for (const e of boxes) {
     const r = e.getBoundingClientRect();
     if (r.left < 0 || r.top < 0 || r.right > innerWidth + 0.5 || r.bottom > innerHeight + 0.5) {
@@ -153,11 +161,12 @@ func (tb *tab) measure() layout {
 	}
 }
 
-// testLayout opens every game on a desktop and a phone screen with a heap
-// of 30 seeds: nothing scrolls sideways, every hole and store is on
-// screen, the heap is drawn inside its hole, and on the phone every touch
-// target is at least 44 px. The stores keep their size whatever they
-// hold, and are labelled.
+// testLayout opens every game on desktop and phone screens with a heap of
+// 30 seeds: nothing scrolls sideways, every hole and store, the score and
+// Take back are on screen without scrolling, the heap is drawn inside its
+// hole, and on a phone (upright or sideways) every touch target is at
+// least 44 px. The stores keep their size whatever they hold, and are
+// labelled.
 func testLayout(t *testing.T, browser context.Context, srv *guiServer) {
 	tb := newTab(t, browser, srv)
 	for _, vp := range viewports {
@@ -175,13 +184,13 @@ func testLayout(t *testing.T, browser context.Context, srv *guiServer) {
 			if l.ScrollWidth > l.InnerWidth {
 				t.Errorf("%s: the page is %v px wide in a %v px window", what, l.ScrollWidth, l.InnerWidth)
 			}
-			if len(l.Outside) > 0 {
-				t.Errorf("%s: boxes outside the %vx%v viewport: %v", what, l.InnerWidth, l.InnerHeight, l.Outside)
+			if len(l.Outside) > 0 || l.ScrollY != 0 {
+				t.Errorf("%s: boxes outside the %vx%v viewport: %v (scrolled by %v)", what, l.InnerWidth, l.InnerHeight, l.Outside, l.ScrollY)
 			}
 			if l.Heap < 30 || len(l.SeedsOut) > 0 {
 				t.Errorf("%s: the hole of 30 draws %d seeds, of which outside it: %v", what, l.Heap, l.SeedsOut)
 			}
-			if vp.w < 700 && len(l.Small) > 0 {
+			if touchScreen(vp.w, vp.h) && len(l.Small) > 0 {
 				t.Errorf("%s: touch targets under 44 px: %v", what, l.Small)
 			}
 			if l.NameSize < 12 || l.NameOpacity < 1 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -168,6 +169,14 @@ func TestBrowserReview(t *testing.T) {
 		t.Errorf("ply 9's line in the card: %q, want a line from %s", line, r.Better[8])
 	}
 	tb.pageScreenshot("ply9")
+	// The person's ply 8 is scored by the review, which the score says.
+	tb.click(`#movelist li[data-ply="8"] .mv`)
+	tb.waitFor("ply 8", 10*time.Second, func(s pageState) bool { return len(s.Plies) > 7 && s.Plies[7].Current })
+	if by := eval[[2]string](tb, `[document.querySelector('#eval-now').dataset.source, document.querySelector('#eval-now .eval-by').textContent]`); by[0] != "review" || !strings.HasPrefix(by[1], "by the review, depth ") || strings.Contains(by[1], "human") {
+		t.Errorf("ply 8's score credited %q (source %q), want the review with its depth", by[1], by[0])
+	}
+	checkPhoneReview(tb, v, ms, r)
+	tb.setViewport(1280, 900)
 	tb.click(`#movelist li[data-ply="10"] .mv`)
 	tb.waitFor("ply 10", 10*time.Second, func(s pageState) bool { return s.Fen == opened.Fen })
 
@@ -198,6 +207,60 @@ func TestBrowserReview(t *testing.T) {
 	if !slices.Equal(back.Marks, r.Marks) || !slices.Equal(back.Better, r.Better) {
 		t.Errorf("opened again: marks %q better %q, want %q %q", back.Marks, back.Better, r.Marks, r.Better)
 	}
+}
+
+// reviewPhone is what a phone shows of a review: the better move's
+// button, the reviewed items that take more than one line, and where the
+// board is.
+type reviewPhone struct {
+	Better      [2]float64 // ply 9's better move's width and height
+	Wrapped     []string   // items whose parts are not on one line
+	Top, Bottom float64    // the board's box
+	InnerHeight float64
+}
+
+const reviewPhoneJS = `(() => {
+  const b = document.querySelector('#movelist li[data-ply="9"] .better-move').getBoundingClientRect();
+  const wrapped = [...document.querySelectorAll('#movelist li[data-mark]')].filter((li) => {
+    const rs = [...li.children].map((e) => e.getBoundingClientRect()).filter((r) => r.height > 0);
+    return Math.max(...rs.map((r) => r.top)) >= Math.min(...rs.map((r) => r.bottom));
+  }).map((li) => li.textContent);
+  const w = document.querySelector('.board-wrap').getBoundingClientRect();
+  return { better: [b.width, b.height], wrapped, top: w.top, bottom: w.bottom, innerHeight };
+})()`
+
+// checkPhoneReview looks at the review on a phone: the better move is a
+// target of 44 px, every reviewed item keeps its mark on its line, and
+// the board comes into view when the person picks the better move (from
+// the move list, under the board) or a point of the graph.
+func checkPhoneReview(tb *tab, v *board.Variant, ms []board.Move, r reviewView) {
+	tb.t.Helper()
+	tb.setViewport(390, 844)
+	tb.measure()
+	inView := func(what string) {
+		tb.t.Helper()
+		p := eval[reviewPhone](tb, reviewPhoneJS)
+		if p.Top < 0 || p.Bottom > p.InnerHeight {
+			tb.t.Errorf("phone: after %s the board is at %v to %v, out of the %v px window", what, p.Top, p.Bottom, p.InnerHeight)
+		}
+	}
+	tb.pageScreenshot("phone-review")
+	p := eval[reviewPhone](tb, reviewPhoneJS)
+	if p.Better[0] < 44 || p.Better[1] < 44 || len(p.Wrapped) > 0 {
+		tb.t.Errorf("phone: the better move is %vx%v px, items on more than one line: %q", p.Better[0], p.Better[1], p.Wrapped)
+	}
+	g := board.NewGame(v.Start())
+	g.PlayAll(ms[:8])
+	best, _ := v.ParseMove(r.Better[8])
+	g.Play(best)
+	tb.click(`#movelist li[data-ply="9"] .better-move`)
+	tb.waitFor("the better move's position", 10*time.Second, func(s pageState) bool { return s.Fen == g.Position().String() })
+	inView("the better move")
+	tb.screenshot("phone-better-move")
+	tb.click("#pv-preview button")
+	tb.click(`#eval-graph circle[data-ply="3"]`)
+	tb.waitFor("ply 3", 10*time.Second, func(s pageState) bool { return len(s.Plies) > 2 && s.Plies[2].Current })
+	inView("a point of the graph")
 }
 
 // waitReview polls the page's review until cond holds.

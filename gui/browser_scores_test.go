@@ -25,8 +25,8 @@ const evalNowJS = `(() => {
 })()`
 
 // otherSpelling finds forced results spelt otherwise than "#N" (South
-// wins with its N-th move) and "#-N" (North does) on the page; the words
-// ("South wins in N") are only its tooltips and labels.
+// wins with its N-th move) and "#-N" (North does), with their words
+// ("South wins with its 3rd move from here"), on the page.
 var otherSpelling = regexp.MustCompile(`\b(-?M\d+|mate -?\d+|[Ww]ins? in \d+|[Ll]oss in \d+)\b`)
 
 // percents finds the percentages in a text.
@@ -78,9 +78,11 @@ func testScores(t *testing.T, browser context.Context, bin string) {
 
 	s = play(4)
 	e = eval[evalNow](tb, evalNowJS)
-	const forced, words = "#-3", "North wins in 3"
+	// North's search before its move said mate 3: once it is played,
+	// North's win is two of its moves away.
+	const forced, words = "#-2", "North wins with its 2nd move from here"
 	if e.Main != forced || e.Words != words || e.Forced != "north" {
-		t.Errorf("#eval-now after North's mate 3: main %q (%q) forced %q, want %q (%q)", e.Main, e.Words, e.Forced, forced, words)
+		t.Errorf("#eval-now after North's mate 3 and its move: main %q (%q) forced %q, want %q (%q)", e.Main, e.Words, e.Forced, forced, words)
 	}
 	checkWDL(t, "#eval-now of a forced result", e.WDL)
 	if got := s.Plies[3].Text; !strings.Contains(got, forced) {

@@ -92,6 +92,7 @@ func TestBrowser(t *testing.T) {
 		{"bad form values", false, testFormRefusals},
 		{"play aids on a phone", false, testPlayAids},
 		{"traditional match", false, testTraditionalMatch},
+		{"wins in N", false, testWinsIn},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

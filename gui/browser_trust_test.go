@@ -187,8 +187,8 @@ func testHonestScores(t *testing.T, browser context.Context, bin string) {
 	s := tb.waitFor("the mate", 20*time.Second, func(s pageState) bool { return settled(s) && len(s.Plies) >= 6 })
 	r.follow(tb, s)
 	e := eval[evalNow](tb, evalNowJS)
-	if e.Main != "#-2" || e.Words != "North wins in 2" || e.Forced != "north" {
-		t.Errorf("ply 6, mate 2: #eval-now %+v, want #-2 (North wins in 2), forced", e)
+	if e.Main != "#-1" || e.Words != "North wins with its next move" || e.Forced != "north" {
+		t.Errorf("ply 6, North's mate 2 and its move: #eval-now %+v, want #-1 (North wins with its next move), forced", e)
 	}
 	if p := point(6); p.Forced != "north" || !strings.Contains(p.Class, "g-forced") {
 		t.Errorf("ply 6: graph point %+v, want drawn as proven", p)

@@ -127,8 +127,8 @@ type plyMsg struct {
 	Move string `json:"move"`
 	Side string `json:"side"` // S or N
 	By   string `json:"by"`   // human or the engine's name
-	// Eval is the engine's score for the move, from South's view; nil
-	// without one.
+	// Eval is the engine's score for the move, from South's view, as
+	// the score of the position after it (moveEval); nil without one.
 	Eval  *evalMsg `json:"eval,omitempty"`
 	Depth int      `json:"depth,omitempty"`
 	MS    int64    `json:"ms"`
@@ -142,9 +142,11 @@ type evalMsg struct {
 	// CP is the score in hundredths: of a seed of final margin in Hoyito
 	// III, of the evaluation's unit in Katro.
 	CP *int `json:"cp,omitempty"`
-	// Mate is a forced result in moves: positive, South wins with its
-	// Mate-th move; negative, North does. Lost says the game is lost
-	// already for the side to move (the engine's "mate 0").
+	// Mate is a forced result in moves, counted from the position the
+	// score is of: positive, South wins with its Mate-th move from
+	// there; negative, North does. Lost says the game is lost already
+	// for the side to move there (the engine's "mate 0"; Mate's sign
+	// names the winner).
 	Mate *int `json:"mate,omitempty"`
 	Lost bool `json:"lost,omitempty"`
 	// Proven says a CP score is a result the engine proved (it said

@@ -68,7 +68,7 @@ func (s *session) sendState(g *board.Game) {
 		side := q.Side()
 		pm := plyMsg{Move: mv.String(), Side: string(side.Letter()), By: s.by[i], MS: s.replies[i].Elapsed.Milliseconds()}
 		if in := s.replies[i].Info; in.HasScore {
-			pm.Eval, pm.Depth = southEval(in, side), in.Depth
+			pm.Eval, pm.Depth = moveEval(in, side), in.Depth
 			pm.Eval.Proven = s.proven[i] && !in.IsMate
 		}
 		s.reviewPly(&pm, i)

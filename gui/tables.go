@@ -96,6 +96,18 @@ type tablesMsg struct {
 	Fen   string      `json:"fen"`  // the position it is about
 	Note  string      `json:"note,omitempty"`
 	Moves []tableMove `json:"moves"`
+	// Value is the position's own result, when the tables know it
+	// exactly under the game's rules: the page shows it as the
+	// position's score.
+	Value *tableValue `json:"value,omitempty"`
+}
+
+// tableValue is a position's exact result from South's view: its final
+// margin in seeds, in the notation of every score and in words.
+type tableValue struct {
+	Margin int    `json:"margin"`
+	Text   string `json:"text"`
+	Words  string `json:"words"`
 }
 
 // tableMove is one legal move's result from South's view, in seeds of the
@@ -148,7 +160,33 @@ func (s *Server) tablesView(p *board.Position, over bool) (tablesMsg, bool) {
 	for _, vd := range vs {
 		m.Moves = append(m.Moves, southMove(vd, p.Side()))
 	}
+	m.Value = positionValue(vs, p.Side(), v.Rules().Repetition == board.RepetitionOff)
 	return m, true
+}
+
+// positionValue is the position's exact result, from South's view, out
+// of its moves' verdicts (best first, from the mover's view): under
+// Repetition off the best margin, when the set knows margins; else the
+// best bounds, when they meet; nil when they do not.
+func positionValue(vs []tables.Verdict, mover board.Side, off bool) *tableValue {
+	if len(vs) == 0 {
+		return nil
+	}
+	v := vs[0].Margin
+	if !off || !vs[0].HasMargin {
+		lo, hi := vs[0].Lo, vs[0].Hi
+		for _, vd := range vs {
+			lo, hi = max(lo, vd.Lo), max(hi, vd.Hi)
+		}
+		if lo != hi {
+			return nil
+		}
+		v = lo
+	}
+	if mover == board.North {
+		v = -v
+	}
+	return &tableValue{Margin: v, Text: signed(v) + " seeds", Words: marginText(v)}
 }
 
 // southMove turns a verdict, from the mover's view, to South's.

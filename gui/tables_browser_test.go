@@ -86,6 +86,11 @@ func TestBrowserTables(t *testing.T) {
 			if got.Moves[0].Best != "true" || !slices.Equal(best, got.Marked) {
 				t.Errorf("best moves %v in the list (first %+v), starred on the board %v", best, got.Moves[0], got.Marked)
 			}
+			// Under Repetition off the position's score is the tables'
+			// exact result, the best move's.
+			if c.rep == "off" {
+				checkTablesScore(tb, strings.Replace(got.Moves[0].Text, " seeds", "\u00a0seeds", 1))
+			}
 			t.Logf("%s (%s): %+v", c.fen, c.rep, got.Moves)
 		})
 	}
@@ -105,6 +110,9 @@ func TestBrowserTables(t *testing.T) {
 		if !strings.Contains(string(b), "setoption name TablePath value "+dir) {
 			t.Errorf("the engine was not given the tables; its log:\n%s", b)
 		}
+		// The engine's score at depth 1 is not the position's: the
+		// tables' exact result is.
+		checkTablesScore(tb, "+40.00\u00a0seeds")
 	})
 	t.Run("outside the tables", func(t *testing.T) {
 		tb.t = t
@@ -123,6 +131,25 @@ func TestBrowserTables(t *testing.T) {
 			t.Errorf("Katro: the Tables panel shows %+v", got)
 		}
 	})
+}
+
+// checkTablesScore checks the score under the board of a position in the
+// tables: the tables' exact result, marked exact and credited to them,
+// with no search depth.
+func checkTablesScore(tb *tab, margin string) {
+	tb.t.Helper()
+	type score struct{ Main, Detail, Source string }
+	var got score
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		got = eval[score](tb, `(() => { const b = document.querySelector('#eval-now'), m = b.querySelector('.eval-main'), d = b.querySelector('.eval-detail');
+			return { main: m ? m.textContent : '', detail: d ? d.textContent : '', source: b.dataset.source || '' }; })()`)
+		if got.Source == "tables" || time.Now().After(deadline) {
+			break
+		}
+	}
+	if got.Main != margin+", exact" || got.Source != "tables" || !strings.Contains(got.Detail, "by the tables") || strings.Contains(got.Detail, "depth") {
+		tb.t.Errorf("the score of a position in the tables: %+v, want %q by the tables, no depth", got, margin+", exact")
+	}
 }
 
 // waitPanel waits for the panel of the position fen to satisfy ok.

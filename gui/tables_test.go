@@ -89,6 +89,7 @@ func TestTablesView(t *testing.T) {
 					t.Fatalf("%s: view %+v", p, m)
 				}
 				checkView(t, tb, &p, m.Moves)
+				checkValue(t, tb, &p, m.Value)
 			}
 			p := randomEndgame(t, rng, v, 12)
 			if m, _ := srv.tablesView(&p, false); len(m.Moves) != 0 || !strings.Contains(m.Note, "not in the tables") {
@@ -160,6 +161,33 @@ func checkView(t *testing.T, tb *tables.Tables, p *board.Position, got []tableMo
 	value, _ := tb.Value(p)
 	if !got[0].Best || (!off && moverLo != moverCur+e.Lo) || (off && sign**got[0].Margin != moverCur+value) {
 		t.Fatalf("%s: first move %+v (margin %d), the position's entry %+v, value %d", p, got[0], *got[0].Margin, e, value)
+	}
+}
+
+// checkValue checks the position's value the server sends against the
+// tables' own entry of it: exact under Repetition off, under threefold
+// when its bounds meet; from South's view, with its words.
+func checkValue(t *testing.T, tb *tables.Tables, p *board.Position, got *tableValue) {
+	t.Helper()
+	e, _ := tb.Probe(p)
+	v, ok := tb.Value(p)
+	if p.Variant().Rules().Repetition != board.RepetitionOff {
+		v, ok = e.Lo, e.Lo == e.Hi
+	}
+	if !ok {
+		if got != nil {
+			t.Fatalf("%s: value %+v, the tables' bounds %d to %d are open", p, got, e.Lo, e.Hi)
+		}
+		return
+	}
+	me := p.Side()
+	v += p.Captured(me) - p.Captured(me.Other())
+	if me == board.North {
+		v = -v
+	}
+	want := tableValue{Margin: v, Text: fmt.Sprintf("%+.2f seeds", float64(v)), Words: marginText(v)}
+	if got == nil || *got != want {
+		t.Fatalf("%s: value %+v, the tables give %+v", p, got, want)
 	}
 }
 

@@ -14,33 +14,34 @@ const DefaultProverMiB = 64
 
 // proverShare sets the one-thread prover's budget: after each iteration it
 // searches one df-pn node for every proverShare nodes the alpha-beta
-// search made since the last slice (a df-pn node plays all its moves and
-// costs some five alpha-beta nodes: about a quarter of the time). The
-// budget is in nodes, not time, so that searches limited by nodes or depth
-// stay reproducible; a slice of fewer than minSlice nodes is not run.
+// search made since the last slice (a df-pn node plays its children's
+// moves and evaluates those that tie, and costs some seven alpha-beta
+// nodes: about a fifth of the main thread's time, docs/dfpn.md, "The
+// prover in play"). The budget is in nodes, not time, so that searches
+// limited by nodes or depth stay reproducible; a slice of fewer than
+// minSlice nodes is not run.
 const (
-	proverShare = 16
+	proverShare = 32
 	minSlice    = 512
 )
 
 // SetProver turns the Katro prover on or off for the next searches: a
 // df-pn proof search of the root (package dfpn) beside the alpha-beta
-// search, between the main thread's iterations for about a quarter of
+// search, between the main thread's iterations for about a fifth of
 // their time (a budget in nodes, see proverShare), or on a thread of its
-// own with SetProverThread. A root it proves is reported as the proven win or loss (Info.Proven,
-// Callbacks.Proven), a clock-managed search ends on a proven win, and the
-// search plays the proof's move: a winning move in a proven win, the
-// longest defence along the proof in a proven loss. Off by default; its
-// table (DefaultProverMiB) lives as long as the engine, so proofs carry
-// over between the moves of a game.
+// own with SetProverThread. It searches as sower solve does (dfpn.Config's
+// zero value). A root it proves is reported as the proven win or loss
+// (Info.Proven, Callbacks.Proven), a clock-managed search ends on a
+// proven win, and the search plays the proof's move: a winning move in a
+// proven win, the longest defence along the proof in a proven loss. Off
+// by default; its table (DefaultProverMiB) lives as long as the engine,
+// so proofs carry over between the moves of a game.
 func (e *Engine) SetProver(on bool) {
 	e.proverOn = on
 	if on && e.solver == nil {
 		// Made now, not at the first search, whose clock would pay for
-		// clearing the table. Ties in the moves' order: breaking them by
-		// the evaluation saves nodes but makes each some 40% dearer, and
-		// in play the prover's budget is time (docs/dfpn.md).
-		e.solver, _ = dfpn.New(dfpn.Config{HashMiB: DefaultProverMiB, Ties: dfpn.TiesFirst})
+		// clearing the table.
+		e.solver, _ = dfpn.New(dfpn.Config{HashMiB: DefaultProverMiB})
 	}
 }
 

@@ -37,24 +37,6 @@ func TestSolveDfpn(t *testing.T) {
 	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof2); st != exitOK {
 		t.Errorf("verify the proof of two threads: status %d, %s", st, stdout)
 	}
-	// Another first estimate and ties in the order of the moves: the
-	// proof holds as well.
-	proof3 := filepath.Join(dir, "k44-3.txt")
-	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--init", "eval-mobility", "--ties", "first", "--eval-scale", "300", "--proof", proof3); st != exitOK {
-		t.Fatalf("solve --init eval-mobility --ties first: status %d, %s", st, stdout)
-	}
-	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof3); st != exitOK {
-		t.Errorf("verify the proof of --init eval-mobility --ties first: status %d, %s", st, stdout)
-	}
-	// Mobility's estimates (the default before lookahead-sum): the proof
-	// holds as well.
-	proof4 := filepath.Join(dir, "k44-4.txt")
-	if stdout, _, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--threads", "1", "--init", "mobility", "--proof", proof4); st != exitOK || !strings.Contains(stdout, "South wins in at most 23 plies") {
-		t.Fatalf("solve --init mobility: status %d, %s", st, stdout)
-	}
-	if stdout, _, st := runCLI("verify", "--game", "katro-4x4", "--proof", proof4); st != exitOK {
-		t.Errorf("verify the proof of --init mobility: status %d, %s", st, stdout)
-	}
 	// A lost position: the side to move loses, and the certificate proves
 	// the other side's win.
 	lost := "8,2,1,1,2,0/0,1,3,7,1,1/0,0,2,8,1,0/1,1,0,1,2,5 S 0"
@@ -92,7 +74,7 @@ func TestSolveDfpn(t *testing.T) {
 			want = want.Other()
 		}
 		for _, first := range []string{"eval", ""} {
-			args := []string{"solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--ties", "first"}
+			args := []string{"solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1"}
 			if first != "" {
 				args = append(args, "--first", first)
 			}
@@ -101,7 +83,7 @@ func TestSolveDfpn(t *testing.T) {
 				t.Errorf("solve --first %q --fen %s: the evaluation favours %s; stderr %.200s", first, fen, want, stderr)
 			}
 		}
-		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--ties", "first", "--first", "mover")
+		_, stderr, _ := runCLI("solve", "--game", "katro-4x6", "--fen", fen, "--hash", "16", "--threads", "1", "--first", "mover")
 		if !strings.HasPrefix(stderr, "solve: "+p.Side().String()+" wins? ") {
 			t.Errorf("solve --first mover --fen %s: %s is to move; stderr %.200s", fen, p.Side(), stderr)
 		}
@@ -119,12 +101,6 @@ func TestSolveDfpn(t *testing.T) {
 		{[]string{"solve", "--proof", dir}, "--proof " + dir + ": a directory, want a file"},
 		{[]string{"solve", "--threads", "0"}, "--threads 0: want 1 to 256"},
 		{[]string{"solve", "--method", "ab", "--threads", "2"}, "--threads: only for --method dfpn"},
-		{[]string{"solve", "--init", "evaluation"}, `--init: first estimate "evaluation": want one of mobility, `},
-		{[]string{"solve", "--ties", "last"}, `--ties: ties "last": want eval or first`},
-		{[]string{"solve", "--eval-scale", "0"}, "--eval-scale 0: want 1 or more"},
-		{[]string{"solve", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not lookahead-sum"},
-		{[]string{"solve", "--init", "seeds", "--eval-scale", "800"}, "--eval-scale 800: it scales --init eval or eval-mobility, not seeds"},
-		{[]string{"solve", "--method", "ab", "--init", "eval"}, "--init: only for --method dfpn"},
 	} {
 		_, stderr, st := runCLI(c.args...)
 		if st != exitUsage || !strings.Contains(stderr, c.want) {

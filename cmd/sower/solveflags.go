@@ -36,9 +36,6 @@ type solveFlags struct {
 	threads int
 	save    string
 	resume  string
-	init    string
-	ties    string
-	scale   int
 	first   string
 	// each solves the position after each legal move instead of the
 	// position itself, eachNodes nodes at most for each question.
@@ -58,8 +55,8 @@ type solveFlags struct {
 	step      uint64
 	saveEvery int
 	fs        *pflag.FlagSet
-	// dfpn is the proof-number search's configuration that init, ties
-	// and scale give (filled by check).
+	// dfpn is the proof-number search's configuration that hash and
+	// threads give (filled by check).
 	dfpn dfpn.Config
 }
 
@@ -74,8 +71,6 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "--method dfpn: threads searching the one table")
 	fs.StringVar(&o.save, "save", "", "--method dfpn: write the solver's table to FILE at the end and on Ctrl-C, for --resume")
 	fs.StringVar(&o.resume, "resume", "", "--method dfpn: start from the table that --save wrote to FILE")
-	fs.StringVar(&o.init, "init", dfpn.InitLookaheadSum.String(), "--method dfpn: first estimates of new positions: "+dfpn.InitNames())
-	fs.StringVar(&o.ties, "ties", dfpn.TiesEval.String(), "--method dfpn: how to choose between moves of equal numbers: eval (by the evaluation) or first (the first generated)")
 	fs.StringVar(&o.first, "first", "eval", "--method dfpn: whose win to try to prove first: eval (the side the static evaluation favours), mover (the side to move), opponent, south or north; once a win is proven the other question is not asked")
 	fs.BoolVar(&o.each, "each", false, "--method dfpn: solve the position after each legal move in turn, one table for all, and say what they prove of this one")
 	fs.Uint64Var(&o.eachNodes, "each-nodes", 0, "--method dfpn with --each: give up on a move's position after about N nodes for each side's question (0: no limit)")
@@ -86,7 +81,6 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
 	fs.Uint64Var(&o.step, "step", campaign.DefaultStep, "a proof campaign: nodes of one step")
 	fs.IntVar(&o.saveEvery, "save-every", int(campaign.DefaultSaveEvery/time.Millisecond), "a proof campaign: milliseconds between saves of the table to the work directory")
-	fs.IntVar(&o.scale, "eval-scale", dfpn.DefaultEvalScale, "--method dfpn with --init eval or eval-mobility: hundredths of a seed of evaluation per factor e of the first numbers")
 }
 
 // check fills the defaults and checks the options against the game.
@@ -157,24 +151,10 @@ func (o *solveFlags) check(c *cli, v *board.Variant) error {
 
 // checkDfpn checks the proof-number search's own options and fills o.dfpn.
 func (o *solveFlags) checkDfpn() error {
-	for _, name := range []string{"init", "ties", "eval-scale", "first", "each", "each-nodes", "walk", "split"} {
+	for _, name := range []string{"first", "each", "each-nodes", "walk", "split"} {
 		if o.method == methodAB && o.fs.Changed(name) {
 			return usagef("--%s: only for --method dfpn", name)
 		}
-	}
-	in, err := dfpn.ParseInit(o.init)
-	if err != nil {
-		return usagef("--init: %v", err)
-	}
-	ties, err := dfpn.ParseTies(o.ties)
-	if err != nil {
-		return usagef("--ties: %v", err)
-	}
-	if o.scale < 1 {
-		return usagef("--eval-scale %d: want 1 or more", o.scale)
-	}
-	if o.fs.Changed("eval-scale") && in != dfpn.InitEval && in != dfpn.InitEvalMobility {
-		return usagef("--eval-scale %d: it scales --init eval or eval-mobility, not %s", o.scale, o.init)
 	}
 	if _, err := o.firstSide(board.South, 0); err != nil {
 		return err
@@ -194,7 +174,7 @@ func (o *solveFlags) checkDfpn() error {
 	if err := o.checkSplit(); err != nil {
 		return err
 	}
-	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads, Init: in, Ties: ties, EvalScale: o.scale}
+	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads}
 	return nil
 }
 

@@ -2,9 +2,9 @@
 // actions over one WebSocket. The server checks every move; the page only
 // shows what the server says (docs/gui.md).
 
-import { drawSeeds, fitBoard } from './board.js';
+import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
-import { markTables, onTables } from './tables.js';
+import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -305,12 +305,10 @@ function onState(s) {
   drawPanel(s);
   foldNewGame(s);
   drawMoves(s);
-  drawReview(s, send);
-  drawGraphIn($('#eval-graph'), s, goTo);
+  drawReview(s, sendShown);
+  drawGraphIn($('#eval-graph'), s, goToShown);
   const hoy = s.family === 'hoyito';
   $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
-  $('#pov').textContent = "All scores are South's view: South's chances (win \u00b7 draw \u00b7 loss), then the engine's score. " +
-    (hoy ? "The graph plots the score, South's expected final margin in seeds." : "The graph plots South's share, a draw counting half.");
   drawClocks(s);
   if (!s.analysis.on || (prev && prev.fen !== s.fen)) clearLines(s.analysis.on);
   drawEval(s);
@@ -607,15 +605,15 @@ function drawMoves(s) {
       // A Hoyito III estimate shows the margin, which moves; its win
       // chance hardly does (the title has both).
       sc.textContent = s.family === 'hoyito' && !v.forced && v.score ? v.score : v.main;
-      sc.title = `${v.words ? v.words + ': ' : ''}${wdlText(v)}${v.score ? ', ' + v.score : ''}${m.depth ? ', depth ' + m.depth : ''}`;
+      sc.title = `${v.words ? v.words + ': ' : ''}${wdlText(v)}${v.score ? ', ' + v.score : ''}, by ${plyCredit(m)}${m.depth ? ', depth ' + m.depth : ''}`;
       sc.setAttribute('aria-label', 'South: ' + sc.title);
       li.append(' ', sc);
     }
     li.setAttribute('aria-label', `ply ${ply}: ${m.side === 'S' ? 'South' : 'North'} ${m.move}`);
-    markPly(li, s, ply, send);
+    markPly(li, s, ply, sendShown);
     if (ply === s.view) li.setAttribute('aria-current', 'true');
-    li.addEventListener('click', () => goTo(ply));
-    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goTo(ply); } });
+    li.addEventListener('click', () => goToShown(ply));
+    li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goToShown(ply); } });
     return li;
   });
   ol.replaceChildren(...items);
@@ -628,25 +626,41 @@ function drawMoves(s) {
   }
 }
 
-// shownEval is the score of the shown position: the analysis's first line
-// when it is of this position, else the engine's score for the move that
-// led to it.
+// shownEval is the score of the shown position and who gave it (by, for
+// the line under the score; source, for tests): the tables' exact
+// result when they know it, else the analysis's first line when it is of
+// this position, else the score of the ply that led to it.
 function shownEval(s) {
   if (ui.preview) return null; // a line's position: no score of its own
+  const tv = tablesValue(s);
+  if (tv) return { e: { cp: 100 * tv.margin, proven: true, exact: true }, by: 'the tables', source: 'tables' };
   const l = ui.lines.get(1);
-  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: l.engine + ' (analysis)' };
-  // The engine's score for the move that led here, or else the latest
-  // before it (a person's move, an extra turn: no new score yet), said so.
+  if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: `the analysis engine (${l.engine})`, source: 'analysis' };
+  // The score of the ply that led here, or else the latest before it (a
+  // person's move, an extra turn: no new score yet), said so.
   for (let k = s.view; k > 0; k--) {
     const m = s.moves[k - 1];
-    if (m.eval) return { e: m.eval, depth: m.depth, by: m.by + (k < s.view ? `, after ply ${k}` : '') };
+    if (m.eval) return { e: m.eval, depth: m.depth, by: plyCredit(m) + (k < s.view ? `, after ply ${k}` : ''), ...plySource(m) };
   }
   return null;
 }
 
+// plySource says where a ply's score comes from: the game's review (it
+// scores the position after every ply), else the engine that played it.
+function plySource(m) {
+  const r = m.review;
+  return { source: r && (r.cp !== undefined || r.mate !== undefined) ? 'review' : 'engine' };
+}
+
+// plyCredit names who produced a ply's score.
+function plyCredit(m) {
+  if (plySource(m).source === 'review') return 'the review';
+  return `${m.side === 'S' ? 'South' : 'North'}'s engine (${m.by})`;
+}
+
 // saidAs gives an element that shows a view's main figure the words of
-// a proven result ("#3": South wins in 3) as its tooltip and its name
-// for screen readers.
+// a proven result ("#3": South wins with its 3rd move from here) as its
+// tooltip and its name for screen readers.
 function saidAs(el, v) {
   if (!v.words || v.words === v.main) return;
   el.title = v.words;
@@ -665,12 +679,13 @@ function overView(s) {
 function drawEval(s) {
   const box = $('#eval-now');
   const over = !ui.preview && s.turn === 'over';
-  const got = over ? { by: 'the result of the game' } : shownEval(s);
+  const got = over ? { credit: "the game's result", source: 'result' } : shownEval(s);
   const v = over ? overView(s) : got && evalView(got.e, s.family);
   if (!v) {
-    const none = ui.preview ? 'A line of the analysis: its score is the line\'s, in the analysis' : 'No engine score yet';
+    const none = ui.preview ? 'A line shown instead of the game: its score is the line\'s, in the analysis or the review' : 'No engine score yet';
     box.replaceChildren(Object.assign(document.createElement('span'), { className: 'eval-none', textContent: none }));
     box.dataset.forced = '';
+    box.dataset.source = '';
     return;
   }
   const main = Object.assign(document.createElement('b'), { className: 'eval-main', textContent: v.main });
@@ -679,9 +694,12 @@ function drawEval(s) {
   const wdl = Object.assign(document.createElement('span'), { className: 'wdl', textContent: wdlText(v) });
   detail.append(wdl);
   if (v.score) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-score', textContent: v.score }));
-  detail.append(` \u00b7 ${got.by}${got.depth ? ', depth ' + got.depth : ''}`);
+  if (v.words && v.words !== v.main && v.forced) detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-words', textContent: v.words }));
+  const credit = got.credit || `by ${got.by}${got.depth ? ', depth ' + got.depth : ''}`;
+  detail.append(' \u00b7 ', Object.assign(document.createElement('span'), { className: 'eval-by', textContent: credit }));
   box.replaceChildren(main, evalBar(v), detail);
   box.dataset.forced = v.forced || '';
+  box.dataset.source = got.source;
 }
 
 // graphClick goes to the ply nearest a click on the graph, so that a
@@ -694,7 +712,7 @@ function graphClick(ev) {
   const n = s.moves.length;
   const span = graphBox.W - graphBox.left - graphBox.right;
   const ply = n <= 1 ? 1 : Math.round(1 + (x - graphBox.left) / span * (n - 1));
-  goTo(Math.max(1, Math.min(n, ply)));
+  goToShown(Math.max(1, Math.min(n, ply)));
 }
 
 function fmtClock(ms) {
@@ -878,7 +896,7 @@ function renderLines() {
       b.className = 'pv-move';
       b.textContent = mv;
       b.title = 'Show the position after this move';
-      b.addEventListener('click', () => send({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
+      b.addEventListener('click', () => sendShown({ type: 'preview', fen: m.fen, moves: m.pv.slice(0, k + 1).join(' ') }));
       pv.append(b, ' ');
     });
     d.append(pv);
@@ -925,6 +943,13 @@ function clickHole(name) {
   request({ type: 'move', move: name, ply: s.view });
 }
 
+// goToShown and sendShown are goTo and send for the panels beside or
+// under the board (the moves, the graph, the review, the analysis): on a
+// phone the board may be out of view, and the page scrolls to it, so
+// that what the person picked is seen.
+function goToShown(ply) { goTo(ply); revealBoard(); }
+function sendShown(msg) { send(msg); revealBoard(); }
+
 function goTo(ply) {
   const s = ui.state;
   if (!s) return;
@@ -959,15 +984,7 @@ function download(name, text) {
 }
 
 function bind() {
-  // Refit the board when the panel's width changes (in the next frame, so
-  // that the refit does not itself count as a resize of this frame).
-  let fitWidth = -1;
-  new ResizeObserver((es) => {
-    const w = es[0].contentRect.width;
-    if (w === fitWidth) return;
-    fitWidth = w;
-    requestAnimationFrame(() => fitBoard(ui.state));
-  }).observe(document.querySelector('.board-panel'));
+  watchBoard(() => ui.state);
   $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
@@ -1020,6 +1037,7 @@ function bind() {
     e.target.value = '';
   });
   bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
+  bindTables(() => ui.state && drawEval(ui.state));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;
     if (!s) return;

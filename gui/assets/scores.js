@@ -54,6 +54,21 @@ export function percents(parts, proven) {
 // fmtPct writes a percentage of percents.
 export function fmtPct(x, digits) { return x.toFixed(digits) + '%'; }
 
+// ordinal writes 1st, 2nd, 3rd, 4th, …, 11th, 21st.
+function ordinal(n) {
+  const s = n % 100 >= 11 && n % 100 <= 13 ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' })[n % 10] || 'th';
+  return n + s;
+}
+
+// winsWith says a forced Katro win in words. Its count n is the winner's
+// moves to the end of the game, its winning move included, from the
+// position the score is shown with (the protocol's "mate n"): "#3" is
+// "South wins with its 3rd move from here", "#-1" "North wins with its
+// next move".
+export function winsWith(side, n) {
+  return `${sideName(side)} wins with its ${n === 1 ? 'next move' : ordinal(n) + ' move from here'}`;
+}
+
 // evalView reads a score (South's view) as the page shows it: share is
 // South's expected share of the game, 0 to 1 (win + half the draws);
 // pct South's win, the draw and North's win in per cent (percents: they
@@ -62,9 +77,10 @@ export function fmtPct(x, digits) { return x.toFixed(digits) + '%'; }
 // proved (e.proven) has: every other score is an estimate, however large;
 // margin South's expected final margin in seeds (Hoyito III); main the
 // main figure: a proven result in the shared notation ("#3", "#-3",
-// "-8.00 seeds, proven"), an estimate as South's or North's chance;
-// words a proven result in words ("South wins in 3"), for tooltips and
-// screen readers; est whether the share is only squashed from the score.
+// "-8.00 seeds, proven", the tables' "-8.00 seeds, exact"), an estimate
+// as South's or North's chance; words a proven result in words ("South
+// wins with its 3rd move from here", winsWith), for tooltips and screen
+// readers; est whether the share is only squashed from the score.
 export function evalView(e, family) {
   if (!e) return null;
   const v = { forced: null, est: false, wdl: false, score: fmtScore(e, family), margin: null, words: '' };
@@ -82,14 +98,14 @@ export function evalView(e, family) {
       v.main = v.words = `${sideName(w)} has won`;
     } else {
       v.main = `#${e.mate}`;
-      v.words = `${sideName(w)} wins in ${Math.abs(e.mate)}`;
+      v.words = winsWith(w, Math.abs(e.mate));
     }
     return v;
   }
   if (e.proven) {
     const m = e.cp / 100;
     certain(m > 0 ? 'south' : m < 0 ? 'north' : 'draw');
-    v.main = `${signed(e.cp)}${family === 'hoyito' ? '\u00a0seeds' : ''}, proven`;
+    v.main = `${signed(e.cp)}${family === 'hoyito' ? '\u00a0seeds' : ''}, ${e.exact ? 'exact' : 'proven'}`;
     if (m === 0) v.words = 'Draw (proven)';
     else if (family === 'hoyito') v.words = `${sideName(v.forced)} wins by ${Math.abs(m)} seed${Math.abs(m) === 1 ? '' : 's'}`;
     else v.words = `${sideName(v.forced)} wins`;

@@ -6,11 +6,24 @@
 const $ = (sel) => document.querySelector(sel);
 
 let last = null; // the last "tables" message
+let shown = () => {}; // bindTables's: the position's score to draw again
 
 // onTables shows a "tables" message; state is the state shown.
 export function onTables(m, state) {
   last = m;
   markTables(state);
+  shown();
+}
+
+// bindTables names what draws the shown position's score again once a
+// message with its value comes (the score under the board, tablesValue).
+export function bindTables(redraw) { shown = redraw; }
+
+// tablesValue is the shown position's exact result from the tables
+// (South's margin, its text and words), or null when the tables do not
+// know it exactly or the last message is about another position.
+export function tablesValue(state) {
+  return last && state && last.fen === state.fen && last.value ? last.value : null;
 }
 
 // markTables draws the panel and the board's marks for the state shown:

@@ -58,10 +58,7 @@ func TestAgreesWithBoundedRecursion(t *testing.T) {
 }
 
 // configsUnderTest are the solver's configurations that the agreement and
-// certificate tests check: the default with one thread and with two, ties
-// broken by the order of the moves, the evaluation's first estimates and
-// the lookahead's (which decide a child won in one ply without its own
-// search).
+// certificate tests check: one thread and two.
 func configsUnderTest() []struct {
 	name string
 	cfg  Config
@@ -72,10 +69,6 @@ func configsUnderTest() []struct {
 	}{
 		{"threads=1", Config{Threads: 1}},
 		{"threads=2", Config{Threads: 2}},
-		{"ties=first", Config{Ties: TiesFirst}},
-		{"init=eval-mobility", Config{Init: InitEvalMobility}},
-		{"init=lookahead", Config{Init: InitLookahead}},
-		{"init=lookahead-sum", Config{Init: InitLookaheadSum}},
 	}
 }
 

@@ -7,7 +7,7 @@ import (
 	"github.com/sower-engine/sower/board"
 )
 
-// hardish is a katro-4x6 position that takes df-pn some 200,000 nodes.
+// hardish is a katro-4x6 position that takes df-pn some 40,000 nodes.
 const hardish = "1,2,0,2,0,0/0,1,0,1,1,0/1,10,1,2,9,1/1,1,10,0,0,4 N 2"
 
 func hardPosition(t testing.TB) board.Position {
@@ -30,46 +30,39 @@ func TestNoAllocationPerNode(t *testing.T) {
 		t.Skip("the race detector allocates on its own")
 	}
 	p := hardPosition(t)
-	for _, in := range []Init{InitMobility, InitLookaheadSum} {
-		s, err := New(Config{HashMiB: 16, Init: in})
-		if err != nil {
-			t.Fatal(err)
+	s, err := New(Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nodes uint64
+	allocs := testing.AllocsPerRun(2, func() {
+		s.Clear()
+		res, err := s.Solve(context.Background(), p, nil, nil)
+		if err != nil || res.Outcome != Loss {
+			t.Fatalf("%s: %+v, %v; want a loss", hardish, res, err)
 		}
-		var nodes uint64
-		allocs := testing.AllocsPerRun(2, func() {
-			s.Clear()
-			res, err := s.Solve(context.Background(), p, nil, nil)
-			if err != nil || res.Outcome != Loss {
-				t.Fatalf("%s: %+v, %v; want a loss", hardish, res, err)
-			}
-			nodes = res.Nodes
-		})
-		if nodes < 10000 || allocs > 4 {
-			t.Errorf("init %s: %.0f allocations for %d nodes", in, allocs, nodes)
-		}
+		nodes = res.Nodes
+	})
+	if nodes < 10000 || allocs > 4 {
+		t.Errorf("%.0f allocations for %d nodes", allocs, nodes)
 	}
 }
 
 // BenchmarkSolve measures df-pn's speed on a katro-4x6 position, from an
-// empty table each time, with ties broken by the evaluation (the default)
-// and by the order of the moves.
+// empty table each time.
 func BenchmarkSolve(b *testing.B) {
 	p := hardPosition(b)
-	for _, ties := range []Ties{TiesEval, TiesFirst} {
-		b.Run("ties="+ties.String(), func(b *testing.B) {
-			s, err := New(Config{HashMiB: 64, Ties: ties})
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.ReportAllocs()
-			var nodes uint64
-			for b.Loop() {
-				s.Clear()
-				res, _ := s.Solve(context.Background(), p, nil, nil)
-				nodes += res.Nodes
-			}
-			b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
-			b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
-		})
+	s, err := New(Config{HashMiB: 64})
+	if err != nil {
+		b.Fatal(err)
 	}
+	b.ReportAllocs()
+	var nodes uint64
+	for b.Loop() {
+		s.Clear()
+		res, _ := s.Solve(context.Background(), p, nil, nil)
+		nodes += res.Nodes
+	}
+	b.ReportMetric(float64(nodes)/b.Elapsed().Seconds(), "nodes/s")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }

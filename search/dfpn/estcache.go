@@ -28,8 +28,8 @@ func (e estimate) est() int32 { return int32(e.ev ^ 1<<31) }
 // estimates remembers the first estimates and evaluations of positions a
 // thread has met, so that a node expanded again (df-pn expands a node
 // each time its search comes back to it) does not play its unsearched
-// children's moves again (InitLookahead, InitLookaheadSum) or evaluate
-// them again. It is a direct-mapped cache owned by one thread: no locks,
+// children's moves again (the lookahead) or evaluate them again (to
+// break ties). It is a direct-mapped cache owned by one thread: no locks,
 // no sharing. Both values are functions of the position and the attacker
 // alone (the key is salted by the attacker), so the cache changes no
 // number, only the time: a search is node for node the same with it.

@@ -72,11 +72,7 @@ func TestEstimatesChangeNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfgs := []Config{
-		{HashMiB: 4, MaxNodes: 30_000, Init: InitLookaheadSum},
-		{HashMiB: 4, MaxNodes: 30_000, Init: InitLookahead, Ties: TiesFirst},
-		{HashMiB: 4, MaxNodes: 30_000, Init: InitEvalMobility},
-	}
+	cfg := Config{HashMiB: 4, MaxNodes: 30_000}
 	for _, v := range []*board.Variant{short, k46} {
 		rng := rand.New(rand.NewPCG(21, 22))
 		sample := func() (board.Position, bool) { return lateSample(v, rng, 16) }
@@ -89,29 +85,27 @@ func TestEstimatesChangeNothing(t *testing.T) {
 				set = append(set, p)
 			}
 		}
-		for _, cfg := range cfgs {
-			cached, plain := newSolver(t, cfg), newSolver(t, cfg)
-			plain.noEstimates = true
-			for i, p := range set {
-				cached.tt.clear()
-				plain.tt.clear()
-				first := p.Side()
-				if i%2 == 1 {
-					first = first.Other()
-				}
-				a, errA := cached.SolveFirst(context.Background(), p, nil, first, nil)
-				b, errB := plain.SolveFirst(context.Background(), p, nil, first, nil)
-				if errA != nil || errB != nil {
-					t.Fatal(errA, errB)
-				}
-				a.Time, b.Time = 0, 0
-				if a != b {
-					t.Errorf("%s, init %s, %s: with the cache %+v, without %+v", v.Name(), cfg.Init, p.String(), a, b)
-				}
+		cached, plain := newSolver(t, cfg), newSolver(t, cfg)
+		plain.noEstimates = true
+		for i, p := range set {
+			cached.tt.clear()
+			plain.tt.clear()
+			first := p.Side()
+			if i%2 == 1 {
+				first = first.Other()
 			}
-			if cachedEntries(cached) == 0 {
-				t.Errorf("%s, init %s: the cache was never written", v.Name(), cfg.Init)
+			a, errA := cached.SolveFirst(context.Background(), p, nil, first, nil)
+			b, errB := plain.SolveFirst(context.Background(), p, nil, first, nil)
+			if errA != nil || errB != nil {
+				t.Fatal(errA, errB)
 			}
+			a.Time, b.Time = 0, 0
+			if a != b {
+				t.Errorf("%s, %s: with the cache %+v, without %+v", v.Name(), p.String(), a, b)
+			}
+		}
+		if cachedEntries(cached) == 0 {
+			t.Errorf("%s: the cache was never written", v.Name())
 		}
 	}
 }
@@ -167,7 +161,7 @@ func TestEstimatesAtTheLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := newSolver(t, Config{HashMiB: 1, Init: InitLookaheadSum, Ties: TiesFirst})
+	s := newSolver(t, Config{HashMiB: 1})
 	rng := rand.New(rand.NewPCG(5, 6))
 	atLimit, below := 0, 0
 	for range 2000 {

@@ -163,9 +163,6 @@ func (w *worker) look(f *frame, ply int) {
 		}
 		c.est = c.cached.est()
 		c.hasEst = c.est != noEst
-		if w.evalInit {
-			w.evaluate(c)
-		}
 		if w.fromTable(c) {
 			continue
 		}
@@ -174,10 +171,10 @@ func (w *worker) look(f *frame, ply int) {
 			c.result = result{pn: c.cached.pn, dn: c.cached.dn}
 			continue
 		}
-		c.result = w.initial(&c.pos, c.est)
+		c.result = w.lookahead(&c.pos)
 		switch {
 		case c.pn == 0 || c.dn == 0:
-			// Decided at once by the first estimate (InitLookahead): kept
+			// Decided at once by the first estimate (a win in one ply): kept
 			// in the table as the child's own search would keep it.
 			c.done = true
 			w.tt.store(c.key, c.result, 1)

@@ -41,21 +41,15 @@ func (o Outcome) String() string {
 	return "unknown"
 }
 
-// Config are a Solver's settings.
+// Config are a Solver's settings. Its zero value, with HashMiB set, is
+// the configuration of sower solve and of the prover in play: there is no
+// other way to estimate a new position or to break ties (docs/dfpn.md,
+// "The algorithm").
 type Config struct {
 	// HashMiB is the table's size in MiB (at least 1).
 	HashMiB int
 	// Every is how often Progress reports come (default 2 s).
 	Every time.Duration
-	// Init chooses the first estimates of positions never searched.
-	Init Init
-	// EvalScale is the evaluation's scale for InitEval and
-	// InitEvalMobility: the first numbers change by a factor of e for
-	// every EvalScale hundredths of a seed (default DefaultEvalScale).
-	EvalScale int
-	// Ties chooses between children of equal numbers (the zero value,
-	// TiesEval, by the evaluation).
-	Ties Ties
 	// MaxNodes, if not 0, stops each proof search (each attacker's) after
 	// about this many nodes, with what it has proven.
 	MaxNodes uint64
@@ -63,61 +57,6 @@ type Config struct {
 	// (default 1).
 	Threads int
 }
-
-// Init is a way to estimate the proof and disproof numbers of a position
-// never searched.
-type Init uint8
-
-// The estimates.
-const (
-	// InitMobility: the side to move's moves count as the number to prove
-	// or disprove where each must be answered (1 for the other number).
-	InitMobility Init = iota
-	// InitUniform: 1 and 1.
-	InitUniform
-	// InitSeeds: from the seed balance: a factor of two for every eighth
-	// of the seeds the attacker has less (or more) than the defender.
-	InitSeeds
-	// InitSeedsMobility: InitSeeds times the moves, as InitMobility.
-	InitSeedsMobility
-	// InitEval: from the evaluation (package eval) v of the position
-	// from the attacker's point of view: a proof number of about
-	// exp(−v/EvalScale) and a disproof number of about exp(v/EvalScale),
-	// each at least 1.
-	InitEval
-	// InitEvalMobility: InitEval times the moves, as InitMobility.
-	InitEvalMobility
-	// InitLookahead: the side to move's moves are played (a lookahead
-	// of one ply): the number where every move must be answered is the
-	// count of its legal moves, the other the fewest moves the opponent
-	// has after one of them (what the position's own expansion would
-	// give it with InitMobility); a move that leaves the opponent no
-	// seed decides the position at once (a win in one ply, proven
-	// without a node of its own, and stored as its search would store
-	// it).
-	InitLookahead
-	// InitLookaheadSum: as InitLookahead, but each legal move counts
-	// as the mover's own moves after it (at least 1) instead of 1: an
-	// estimate of the opponent's positions' own fewest replies, as the
-	// side not to move keeps its moves unless a capture takes them.
-	InitLookaheadSum
-)
-
-// Ties is a way to choose between children of equal numbers.
-type Ties uint8
-
-// The ways.
-const (
-	// TiesEval: by the evaluation (package eval): where the attacker
-	// moves, the child best for the attacker; where the defender moves,
-	// the one best for the defender.
-	TiesEval Ties = iota
-	// TiesFirst: the first in the order the moves are generated.
-	TiesFirst
-)
-
-// DefaultEvalScale is Config.EvalScale's default, in hundredths of a seed.
-const DefaultEvalScale = 400
 
 // Progress is a report on a running proof.
 type Progress struct {
@@ -174,14 +113,8 @@ type Solver struct {
 	tt       *table
 	every    time.Duration
 	maxNodes uint64
-	init     Init
-	scale    float64 // Config.EvalScale
-	ties     bool    // Config.Ties is TiesEval
-	evalInit bool    // the first estimates need the evaluation
-	evalBase float64 // the first numbers of an even evaluation (defaultEvalBase)
-	// noEstimates turns the threads' estimate caches off: where the
-	// estimates are cheap, and in the tests' comparison (the caches change
-	// no number).
+	// noEstimates turns the threads' estimate caches off, for the tests'
+	// comparison (the caches change no number).
 	noEstimates bool
 
 	// The search under way: set before its threads start, then only read.
@@ -223,26 +156,7 @@ func New(cfg Config) (*Solver, error) {
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	if cfg.EvalScale < 0 {
-		return nil, fmt.Errorf("dfpn: evaluation scale %d: want 0 (the default) or more", cfg.EvalScale)
-	}
-	scale := cfg.EvalScale
-	if scale == 0 {
-		scale = DefaultEvalScale
-	}
-	if cfg.Init > InitLookaheadSum {
-		return nil, fmt.Errorf("dfpn: first estimate %d: no such estimate", cfg.Init)
-	}
-	if cfg.Ties > TiesFirst {
-		return nil, fmt.Errorf("dfpn: ties %d: no such way", cfg.Ties)
-	}
-	ties := cfg.Ties == TiesEval
-	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes, init: cfg.Init,
-		scale: float64(scale), evalBase: defaultEvalBase, ties: ties, evalInit: cfg.Init == InitEval || cfg.Init == InitEvalMobility}
-	// The estimate caches pay where an estimate evaluates or plays moves
-	// (InitEval and after, or ties broken by the evaluation): a read of
-	// the cache costs more than counting moves or seeds.
-	s.noEstimates = !ties && cfg.Init < InitEval
+	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes}
 	s.main = newWorker(s, false)
 	for range max(cfg.Threads, 1) - 1 {
 		s.helpers = append(s.helpers, newWorker(s, true))

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/board/cert"
@@ -214,10 +215,28 @@ func TestChooseMover(t *testing.T) {
 
 // TestCut: with steps too small for any piece, stuck pieces are cut
 // below the first ply, a winner's move is kept as glue, and the pieces and
-// glue join into a certificate that verifies.
+// glue join into a certificate that verifies; the cuts cost no more than
+// twice the nodes of one plain proof.
 func TestCut(t *testing.T) {
-	g := startGame(t)
-	w := winner(t, g)
+	// A katro-4x4 position that plain df-pn proves in some 30,000 nodes.
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.ParsePosition("3,1,3,3/0,3,1,3/0,3,1,4/3,3,0,1 S 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(p)
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := s.Solve(context.Background(), p, nil, nil)
+	if err != nil || (plain.Outcome != dfpn.Win && plain.Outcome != dfpn.Loss) {
+		t.Fatalf("%s: %+v %v", p.String(), plain, err)
+	}
+	w := plain.Winner
 	dir := t.TempDir()
 	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, Solver: dfpn.Config{HashMiB: 16}, Step: 50}
 	proof := filepath.Join(dir, "p.proof")
@@ -245,6 +264,9 @@ func TestCut(t *testing.T) {
 		}
 	}
 	verifyFile(t, g, proof)
+	if res.Nodes > 2*plain.Nodes {
+		t.Errorf("the campaign took %d nodes, a plain proof %d", res.Nodes, plain.Nodes)
+	}
 
 	// No cutting: the pieces stay one ply deep.
 	cfg.Dir, cfg.CutPlies = filepath.Join(dir, "work2"), -1
@@ -258,4 +280,26 @@ func TestCut(t *testing.T) {
 		}
 	}
 	verifyFile(t, g, filepath.Join(dir, "p2.proof"))
+}
+
+// TestWrongQuestion: asked the win of the side that loses, with steps
+// far too small, the campaign cuts and steps its pieces in rounds and
+// finds the disproof instead of working on one piece below a forced move
+// (which once took millions of nodes on this 38,000-node position).
+func TestWrongQuestion(t *testing.T) {
+	v, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.ParsePosition("1,2,0,2,0,0/0,1,0,1,1,0/1,10,1,2,9,1/1,1,10,0,0,4 N 2") // South wins
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: board.North, Solver: dfpn.Config{HashMiB: 16}, Step: 1000}
+	if _, err := campaign.Run(ctx, board.NewGame(p), filepath.Join(dir, "p.proof"), cfg); !errors.Is(err, campaign.ErrRefuted) {
+		t.Fatalf("Run: %v, want the question disproven", err)
+	}
 }

@@ -40,7 +40,7 @@ func game(t testing.TB, name, fen, moves string) *board.Game {
 // chosen with them).
 func solver(t testing.TB) *dfpn.Solver {
 	t.Helper()
-	s, err := dfpn.New(dfpn.Config{HashMiB: 16, Init: dfpn.InitLookaheadSum})
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
 	if err != nil {
 		t.Fatal(err)
 	}

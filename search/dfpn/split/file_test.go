@@ -221,6 +221,6 @@ func ExampleTree() {
 		fmt.Printf("%s wins: %v (%d steps, %d positions in the tree)\n", attacker, pn == 0, e.Steps, tr.Size())
 	}
 	// Output:
-	// South wins: true (11 steps, 39 positions in the tree)
-	// North wins: false (11 steps, 39 positions in the tree)
+	// South wins: true (5 steps, 17 positions in the tree)
+	// North wins: false (5 steps, 17 positions in the tree)
 }

@@ -27,7 +27,7 @@ func TestRun(t *testing.T) {
 		settled  bool
 		err      error
 	}{
-		{"to the end", 0, 0, false, 11, true, nil},
+		{"to the end", 0, 0, false, 5, true, nil},
 		{"two steps", 2, 0, false, 2, false, nil},
 		{"settled", 0, 0, true, 0, true, nil},
 		{"cancelled", 0, 3, false, 2, false, context.Canceled},
