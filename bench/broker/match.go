@@ -90,6 +90,9 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 		if e.Builtin != "" {
 			continue
 		}
+		if e.Dir != "" {
+			return match.Summary{}, fmt.Errorf("engine%d (%s): a directory to run in is for a local match: workers run the uploaded program in their own", i+1, e.Name)
+		}
 		p, err := program(e.Command[0])
 		if err != nil {
 			return match.Summary{}, fmt.Errorf("engine%d (%s): %v", i+1, e.Name, err)

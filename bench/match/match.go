@@ -195,7 +195,7 @@ func (c *Config) Check(ctx context.Context) error {
 			continue
 		}
 		label := fmt.Sprintf("engine%d (%s)", i+1, e.Name)
-		if _, err := exec.LookPath(e.Command[0]); err != nil {
+		if _, err := exec.LookPath(e.Program()); err != nil {
 			return fmt.Errorf("%s: %v", label, err)
 		}
 		log := client.NewLog(c.Log)

@@ -113,7 +113,7 @@ func ParseLimit(s string) (Limit, error) {
 		case "tc":
 			var t Limit
 			t, err = ParseTC(v)
-			l.Base, l.Inc = t.Base, t.Inc
+			l = l.WithClock(t)
 		case "movetime":
 			var ms uint64
 			ms, err = strconv.ParseUint(v, 10, 32)
@@ -141,6 +141,13 @@ func ParseLimit(s string) (Limit, error) {
 		}
 	}
 	return l, nil
+}
+
+// WithClock returns l with the clock of c (its base and increment) in
+// place of its own.
+func (l Limit) WithClock(c Limit) Limit {
+	l.Base, l.Inc = c.Base, c.Inc
+	return l
 }
 
 // TC writes the clock as ParseTC reads it ("10+0.1"), or "" without one.

@@ -94,6 +94,11 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
+	for _, e := range cfg.Engines {
+		if e.Dir != "" {
+			return usagef("--engines: %s has a dir, which a match on a broker cannot use: workers run the uploaded program in their own directory", e.Name)
+		}
+	}
 	var err error
 	m.client, err = m.dial("sower match")
 	return err

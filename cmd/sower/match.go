@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,6 +21,8 @@ import (
 type matchFlags struct {
 	engine, name, limit   [2]string
 	options               [2][]string
+	enginesFile           string
+	chosen, each          []string
 	tc                    string
 	movetime, depth       int
 	nodes                 uint64
@@ -91,6 +94,9 @@ func (c *cli) match(args []string) error {
 		fs.StringArrayVar(&f.options[i], fmt.Sprintf("option%d", n), nil, fmt.Sprintf("engine %d option Name=Value, sent with setoption (repeatable)", n))
 		fs.StringVar(&f.limit[i], fmt.Sprintf("limit%d", n), "", fmt.Sprintf(`engine %d's own limit instead of the shared one: "tc=10+0.1", "movetime=MS", "nodes=N", "depth=N" (combinable)`, n))
 	}
+	fs.StringVar(&f.enginesFile, "engines", "", `JSON file of engines: a list of {"name", "cmd", "dir", "options": {…}, "limit"} (see docs/cli.md)`)
+	fs.StringArrayVar(&f.chosen, "engine", nil, "name=NAME: play the engines file's engine NAME (repeatable; in order, engine1 first; none: every engine of the file)")
+	fs.StringArrayVar(&f.each, "option", nil, "option Name=Value for every engine, unless the engine sets its own (repeatable)")
 	fs.StringVar(&f.tc, "tc", "", "time control for both engines: seconds+increment (10+0.1)")
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
@@ -354,36 +360,14 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	shared.MoveTime = time.Duration(f.movetime) * time.Millisecond
 	shared.Nodes, shared.Depth = f.nodes, f.depth
 
-	for i := range 2 {
-		flag := fmt.Sprintf("--engine%d", i+1)
-		if strings.TrimSpace(f.engine[i]) == "" {
-			return cfg, usagef("%s is required", flag)
-		}
-		e, err := match.ParseEngine(f.engine[i])
-		if err != nil {
-			return cfg, usagef("%s: %v", flag, err)
-		}
-		if f.name[i] != "" {
-			e.Name = f.name[i]
-		}
-		e.Limit = shared
-		if f.limit[i] != "" {
-			if e.Limit, err = timecontrol.ParseLimit(f.limit[i]); err != nil {
-				return cfg, usagef("--limit%d: %v", i+1, err)
-			}
-		}
-		for _, s := range f.options[i] {
-			o, err := match.ParseOption(s)
-			if err != nil {
-				return cfg, usagef("--option%d: %v", i+1, err)
-			}
-			e.Options = append(e.Options, o)
-		}
-		cfg.Engines[i] = e
+	engines, err := f.engineList(shared)
+	if err != nil {
+		return cfg, err
 	}
-	if a, b := cfg.Engines[0].Name, cfg.Engines[1].Name; a == b && f.name[0] == "" && f.name[1] == "" {
-		cfg.Engines[0].Name, cfg.Engines[1].Name = a+"-1", b+"-2"
+	if len(engines) != 2 {
+		return cfg, usagef("--engines: %d engines chosen; a match needs two (--engine name=A --engine name=B)", len(engines))
 	}
+	cfg.Engines = [2]match.EngineSpec(engines)
 
 	if f.openings != "" {
 		fl, err := os.Open(f.openings)
@@ -408,4 +392,116 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report
 	return cfg, nil
+}
+
+// engineList returns the engines the flags give: --engine1 and --engine2,
+// or those --engine chooses from the --engines file, with the shared
+// limit and the --option options where they set none of their own.
+func (f *matchFlags) engineList(shared timecontrol.Limit) ([]match.EngineSpec, error) {
+	each, err := parseOptions("--option", f.each)
+	if err != nil {
+		return nil, err
+	}
+	if f.enginesFile != "" || len(f.chosen) > 0 {
+		return f.fileEngines(shared, each)
+	}
+	var out []match.EngineSpec
+	for i := range 2 {
+		flag := fmt.Sprintf("--engine%d", i+1)
+		if strings.TrimSpace(f.engine[i]) == "" {
+			return nil, usagef("%s is required", flag)
+		}
+		e, err := match.ParseEngine(f.engine[i])
+		if err != nil {
+			return nil, usagef("%s: %v", flag, err)
+		}
+		if f.name[i] != "" {
+			e.Name = f.name[i]
+		}
+		e.Limit = shared
+		if f.limit[i] != "" {
+			if e.Limit, err = timecontrol.ParseLimit(f.limit[i]); err != nil {
+				return nil, usagef("--limit%d: %v", i+1, err)
+			}
+		}
+		own, err := parseOptions(fmt.Sprintf("--option%d", i+1), f.options[i])
+		if err != nil {
+			return nil, err
+		}
+		if e.Builtin == "" {
+			own = mergeOptions(each, own)
+		}
+		e.Options = own
+		out = append(out, e)
+	}
+	if a, b := out[0].Name, out[1].Name; a == b && f.name[0] == "" && f.name[1] == "" {
+		out[0].Name, out[1].Name = a+"-1", b+"-2"
+	}
+	return out, nil
+}
+
+// fileEngines returns the engines --engine chooses from the --engines
+// file.
+func (f *matchFlags) fileEngines(shared timecontrol.Limit, each []match.Option) ([]match.EngineSpec, error) {
+	if f.enginesFile == "" {
+		return nil, usagef("--engine chooses from an engines file: give --engines FILE")
+	}
+	for i := range 2 {
+		for _, fl := range []struct {
+			name string
+			set  bool
+		}{{"engine", f.engine[i] != ""}, {"name", f.name[i] != ""}, {"option", len(f.options[i]) > 0}, {"limit", f.limit[i] != ""}} {
+			if fl.set {
+				return nil, usagef("--%s%d with --engines: the engines come from the file (set names, options and limits there)", fl.name, i+1)
+			}
+		}
+	}
+	data, err := os.ReadFile(f.enginesFile)
+	if err != nil {
+		return nil, flagError("--engines", err)
+	}
+	file, err := match.ReadEngines(data)
+	if err != nil {
+		return nil, usagef("--engines %s: %v", f.enginesFile, err)
+	}
+	engines, err := match.SelectEngines(file, f.chosen)
+	if err != nil {
+		return nil, usagef("--engine %v", err)
+	}
+	for i := range engines {
+		e := &engines[i]
+		if e.Limit.IsZero() {
+			e.Limit = shared
+		}
+		if e.Builtin == "" {
+			e.Options = mergeOptions(each, e.Options)
+		}
+	}
+	return engines, nil
+}
+
+// parseOptions reads the Name=Value options of a repeatable flag.
+func parseOptions(flag string, values []string) ([]match.Option, error) {
+	var out []match.Option
+	for _, s := range values {
+		o, err := match.ParseOption(s)
+		if err != nil {
+			return nil, usagef("%s: %v", flag, err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// mergeOptions returns the options every engine gets (each) followed by
+// an engine's own, leaving out those of each that the engine sets itself
+// (names compared without regard to case).
+func mergeOptions(each, own []match.Option) []match.Option {
+	var out []match.Option
+	for _, o := range each {
+		if !slices.ContainsFunc(own, func(x match.Option) bool { return strings.EqualFold(x.Name, o.Name) }) {
+			out = append(out, o)
+		}
+	}
+	return append(out, own...)
 }
