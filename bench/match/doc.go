@@ -76,6 +76,18 @@
 // the built-in players and the openings come from the seed, a match
 // resumed after an interruption plays the games the whole match would.
 //
+// # Tournaments
+//
+// A Tournament plays several engines against each other: a gauntlet (the
+// first against each of the others) or a round robin (every pairing).
+// Each pairing is a match of its own runner, played in pairs of games as
+// a match is; the pairings take turns a pair at a time, a worker keeps
+// the processes of one pairing's engines, and the games are numbered
+// through the tournament, each record naming its pairing. The standings
+// hold each pairing's summary; FitRatings fits Elo ratings to all the
+// games by maximum likelihood in the logistic (Bradley–Terry) model, with
+// the mean or a named engine held at 0, and the report adds a crosstable.
+//
 // # Statistics
 //
 // All counts are engine1's. The Elo line follows cutechess-cli: the score μ

@@ -50,7 +50,7 @@ func NewTable(cfg Config) (*Table, error) {
 	cfg.Openings, cfg.RandomPlies, cfg.Progress = nil, 0, nil
 	r := newRunner(&cfg)
 	r.cancel = func() {}
-	return &Table{r: r, w: &worker{}}, nil
+	return &Table{r: r, w: newWorker()}, nil
 }
 
 // PlayPair plays pair number pair (0-based: games 2·pair+1 and 2·pair+2)
@@ -82,8 +82,7 @@ func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]
 
 // Close stops the table's players.
 func (t *Table) Close() {
-	t.w.drop(0, quitGrace)
-	t.w.drop(1, quitGrace)
+	t.w.close()
 }
 
 // Tally is the arbiter's book-keeping without its players: it counts games

@@ -13,7 +13,10 @@ import (
 // GameRecord is one finished game: the object written, one per line, to the
 // JSON records, and the source of the PGN-like text.
 type GameRecord struct {
-	Game    int               `json:"game"`    // 1-based, in the order games were started
+	Game int `json:"game"` // 1-based, in the order games were started
+	// Pairing, in a tournament, is the game's pairing: its place (from 1)
+	// in the tournament's list of pairings. It is 0 in a match.
+	Pairing int               `json:"pairing,omitempty"`
 	Variant string            `json:"variant"` // the game's name
 	Options map[string]string `json:"options"` // the rule options sent to both engines
 	Start   string            `json:"start"`   // the start position (rule book notation)

@@ -23,6 +23,8 @@ type matchFlags struct {
 	options               [2][]string
 	enginesFile           string
 	chosen, each          []string
+	gauntlet, roundRobin  bool
+	anchor                string
 	tc                    string
 	movetime, depth       int
 	nodes                 uint64
@@ -86,7 +88,7 @@ func joinSPRT(args []string) []string {
 
 func (c *cli) match(args []string) error {
 	var f matchFlags
-	fs := c.flags("match", `--engine1 CMD --engine2 CMD [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
+	fs := c.flags("match", `(--engine1 CMD --engine2 CMD | --engines FILE [--engine name=NAME]… [--gauntlet | --round-robin]) [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
 	for i := range 2 {
 		n := i + 1
 		fs.StringVar(&f.engine[i], fmt.Sprintf("engine%d", n), "", fmt.Sprintf(`engine %d: a command line ("./sower", "engine --flag") or builtin:random, builtin:greedy`, n))
@@ -97,6 +99,9 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.enginesFile, "engines", "", `JSON file of engines: a list of {"name", "cmd", "dir", "options": {…}, "limit"} (see docs/cli.md)`)
 	fs.StringArrayVar(&f.chosen, "engine", nil, "name=NAME: play the engines file's engine NAME (repeatable; in order, engine1 first; none: every engine of the file)")
 	fs.StringArrayVar(&f.each, "option", nil, "option Name=Value for every engine, unless the engine sets its own (repeatable)")
+	fs.BoolVar(&f.gauntlet, "gauntlet", false, "a tournament: the first engine against each of the others, --games games a pairing")
+	fs.BoolVar(&f.roundRobin, "round-robin", false, "a tournament: every engine against every other, --games games a pairing")
+	fs.StringVar(&f.anchor, "anchor", "", "the engine whose rating a tournament holds at 0 (default: the mean of the ratings at 0)")
 	fs.StringVar(&f.tc, "tc", "", "time control for both engines: seconds+increment (10+0.1)")
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
@@ -111,7 +116,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation; # comments)")
 	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for random openings and built-in players")
-	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped)")
+	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped); in a tournament, games of each pairing")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs to play at once, each with its own engine processes (the two games of a pair one after the other)")
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
@@ -126,12 +131,25 @@ func (c *cli) match(args []string) error {
 	if err := parse(fs, joinSPRT(args)); err != nil {
 		return err
 	}
-	cfg, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
+	cfg, engines, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
 	if err != nil {
 		return err
 	}
 	if err := hoyitoOnly(fs, cfg.Variant); err != nil {
 		return err
+	}
+	tn, err := f.tournament(cfg, engines)
+	if err != nil {
+		return err
+	}
+	conf := &cfg // what the outputs and the resumed games go to
+	if tn != nil {
+		conf = &tn.Config
+		if onBroker.url != "" {
+			return usagef("--broker plays a match of two engines; a tournament (--%s) is played here", formatFlag(tn.Format))
+		}
+	} else {
+		cfg.Engines = [2]match.EngineSpec(engines)
 	}
 
 	if err := f.outCheck(onBroker.url != ""); err != nil {
@@ -148,8 +166,12 @@ func (c *cli) match(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg.Played = pf.games
-		if err := cfg.CheckPlayed(); err != nil {
+		conf.Played = pf.games
+		check := cfg.CheckPlayed
+		if tn != nil {
+			check = tn.CheckPlayed
+		}
+		if err := check(); err != nil {
 			return usagef("--out %s: %v", f.out, err)
 		}
 		if err := pf.mend(c.stderr); err != nil {
@@ -160,7 +182,7 @@ func (c *cli) match(args []string) error {
 	outputs := []struct {
 		flag, path string
 		w          *io.Writer
-	}{{"--out", f.out, &cfg.JSON}, {"--pgn", f.pgn, &cfg.PGN}, {"--log", f.log, &cfg.Log}}
+	}{{"--out", f.out, &conf.JSON}, {"--pgn", f.pgn, &conf.PGN}, {"--log", f.log, &conf.Log}}
 	for _, o := range outputs {
 		if o.path != "" {
 			if err := checkOutput(o.flag, o.path); err != nil {
@@ -171,7 +193,12 @@ func (c *cli) match(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if onBroker.url == "" {
+	switch {
+	case tn != nil:
+		if err := tn.Check(ctx); err != nil {
+			return usageError{err}
+		}
+	case onBroker.url == "":
 		if err := cfg.Check(ctx); err != nil {
 			return usageError{err}
 		}
@@ -194,19 +221,35 @@ func (c *cli) match(args []string) error {
 		*o.w = fl
 	}
 	onBroker.out, onBroker.pgn = f.out, f.pgn
-	cfg.Report, cfg.Progress = c.stdout, c.stderr
-	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
+	conf.Report, conf.Progress = c.stdout, c.stderr
+	where := fmt.Sprintf("concurrency %d", max(conf.Concurrency, 1))
 	if onBroker.url != "" {
 		where = "on the broker's workers"
 	}
-	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
-		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
-	sum, err := onBroker.run(ctx, cfg)
+	var played int
+	if tn != nil {
+		names := make([]string, len(tn.Engines))
+		for i, e := range tn.Engines {
+			names[i] = e.Name
+		}
+		fmt.Fprintf(c.stderr, "Tournament (%s) of %s: %s, %d pairings of %d games, %d games, %s, %s\n",
+			tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
+			limitsText(tn.Engines), where)
+		var st match.Standings
+		st, err = match.RunTournament(ctx, *tn)
+		played = st.Games
+	} else {
+		fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
+			cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(cfg.Engines[:]), where)
+		var sum match.Summary
+		sum, err = onBroker.run(ctx, cfg)
+		played = sum.Score.Games()
+	}
 	if errors.Is(err, context.Canceled) {
 		if f.out != "" && f.pgn == "" && onBroker.url == "" && !f.appendOut {
-			return interruptedf("after %d games; the same command with --resume plays the rest", sum.Score.Games())
+			return interruptedf("after %d games; the same command with --resume plays the rest", played)
 		}
-		return interruptedf("after %d games", sum.Score.Games())
+		return interruptedf("after %d games", played)
 	}
 	if err != nil {
 		return err
@@ -218,6 +261,50 @@ func (c *cli) match(args []string) error {
 	}
 	files = nil
 	return nil
+}
+
+// formatFlag returns the flag of a tournament's format.
+func formatFlag(f match.Format) string {
+	if f == match.Gauntlet {
+		return "gauntlet"
+	}
+	return "round-robin"
+}
+
+// tournament returns the tournament the flags ask for, or nil for a
+// match of two engines.
+func (f *matchFlags) tournament(cfg match.Config, engines []match.EngineSpec) (*match.Tournament, error) {
+	if !f.gauntlet && !f.roundRobin {
+		switch {
+		case f.anchor != "":
+			return nil, usagef("--anchor is for a tournament's ratings: add --gauntlet or --round-robin")
+		case len(engines) != 2:
+			return nil, usagef("--engines: %d engines chosen; a match needs two (--engine name=A --engine name=B), a tournament --gauntlet or --round-robin", len(engines))
+		}
+		return nil, nil
+	}
+	tn := &match.Tournament{Config: cfg, Engines: engines, Format: match.RoundRobin, Anchor: -1}
+	if f.gauntlet {
+		tn.Format = match.Gauntlet
+	}
+	switch {
+	case f.gauntlet && f.roundRobin:
+		return nil, usagef("--gauntlet and --round-robin: give one")
+	case cfg.SPRT != nil:
+		return nil, usagef("--sprt tests two engines: a tournament (--%s) has no sequential test", formatFlag(tn.Format))
+	case cfg.Traditional:
+		return nil, usagef("--traditional-match is a match of two engines, not a tournament")
+	}
+	if f.anchor != "" {
+		tn.Anchor = slices.IndexFunc(engines, func(e match.EngineSpec) bool { return e.Name == f.anchor })
+		if tn.Anchor < 0 {
+			return nil, usagef("--anchor %s: not an engine of the tournament", f.anchor)
+		}
+	}
+	if err := tn.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	return tn, nil
 }
 
 // outCheck refuses, before any work, an --out file that holds games
@@ -287,102 +374,99 @@ func (f *matchFlags) resumeCheck(onBroker bool) error {
 	return nil
 }
 
-// limitsText describes the engines' limits: "tc=10+0.1", or
-// "tc=10+0.1 vs depth=2" when they differ.
-func limitsText(cfg *match.Config) string {
-	var s [2]string
-	for i, e := range cfg.Engines {
+// limitsText describes the engines' limits: "tc=10+0.1" when they
+// agree, else each's: "tc=10+0.1 vs depth=2", "builtin vs builtin vs
+// depth=2".
+func limitsText(engines []match.EngineSpec) string {
+	s := make([]string, len(engines))
+	for i, e := range engines {
 		s[i] = e.Limit.String()
 		if e.Builtin != "" {
 			s[i] = "builtin"
 		}
 	}
-	if s[0] == s[1] {
+	if len(slices.Compact(slices.Clone(s))) == 1 {
 		return s[0]
 	}
-	return s[0] + " vs " + s[1]
+	return strings.Join(s, " vs ")
 }
 
 // config checks the flags and builds the match configuration; every error
 // is a usage error.
-func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
+func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.EngineSpec, error) {
 	var cfg match.Config
 	var rules board.Rules
 	var err error
 	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
-		return cfg, usagef("--capture-side: %v", err)
+		return cfg, nil, usagef("--capture-side: %v", err)
 	}
 	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
-		return cfg, usagef("--last-four: %v", err)
+		return cfg, nil, usagef("--last-four: %v", err)
 	}
 	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
 	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
-		return cfg, usagef("--repetition: %v", err)
+		return cfg, nil, usagef("--repetition: %v", err)
 	}
 	rules.NoCaptureLimit = f.noCaptureLimit
 	if err := repetitionLimit(rules); err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
 	if cfg.Variant, err = board.NewWithRules(f.game, rules); err != nil {
-		return cfg, usagef("--game: %v", err)
+		return cfg, nil, usagef("--game: %v", err)
 	}
 
 	var shared timecontrol.Limit
 	if f.tc != "" {
 		if shared, err = timecontrol.ParseTC(f.tc); err != nil {
-			return cfg, usagef("--tc: %v", err)
+			return cfg, nil, usagef("--tc: %v", err)
 		}
 	}
 	switch {
 	case f.movetime < 0:
-		return cfg, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
+		return cfg, nil, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
 	case f.depth < 0 || f.depth > 255:
-		return cfg, usagef("--depth %d: want 1 to 255", f.depth)
+		return cfg, nil, usagef("--depth %d: want 1 to 255", f.depth)
 	case f.margin < 0:
-		return cfg, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
+		return cfg, nil, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
 	case f.timeout <= 0:
-		return cfg, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
+		return cfg, nil, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
 	case f.games < 1:
-		return cfg, usagef("--games %d: want at least 1", f.games)
+		return cfg, nil, usagef("--games %d: want at least 1", f.games)
 	case f.concurrency < 1:
-		return cfg, usagef("--concurrency %d: want at least 1", f.concurrency)
+		return cfg, nil, usagef("--concurrency %d: want at least 1", f.concurrency)
 	case f.randomPlies < 0:
-		return cfg, usagef("--random-plies %d: want 0 or more", f.randomPlies)
+		return cfg, nil, usagef("--random-plies %d: want 0 or more", f.randomPlies)
 	case f.report < 0:
-		return cfg, usagef("--report %d: want 0 or more", f.report)
+		return cfg, nil, usagef("--report %d: want 0 or more", f.report)
 	case f.openings != "" && f.randomPlies > 0:
-		return cfg, usagef("give --openings or --random-plies, not both")
+		return cfg, nil, usagef("give --openings or --random-plies, not both")
 	case f.traditional && lastFourSet:
-		return cfg, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
+		return cfg, nil, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
 	}
 	shared.MoveTime = time.Duration(f.movetime) * time.Millisecond
 	shared.Nodes, shared.Depth = f.nodes, f.depth
 
 	engines, err := f.engineList(shared)
 	if err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
-	if len(engines) != 2 {
-		return cfg, usagef("--engines: %d engines chosen; a match needs two (--engine name=A --engine name=B)", len(engines))
-	}
-	cfg.Engines = [2]match.EngineSpec(engines)
 
 	if f.openings != "" {
 		fl, err := os.Open(f.openings)
 		if err != nil {
-			return cfg, flagError("--openings", err)
+			return cfg, nil, flagError("--openings", err)
 		}
 		defer fl.Close()
 		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
-			return cfg, usagef("--openings %s: %v", f.openings, err)
+			return cfg, nil, usagef("--openings %s: %v", f.openings, err)
 		}
 	}
 	if sprtSet {
 		t, err := match.ParseSPRT(f.sprt)
 		if err != nil {
-			return cfg, usagef("--sprt: %v", err)
+			return cfg, nil, usagef("--sprt: %v", err)
 		}
 		cfg.SPRT = &t
 	}
@@ -391,7 +475,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report
-	return cfg, nil
+	return cfg, engines, nil
 }
 
 // engineList returns the engines the flags give: --engine1 and --engine2,
