@@ -77,6 +77,9 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if cfg.Log != nil {
 		return match.Summary{}, errors.New("the engines' log is written by each worker (sower worker --log)")
 	}
+	if cfg.NoRepeat {
+		return match.Summary{}, errors.New("a match without repeated openings: a task carries one opening for its pair of games")
+	}
 	if err := cfg.Validate(); err != nil {
 		return match.Summary{}, err
 	}

@@ -16,8 +16,9 @@ import (
 )
 
 // Version is the version of the task and result messages; a worker refuses
-// a task of another version and says so.
-const Version = 2
+// a task of another version and says so. Version 3 added clocks with
+// periods (timecontrol.Limit.Moves).
+const Version = 3
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (

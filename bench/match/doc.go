@@ -26,7 +26,7 @@
 //	ucinewgame
 //	isready                    → readyok
 //	position startpos|fen <start> [moves …]
-//	go wtime … btime … winc … binc … | movetime … | nodes … | depth …
+//	go wtime … btime … winc … binc … [movestogo …] | movetime … | nodes … | depth …
 //	                           → info … bestmove <move>
 //
 // The rule options are sent before each game when they differ from what the

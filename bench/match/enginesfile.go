@@ -141,7 +141,7 @@ func readEntry(r json.RawMessage) (EngineSpec, error) {
 		if spec.Limit.HasClock() {
 			return spec, errors.New(`field "tc": the limit has a clock already`)
 		}
-		tc, err := timecontrol.ParseTC(e.TC)
+		tc, err := timecontrol.ParseTimeControl(e.TC)
 		if err != nil {
 			return spec, fmt.Errorf(`field "tc": %v`, err)
 		}

@@ -47,6 +47,14 @@ type Config struct {
 	// again from the first. With no openings and RandomPlies zero every
 	// game starts at the variant's start position.
 	Openings []board.Position
+	// ShuffleOpenings plays the Openings in an order shuffled with Seed
+	// (cutechess-cli's order=random) instead of the given one.
+	ShuffleOpenings bool
+	// NoRepeat starts every game from an opening of its own instead of
+	// each opening twice: game k starts from opening k. Games 2k and
+	// 2k+1 still swap colours, and still form a pair for the pentanomial
+	// statistics.
+	NoRepeat bool
 	// RandomPlies, when Openings is empty, makes one opening per pair by
 	// that many random plies from the start (seeded with Seed), skipping
 	// games already over and repeated positions (see randomOpenings).
@@ -351,12 +359,16 @@ func newRunner(cfg *Config) *runner {
 // of games; replays says whether every engine plays the same games again
 // from the same opening (see timecontrol.Limit.Replays).
 func (c *Config) noteOpenings(openings []board.Position, replays bool) {
-	pairs := (c.Games + 1) / 2
+	pairs := c.openingsWanted()
+	distinct, what := 2*len(openings), "pairs"
+	if c.NoRepeat {
+		distinct, what = len(openings), "games"
+	}
 	switch {
 	case c.Progress == nil || len(openings) >= pairs:
 	case replays:
-		fmt.Fprintf(c.Progress, "only %d openings for %d pairs: at a node or depth limit a pair played again from an opening repeats its games, so only the first %d games are distinct\n",
-			len(openings), pairs, 2*len(openings))
+		fmt.Fprintf(c.Progress, "only %d openings for %d %s: at a node or depth limit a game played again from an opening repeats itself, so only the first %d games are distinct\n",
+			len(openings), pairs, what, distinct)
 	case c.RandomPlies > 0 && len(c.Openings) == 0:
 		fmt.Fprintf(c.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(openings), c.RandomPlies)
 	}
@@ -412,7 +424,7 @@ func (r *runner) work(ctx context.Context) {
 		if !ok {
 			return
 		}
-		if !r.playPair(ctx, w, pair, r.openings[pair%len(r.openings)], r.finish) {
+		if !r.playPair(ctx, w, pair, r.opening, r.finish) {
 			return
 		}
 	}
@@ -433,21 +445,32 @@ func (r *runner) take(ctx context.Context) (int, bool) {
 	return pair, true
 }
 
-// playPair plays the games of a pair from open (one when the last pair is cut short
-// by an odd number of games), handing each record to done as it finishes.
-// It returns false if the match stopped during a game.
-func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*record.GameRecord)) bool {
+// playPair plays the games of a pair (one when the last pair is cut
+// short by an odd number of games), game idx from open(idx), handing each
+// record to done as it finishes. It returns false if the match stopped
+// during a game.
+func (r *runner) playPair(ctx context.Context, w *worker, pair int, open func(idx int) board.Position, done func(*record.GameRecord)) bool {
 	for idx := 2 * pair; idx < min(2*pair+2, r.cfg.Games); idx++ {
 		if r.played[idx] {
 			continue
 		}
-		rec := r.play(ctx, w, idx, open, r.lastFour(idx))
+		rec := r.play(ctx, w, idx, open(idx), r.lastFour(idx))
 		if rec == nil {
 			return false
 		}
 		done(rec)
 	}
 	return true
+}
+
+// opening returns the opening game idx (0-based) starts from: its pair's,
+// or with NoRepeat its own.
+func (r *runner) opening(idx int) board.Position {
+	k := idx / 2
+	if r.cfg.NoRepeat {
+		k = idx
+	}
+	return r.openings[k%len(r.openings)]
 }
 
 // lastFour returns game idx's LastFour setting: the variant's, or in a
@@ -590,17 +613,14 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		r.log.Note("game %d: %s (south) vs %s (north)", r.gameNumber(idx), labels[board.South], labels[board.North])
 	}
 
-	var clock [2]time.Duration
-	for s, l := range lims {
-		clock[s] = l.Base
-	}
+	clocks := timecontrol.NewClocks(lims)
 	for !g.Status().Over() {
 		pos := g.Position()
 		side := pos.Side()
 		if err := ctx.Err(); err != nil {
 			return forfeit(side, &fault{aborted, err.Error()})
 		}
-		mv := timecontrol.NewMove(lims, clock, side, r.cfg.TimeMargin, r.cfg.timeout())
+		mv := clocks.Move(side, r.cfg.TimeMargin, r.cfg.timeout())
 		rep, f := r.answer(ctx, players[side], g, mv.Go, pondering[side])
 		pondering[side] = ponder{}
 		if f != nil && f.term == record.TimeForfeit {
@@ -612,7 +632,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		if late := mv.Late(rep.Elapsed); late != "" {
 			return forfeit(side, &fault{record.TimeForfeit, late})
 		}
-		clock[side] = lims[side].After(clock[side], rep.Elapsed)
+		clocks.Charge(side, rep.Elapsed)
 		m, err := v.ParseMove(rep.Move)
 		if err == nil {
 			err = g.Play(m)
@@ -629,7 +649,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		}
 		rec.Moves = append(rec.Moves, record.NewMoveRecord(m, side, rep))
 		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
-			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], timecontrol.NewMove(lims, clock, side, 0, 0).Go); f != nil {
+			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], clocks.Move(side, 0, 0).Go); f != nil {
 				return forfeit(side, f)
 			}
 		}

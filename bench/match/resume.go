@@ -78,7 +78,7 @@ func (r *runner) checkRecord(rec *record.GameRecord, i int) error {
 		return err
 	}
 	idx := rec.Game - 1
-	su := r.setup(idx, r.openings[(idx/2)%len(r.openings)], r.lastFourHeld(idx))
+	su := r.setup(idx, r.opening(idx), r.lastFourHeld(idx))
 	if d := recordDiff(rec, su.record(idx, r.cfg)); d != "" {
 		return fmt.Errorf("game %d was played in another match: %s", r.gameNumber(idx), d)
 	}

@@ -227,7 +227,7 @@ func newTourney(t *Tournament) *tourney {
 	for p, pair := range tr.pairings {
 		cfg := *c
 		cfg.Engines = [2]EngineSpec{t.Engines[pair[0]], t.Engines[pair[1]]}
-		cfg.Openings, cfg.RandomPlies = openings, 0
+		cfg.Openings, cfg.RandomPlies, cfg.ShuffleOpenings = openings, 0, false
 		cfg.Progress, cfg.Report, cfg.JSON, cfg.PGN, cfg.Log, cfg.Played = nil, nil, nil, nil, nil, nil
 		r := newRunner(&cfg)
 		r.log, r.procs, r.ids = tr.log, procs, pair
@@ -322,7 +322,7 @@ func (tr *tourney) work(ctx context.Context) {
 		r := tr.runs[p]
 		w.keep(r.ids)
 		done := func(rec *record.GameRecord) { tr.finish(p, rec) }
-		if !r.playPair(ctx, w, pair, r.openings[pair%len(r.openings)], done) {
+		if !r.playPair(ctx, w, pair, r.opening, done) {
 			return
 		}
 	}

@@ -82,6 +82,8 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	switch {
 	case cfg.Traditional:
 		return usagef("--traditional-match plays its games in sequence: it cannot be spread over workers (leave out --broker)")
+	case cfg.NoRepeat:
+		return usagef("--repeat=false with --broker: a task carries one opening for its pair of games")
 	case fs.Changed("log"):
 		return usagef("--log with --broker: each worker writes its engines' log (sower worker --log FILE)")
 	case m.ackWait <= 0:

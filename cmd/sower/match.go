@@ -33,7 +33,8 @@ type matchFlags struct {
 	captureSide, lastFour string
 	repetition            string
 	noCaptureLimit        int
-	openings              string
+	openings, order       string
+	repeat                bool
 	randomPlies           int
 	seed                  uint64
 	games, concurrency    int
@@ -102,7 +103,7 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.gauntlet, "gauntlet", false, "a tournament: the first engine against each of the others, --games games a pairing")
 	fs.BoolVar(&f.roundRobin, "round-robin", false, "a tournament: every engine against every other, --games games a pairing")
 	fs.StringVar(&f.anchor, "anchor", "", "the engine whose rating a tournament holds at 0 (default: the mean of the ratings at 0)")
-	fs.StringVar(&f.tc, "tc", "", "time control for both engines: seconds+increment (10+0.1)")
+	fs.StringVar(&f.tc, "tc", "", "time control for every engine: seconds+increment (10+0.1), moves/seconds+increment (40/60+0.5: refilled every 40 moves) or inf")
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
 	fs.IntVarP(&f.depth, "depth", "d", 0, "depth per move for both engines")
@@ -114,6 +115,8 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.repetition, "repetition", "threefold", "Hoyito III Repetition: threefold or off (off needs a no-capture limit)")
 	fs.IntVar(&f.noCaptureLimit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
 	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation; # comments)")
+	fs.StringVar(&f.order, "openings-order", "sequential", "the order --openings are played in: sequential or random (shuffled with --seed)")
+	fs.BoolVar(&f.repeat, "repeat", true, "play each opening twice, colours swapped (--repeat=false: every game from an opening of its own)")
 	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for random openings and built-in players")
 	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped); in a tournament, games of each pairing")
@@ -419,7 +422,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 
 	var shared timecontrol.Limit
 	if f.tc != "" {
-		if shared, err = timecontrol.ParseTC(f.tc); err != nil {
+		if shared, err = timecontrol.ParseTimeControl(f.tc); err != nil {
 			return cfg, nil, usagef("--tc: %v", err)
 		}
 	}
@@ -442,6 +445,10 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 		return cfg, nil, usagef("--report %d: want 0 or more", f.report)
 	case f.openings != "" && f.randomPlies > 0:
 		return cfg, nil, usagef("give --openings or --random-plies, not both")
+	case f.order != "sequential" && f.order != "random":
+		return cfg, nil, usagef("--openings-order %q: want sequential or random", f.order)
+	case f.order == "random" && f.openings == "":
+		return cfg, nil, usagef("--openings-order random shuffles the --openings file; give one")
 	case f.traditional && lastFourSet:
 		return cfg, nil, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
 	}
@@ -471,6 +478,7 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 		cfg.SPRT = &t
 	}
 	cfg.RandomPlies, cfg.Seed = f.randomPlies, f.seed
+	cfg.ShuffleOpenings, cfg.NoRepeat = f.order == "random", !f.repeat
 	cfg.Games, cfg.Concurrency, cfg.Traditional, cfg.Ponder = f.games, f.concurrency, f.traditional, f.ponder
 	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
