@@ -56,6 +56,14 @@
 // clock by no more than the margin is accepted and leaves the clock at
 // zero; the increment is then added.
 //
+// # Adjudication
+//
+// Off by default, Config.Resign and Config.Draw end a game on the
+// engines' scores, as cutechess-cli's -resign and -draw do: a win both
+// engines agree on for K moves each, or a draw both score near zero for
+// K moves each after the first P plies. The record's termination is
+// record.Adjudication and its reason names the rule.
+//
 // # Openings and pairs
 //
 // Games 2k and 2k+1 start from the same opening with colours swapped:

@@ -84,6 +84,10 @@ type Config struct {
 	// and a new "go" (see client.Engine.Ponder). An engine given the
 	// option Ponder=false does not ponder.
 	Ponder bool
+	// Resign and Draw, if set, adjudicate a game on the engines' scores
+	// (see ResignRule, DrawRule); the record's termination says so.
+	Resign *ResignRule
+	Draw   *DrawRule
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -151,6 +155,12 @@ func (c *Config) Validate() error {
 		if err := c.SPRT.Check(); err != nil {
 			return err
 		}
+	}
+	if r := c.Resign; r != nil && (r.Moves < 1 || r.Score < 1) {
+		return fmt.Errorf("resign rule %s: want movecount and score above 0", r)
+	}
+	if d := c.Draw; d != nil && (d.Moves < 1 || d.Score < 0 || d.Ply < 0) {
+		return fmt.Errorf("draw rule %s: want movecount above 0, score and ply 0 or more", d)
 	}
 	return nil
 }
@@ -614,6 +624,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 	}
 
 	clocks := timecontrol.NewClocks(lims)
+	adj := adjudicator{resign: r.cfg.Resign, draw: r.cfg.Draw}
 	for !g.Status().Over() {
 		pos := g.Position()
 		side := pos.Side()
@@ -648,6 +659,17 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 			return forfeit(side, &fault{record.IllegalMove, what})
 		}
 		rec.Moves = append(rec.Moves, record.NewMoveRecord(m, side, rep))
+		if g.Status().Over() {
+			continue
+		}
+		if res, why, ok := adj.add(side, rep.Info); ok {
+			endPonders()
+			rec.Result, rec.Winner = record.ResultText(res), res.String()
+			rec.Termination, rec.Reason = record.Adjudication, why
+			p := g.Position()
+			rec.Final, rec.Date = p.String(), record.Today()
+			return rec
+		}
 		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
 			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], clocks.Move(side, 0, 0).Go); f != nil {
 				return forfeit(side, f)
@@ -670,12 +692,8 @@ func (r *runner) finish(rec *record.GameRecord) {
 	s := &r.sum
 	r.write(rec)
 	if r.cfg.Progress != nil {
-		detail := rec.Reason
-		if rec.Termination != record.Normal {
-			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
-		}
 		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s",
-			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, detail,
+			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, progressDetail(rec),
 			scoreText(s.Score), eloText(s.Score))
 		if s.SPRT != nil {
 			line += fmt.Sprintf(", llr %.3g", s.LLR)
@@ -687,6 +705,15 @@ func (r *runner) finish(rec *record.GameRecord) {
 		snap := r.summary()
 		snap.WriteReport(r.cfg.Report)
 	}
+}
+
+// progressDetail says in a progress line how a game ended: the rule, the
+// adjudication, or who forfeited how.
+func progressDetail(rec *record.GameRecord) string {
+	if rec.Loser != "" {
+		return fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
+	}
+	return rec.Reason
 }
 
 // write writes a game's records; the first error stops the match.

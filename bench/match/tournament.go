@@ -372,12 +372,8 @@ func (tr *tourney) finish(p int, rec *record.GameRecord) {
 	}
 	total := tr.t.Games()
 	if c.Progress != nil {
-		detail := rec.Reason
-		if rec.Termination != record.Normal {
-			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
-		}
 		fmt.Fprintf(c.Progress, "Finished game %d of %d (%s vs %s): %s {%s}; %s: %s\n",
-			rec.Game, total, rec.South, rec.North, rec.Result, detail, tr.pairingName(p), scoreText(score))
+			rec.Game, total, rec.South, rec.North, rec.Result, progressDetail(rec), tr.pairingName(p), scoreText(score))
 	}
 	if n := c.ReportEvery; n > 0 && tr.counted%n == 0 && tr.counted < total && c.Report != nil {
 		st := tr.standings()

@@ -288,9 +288,9 @@ func (g *GameRecord) CheckResult() error {
 		return fmt.Errorf("game %d: result %q with winner %q", g.Game, g.Result, g.Winner)
 	}
 	switch g.Termination {
-	case Normal:
+	case Normal, Adjudication:
 		if g.Loser != "" {
-			return fmt.Errorf("game %d: ended by the rules, yet %s is named the loser", g.Game, g.Loser)
+			return fmt.Errorf("game %d: ended by %s, yet %s is named the loser", g.Game, map[Termination]string{Normal: "the rules", Adjudication: "adjudication"}[g.Termination], g.Loser)
 		}
 	case TimeForfeit, IllegalMove, Crash, NoAnswer:
 		if g.Loser == "" || g.Winner == "draw" || g.Loser == g.Winner {

@@ -39,37 +39,42 @@ type matchFlags struct {
 	seed                  uint64
 	games, concurrency    int
 	traditional, ponder   bool
-	sprt                  string
+	sprt, resign, draw    string
 	report                int
 	out, pgn, log         string
 	resume, appendOut     bool
 }
 
-// sprtKeys are the words of an --sprt value; written unquoted after --sprt
-// they are gathered into its value.
-func sprtKeys() []string { return []string{"elo0=", "elo1=", "alpha=", "beta=", "model="} }
+// keyedFlags are the flags whose value is key=value words, and their
+// keys; written unquoted after the flag, the words are gathered into its
+// value.
+func keyedFlags() map[string][]string {
+	return map[string][]string{
+		"sprt":   {"elo0=", "elo1=", "alpha=", "beta=", "model="},
+		"resign": {"movecount=", "score="},
+		"draw":   {"ply=", "movecount=", "score="},
+	}
+}
 
 // joinSPRT lets "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05" be written
-// without quotes: the key=value words that follow --sprt become its value.
+// without quotes: the key=value words that follow --sprt become its
+// value; so do those that follow --resign and --draw.
 func joinSPRT(args []string) []string {
-	isKey := func(s string) bool {
-		for _, k := range sprtKeys() {
-			if strings.HasPrefix(s, k) {
-				return true
-			}
-		}
-		return false
-	}
+	flags := keyedFlags()
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		val, inline := strings.CutPrefix(a, "--sprt=")
-		if a != "--sprt" && !inline {
+		name, val, inline := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		keys, keyed := flags[name]
+		if !keyed || !strings.HasPrefix(a, "--") {
 			out = append(out, a)
 			continue
+		}
+		isKey := func(s string) bool {
+			return slices.ContainsFunc(keys, func(k string) bool { return strings.HasPrefix(s, k) })
 		}
 		parts := []string{}
 		if inline {
@@ -82,7 +87,7 @@ func joinSPRT(args []string) []string {
 			i++
 			parts = append(parts, args[i])
 		}
-		out = append(out, "--sprt="+strings.Join(parts, " "))
+		out = append(out, "--"+name+"="+strings.Join(parts, " "))
 	}
 	return out
 }
@@ -124,6 +129,8 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
+	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
+	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
@@ -135,6 +142,9 @@ func (c *cli) match(args []string) error {
 		return err
 	}
 	cfg, engines, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
+	if err == nil {
+		err = f.adjudication(&cfg, fs.Changed("resign"), fs.Changed("draw"))
+	}
 	if err != nil {
 		return err
 	}
@@ -263,6 +273,25 @@ func (c *cli) match(args []string) error {
 		}
 	}
 	files = nil
+	return nil
+}
+
+// adjudication reads --resign and --draw into cfg.
+func (f *matchFlags) adjudication(cfg *match.Config, resignSet, drawSet bool) error {
+	if resignSet {
+		r, err := match.ParseResign(f.resign)
+		if err != nil {
+			return usagef("--resign: %v", err)
+		}
+		cfg.Resign = &r
+	}
+	if drawSet {
+		d, err := match.ParseDraw(f.draw)
+		if err != nil {
+			return usagef("--draw: %v", err)
+		}
+		cfg.Draw = &d
+	}
 	return nil
 }
 
