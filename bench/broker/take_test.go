@@ -8,10 +8,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/selfplay"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
 )
@@ -482,3 +484,29 @@ func TestPGNWrittenNotAgain(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestSetupCarries checks that a task's setup carries to the worker what
+// decides the games beyond the engines and the rules: a clock with
+// periods and the adjudication rules.
+func TestSetupCarries(t *testing.T) {
+	cfg, _ := matchResults(t)
+	cfg.Engines[0].Limit = timecontrol.Limit{Base: time.Minute, Inc: time.Second, Moves: 40}
+	cfg.Resign = &match.ResignRule{Moves: 3, Score: 600}
+	cfg.Draw = &match.DrawRule{Ply: 40, Moves: 8, Score: 10}
+	b, err := json.Marshal(NewSetup(&cfg, [2]string{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Setup
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.config([2]string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Engines[0].Limit != cfg.Engines[0].Limit || *got.Resign != *cfg.Resign || *got.Draw != *cfg.Draw {
+		t.Errorf("the worker's match: limit %v, resign %v, draw %v; want %v, %v, %v",
+			got.Engines[0].Limit, got.Resign, got.Draw, cfg.Engines[0].Limit, cfg.Resign, cfg.Draw)
+	}
+}
