@@ -298,17 +298,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	r := newRunner(&cfg)
-	gctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r.cancel = cancel
-	if err := r.restore(); err != nil {
+	if err := playOut(ctx, cfg.Concurrency, &r.cancel, r.restore, r.work); err != nil {
 		return Summary{}, err
 	}
-	var wg sync.WaitGroup
-	for range max(cfg.Concurrency, 1) {
-		wg.Go(func() { r.work(gctx) })
-	}
-	wg.Wait()
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -326,6 +318,24 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return sum, fmt.Errorf("match stopped after %d games: %w", sum.Score.Games(), ctx.Err())
 	}
 	return sum, nil
+}
+
+// playOut restores the games an earlier run played, then runs
+// concurrency workers (at least one) until they end, under a context that
+// *cancel cancels (set before restore runs).
+func playOut(ctx context.Context, concurrency int, cancel *context.CancelFunc, restore func() error, work func(context.Context)) error {
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	*cancel = stop
+	if err := restore(); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	for range max(concurrency, 1) {
+		wg.Go(func() { work(gctx) })
+	}
+	wg.Wait()
+	return nil
 }
 
 // runner is the state of a match in progress.

@@ -169,17 +169,9 @@ func RunTournament(ctx context.Context, t Tournament) (Standings, error) {
 		return Standings{}, err
 	}
 	tr := newTourney(&t)
-	gctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	tr.cancel = cancel
-	if err := tr.restore(); err != nil {
+	if err := playOut(ctx, t.Config.Concurrency, &tr.cancel, tr.restore, tr.work); err != nil {
 		return Standings{}, err
 	}
-	var wg sync.WaitGroup
-	for range max(t.Config.Concurrency, 1) {
-		wg.Go(func() { tr.work(gctx) })
-	}
-	wg.Wait()
 
 	tr.mu.Lock()
 	defer tr.mu.Unlock()

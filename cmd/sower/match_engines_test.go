@@ -68,11 +68,7 @@ func TestMatchEnginesFileSower(t *testing.T) {
 func TestMatchEnginesUsage(t *testing.T) {
 	good := writeEngines(t, `[{"name": "a", "cmd": "builtin:random"}, {"name": "b", "cmd": "builtin:greedy"}, {"name": "c", "cmd": "builtin:random"}]`)
 	bad := writeEngines(t, `[{"name": "a", "cmd": "builtin:random"}, {"name": "b", "cmd": "sower", "limit": "depth=0"}]`)
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	tests := []usageCase{
 		{"bad entry", []string{"--engines", bad}, `--engines ` + bad + `: entry 2 ("b"): field "limit": `},
 		{"no file", []string{"--engine", "name=a"}, "--engine chooses from an engines file: give --engines FILE"},
 		{"missing file", []string{"--engines", good + ".none"}, "--engines: "},
@@ -83,6 +79,20 @@ func TestMatchEnginesUsage(t *testing.T) {
 		{"limit2 too", []string{"--engines", good, "--engine", "name=a", "--engine", "name=b", "--limit2", "depth=2"}, "--limit2 with --engines"},
 		{"bad each option", []string{"--engines", good, "--engine", "name=a", "--engine", "name=b", "--option", "Hash"}, "--option: "},
 	}
+	checkUsage(t, tests)
+}
+
+// usageCase is a sower match command line refused with a usage error
+// that says want.
+type usageCase struct {
+	name string
+	args []string
+	want string
+}
+
+// checkUsage runs each case's sower match and checks its usage error.
+func checkUsage(t *testing.T, tests []usageCase) {
+	t.Helper()
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, _, err := matchCLI(tc.args...)

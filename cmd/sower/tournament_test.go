@@ -102,11 +102,7 @@ func TestTournamentCLIResume(t *testing.T) {
 // it cannot work.
 func TestTournamentUsage(t *testing.T) {
 	file := writeEngines(t, fourBuiltins)
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
+	checkUsage(t, []usageCase{
 		{"both formats", []string{"--engines", file, "--gauntlet", "--round-robin"}, "--gauntlet and --round-robin: give one"},
 		{"sprt", []string{"--engines", file, "--gauntlet", "--sprt", "elo0=0", "elo1=5"}, "--sprt tests two engines"},
 		{"anchor alone", []string{"--engines", file, "--engine", "name=g1", "--engine", "name=r1", "--anchor", "g1"}, "--anchor is for a tournament"},
@@ -114,16 +110,7 @@ func TestTournamentUsage(t *testing.T) {
 		{"one engine", []string{"--engines", file, "--engine", "name=g1", "--round-robin"}, "at least two"},
 		{"traditional", []string{"--engines", file, "--round-robin", "--game", "hoyito3", "--traditional-match"}, "--traditional-match is a match of two engines"},
 		{"broker", []string{"--engines", file, "--round-robin", "--broker", "nats://127.0.0.1:1"}, "--broker plays a match of two engines"},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			_, _, err := matchCLI(tc.args...)
-			var u usageError
-			if !errors.As(err, &u) || !strings.Contains(err.Error(), tc.want) {
-				t.Errorf("error %v, want a usage error containing %q", err, tc.want)
-			}
-		})
-	}
+	})
 }
 
 // TestTournamentSower plays a gauntlet of the sower binary against two
