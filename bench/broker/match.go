@@ -77,6 +77,9 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if cfg.Log != nil {
 		return match.Summary{}, errors.New("the engines' log is written by each worker (sower worker --log)")
 	}
+	if cfg.Proven != nil {
+		return match.Summary{}, errors.New("proof adjudication is the arbiter's own: the workers do not read a proof book")
+	}
 	if cfg.NoRepeat {
 		return match.Summary{}, errors.New("a match without repeated openings: a task carries one opening for its pair of games")
 	}

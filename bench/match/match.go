@@ -88,6 +88,12 @@ type Config struct {
 	// (see ResignRule, DrawRule); the record's termination says so.
 	Resign *ResignRule
 	Draw   *DrawRule
+	// Proven, if set, is asked after every move whether the position's
+	// result is proven (by a proof book, by endgame tables, which the
+	// arbiter does not read itself): if so the game is adjudicated to it,
+	// with the reason Proven gives. It is called from several goroutines
+	// at once.
+	Proven func(p board.Position) (board.Result, string, bool)
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -672,7 +678,11 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		if g.Status().Over() {
 			continue
 		}
-		if res, why, ok := adj.add(side, rep.Info); ok {
+		res, why, ok := adj.add(side, rep.Info)
+		if !ok && r.cfg.Proven != nil {
+			res, why, ok = r.cfg.Proven(g.Position())
+		}
+		if ok {
 			endPonders()
 			rec.Result, rec.Winner = record.ResultText(res), res.String()
 			rec.Termination, rec.Reason = record.Adjudication, why

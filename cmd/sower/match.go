@@ -15,6 +15,7 @@ import (
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // matchFlags are the flags of sower match.
@@ -24,6 +25,7 @@ type matchFlags struct {
 	enginesFile           string
 	chosen, each          []string
 	gauntlet, roundRobin  bool
+	proven                bool
 	anchor                string
 	tc                    string
 	movetime, depth       int
@@ -131,6 +133,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
 	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
 	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
+	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a game as soon as the proof book proves its result (katro-4x6)")
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
@@ -167,6 +170,9 @@ func (c *cli) match(args []string) error {
 
 	if err := f.outCheck(onBroker.url != ""); err != nil {
 		return err
+	}
+	if f.proven && onBroker.url != "" {
+		return usagef("--adjudicate-proven with --broker: the workers do not read the proof book")
 	}
 	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
@@ -206,6 +212,11 @@ func (c *cli) match(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if f.proven {
+		if conf.Proven, err = c.provenBy(ctx, cfg.Variant); err != nil {
+			return err
+		}
+	}
 	switch {
 	case tn != nil:
 		if err := tn.Check(ctx); err != nil {
@@ -274,6 +285,41 @@ func (c *cli) match(args []string) error {
 	}
 	files = nil
 	return nil
+}
+
+// provenBy loads the proof book of v's game and returns what
+// --adjudicate-proven asks of it after every move: the result it proves.
+func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Position) (board.Result, string, bool), error) {
+	lib := &book.Library{FS: c.proofs}
+	if c.proofs == nil {
+		lib.CacheDir = book.DefaultCacheDir()
+	}
+	if len(book.Files(c.proofs, v.Name())) == 0 {
+		return nil, usagef("--adjudicate-proven: no proof book for %s (there is one for %s)", v.Name(), strings.Join(book.Games(c.proofs), ", "))
+	}
+	fmt.Fprintf(c.stderr, "Loading the proof book of %s (from its cache, or the certificates the first time: half a minute)\n", v.Name())
+	b, err := lib.Wait(ctx, v.Name())
+	if err != nil {
+		return nil, fmt.Errorf("proof book: %w", err)
+	}
+	if w := lib.Warning(v.Name()); w != nil {
+		fmt.Fprintf(c.stderr, "proof book: %v\n", w)
+	}
+	return func(p board.Position) (board.Result, string, bool) {
+		_, plies, win, ok := b.Probe(&p)
+		if !ok {
+			return board.None, "", false
+		}
+		winner := p.Side()
+		if !win {
+			winner = winner.Other()
+		}
+		res := board.SouthWins
+		if winner == board.North {
+			res = board.NorthWins
+		}
+		return res, fmt.Sprintf("proof adjudication: the proof book has %s winning within %d plies", winner, plies), true
+	}, nil
 }
 
 // adjudication reads --resign and --draw into cfg.
