@@ -469,8 +469,9 @@ func limitsText(engines []match.EngineSpec) string {
 	return strings.Join(s, " vs ")
 }
 
-// config checks the flags and builds the match configuration; every error
-// is a usage error.
+// config checks the flags and builds the configuration every game shares
+// and the engines (engine1 first), which the caller makes a match or a
+// tournament of; every error is a usage error.
 func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.EngineSpec, error) {
 	var cfg match.Config
 	var rules board.Rules
