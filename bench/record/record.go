@@ -101,7 +101,9 @@ func ResultText(r board.Result) string {
 // optionOrder is the order of the rule options in records.
 func optionOrder() []string { return RuleOptions()[1:] }
 
-// PGN returns the game as PGN-like text: tags, then the moves numbered
+// PGN returns the game as PGN-like text: tags (the Seven Tag Roster, with
+// South as White and North as Black, then the variant, start and rules),
+// then the moves numbered
 // by turns, each with a comment giving the engine's score/depth and time
 // ({+0.35/12 0.520s}), a final comment with the reason, and the result.
 // A '}' in a comment's text is written as ')' (see pgnComment).
@@ -114,11 +116,19 @@ func optionOrder() []string { return RuleOptions()[1:] }
 func (g *GameRecord) PGN() string {
 	var b strings.Builder
 	tag := func(k, v string) { fmt.Fprintf(&b, "[%s %s]\n", k, strconv.Quote(v)) }
+	// The Seven Tag Roster first, in its order, as PGN readers (Ordo,
+	// BayesElo, chess libraries) expect it: White is South, the side whose
+	// win is 1-0, and Black is North.
 	tag("Event", "sower match")
-	tag("Date", strings.ReplaceAll(g.Date, "-", "."))
+	tag("Site", "?")
+	date := strings.ReplaceAll(g.Date, "-", ".")
+	if date == "" {
+		date = "????.??.??"
+	}
+	tag("Date", date)
 	tag("Round", strconv.Itoa(g.Game))
-	tag("South", g.South)
-	tag("North", g.North)
+	tag("White", g.South)
+	tag("Black", g.North)
 	tag("Result", g.Result)
 	tag("Variant", g.Variant)
 	tag("FEN", g.Start)

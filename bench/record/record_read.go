@@ -240,10 +240,15 @@ func limitTag(tags map[string]string, key string) string {
 // readMovetext fills the record from its tags and movetext.
 func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 	g.Variant, g.Start = tags["Variant"], tags["FEN"]
-	g.South, g.North, g.Result = tags["South"], tags["North"], tags["Result"]
+	g.South, g.North, g.Result = tags["White"], tags["Black"], tags["Result"]
+	if _, ok := tags["White"]; !ok { // written before the Seven Tag Roster
+		g.South, g.North = tags["South"], tags["North"]
+	}
 	g.Engine1 = "south"
 	g.Game, _ = strconv.Atoi(tags["Round"])
-	g.Date = strings.ReplaceAll(tags["Date"], ".", "-")
+	if d := tags["Date"]; d != "????.??.??" {
+		g.Date = strings.ReplaceAll(d, ".", "-")
+	}
 	g.Termination = Termination(tags["Termination"])
 	g.SouthLimit, g.NorthLimit = limitTag(tags, "SouthTimeControl"), limitTag(tags, "NorthTimeControl")
 	for _, k := range optionOrder() {

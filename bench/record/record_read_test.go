@@ -147,3 +147,30 @@ func TestReadMateComments(t *testing.T) {
 		}
 	}
 }
+
+// TestReadPGNPlayers reads the players from the Seven Tag Roster's White
+// and Black (South and North), and from the South and North tags of
+// records written before it; an unknown date reads as none.
+func TestReadPGNPlayers(t *testing.T) {
+	rec := GameRecord{
+		Game: 1, Variant: "katro-4x4", Start: "2,2,2,2/2,2,2,2/2,2,2,2/2,2,2,2 S 0",
+		South: "A", North: "B", SouthLimit: "none", NorthLimit: "none",
+		Moves:  []MoveRecord{{Move: "a1", Side: "S"}},
+		Result: "*",
+	}
+	text := rec.PGN()
+	want := "[Event \"sower match\"]\n[Site \"?\"]\n[Date \"????.??.??\"]\n[Round \"1\"]\n[White \"A\"]\n[Black \"B\"]\n[Result \"*\"]\n"
+	if !strings.HasPrefix(text, want) {
+		t.Errorf("PGN starts\n%s\nwant the Seven Tag Roster\n%s", text, want)
+	}
+	old := strings.NewReplacer(`[White "A"]`, `[South "A"]`, `[Black "B"]`, `[North "B"]`).Replace(text)
+	for _, text := range []string{text, old} {
+		recs, err := ReadRecords([]byte(text))
+		if err != nil {
+			t.Fatalf("ReadRecords: %v\n%s", err, text)
+		}
+		if r := recs[0]; r.South != "A" || r.North != "B" || r.Date != "" {
+			t.Errorf("read South %q, North %q, Date %q from\n%s", r.South, r.North, r.Date, text)
+		}
+	}
+}

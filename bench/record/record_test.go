@@ -40,10 +40,11 @@ func TestPGN(t *testing.T) {
 				Result: "1-0", Winner: "south", Termination: Normal, Reason: "last four", Seeds: &[2]int{28, 20},
 			},
 			want: `[Event "sower match"]
+[Site "?"]
 [Date "2025.01.02"]
 [Round "3"]
-[South "A"]
-[North "B"]
+[White "A"]
+[Black "B"]
 [Result "1-0"]
 [Variant "hoyito3"]
 [FEN "4,4,4,4,4,4/4,4,4,4,4,4 S 0 0 0"]
@@ -71,10 +72,11 @@ e2 {#-3/12 0.007s} {last four, 28-20} 1-0
 				Result: "0-1", Winner: "north", Termination: IllegalMove, Loser: "south", Reason: `played "zz": bad`,
 			},
 			want: `[Event "sower match"]
+[Site "?"]
 [Date "2025.01.02"]
 [Round "2"]
-[South "A"]
-[North "B"]
+[White "A"]
+[Black "B"]
 [Result "0-1"]
 [Variant "katro-4x4"]
 [FEN "2,3,1,4/6,3,1,0/3,0,0,0/1,4,1,3 N 0"]
