@@ -289,7 +289,7 @@ func (g *GameRecord) CheckResult() error {
 		if g.Loser != "" {
 			return fmt.Errorf("game %d: ended by the rules, yet %s is named the loser", g.Game, g.Loser)
 		}
-	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+	case TimeForfeit, IllegalMove, Crash, NoAnswer, Resignation:
 		if g.Loser == "" || g.Winner == "draw" || g.Loser == g.Winner {
 			return fmt.Errorf("game %d: a %s with loser %q and winner %q", g.Game, g.Termination, g.Loser, g.Winner)
 		}

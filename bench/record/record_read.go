@@ -326,7 +326,7 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 // Result), from the result.
 func (g *GameRecord) readForfeit() {
 	switch g.Termination {
-	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+	case TimeForfeit, IllegalMove, Crash, NoAnswer, Resignation:
 	default:
 		return
 	}
