@@ -134,6 +134,10 @@ type plyMsg struct {
 	MS    int64    `json:"ms"`
 	// Review is the ply's mark, loss and better move, once reviewed.
 	Review *record.MoveReview `json:"review,omitempty"`
+	// Play and PlayDepth are the engine's own score of the ply in play,
+	// when the review's replaces it as Eval.
+	Play      *evalMsg `json:"play,omitempty"`
+	PlayDepth int      `json:"playDepth,omitempty"`
 }
 
 // evalMsg is an engine's score from South's view (the page shows every

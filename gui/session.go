@@ -59,6 +59,7 @@ type session struct {
 	match   *tradMatch          // a traditional match being played, if any
 	review  []record.MoveReview // the game's review, ply by ply, as far as it goes
 	rev     *reviewRun          // a review under way, if any
+	revInfo reviewInfo          // the game's review's engine, budget and searches
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
