@@ -108,6 +108,12 @@ type stateMsg struct {
 	Steps []step `json:"steps,omitempty"`
 	// Review is the game's review, under way or done, if any.
 	Review *reviewMsg `json:"review,omitempty"`
+	// End is the game at its last ply (endgame.go); Hints say why each
+	// hole that is not a legal move cannot be played; Circuits are the
+	// sowing circuits, South's and North's, for the page's arrows.
+	End      endMsg            `json:"end"`
+	Hints    map[string]string `json:"hints,omitempty"`
+	Circuits [2][]string       `json:"circuits"`
 }
 
 type rulesMsg struct {

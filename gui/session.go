@@ -184,11 +184,11 @@ func (s *session) handle(b []byte) {
 	case "resume":
 		s.resumeHere()
 	case "pause":
-		s.paused, s.step = !s.paused, false
-		s.faults = 0
+		err = s.pauseOrResume()
 	case "step":
-		s.paused, s.step = true, true
-		s.faults = 0
+		err = s.stepOne()
+	case "resign":
+		err = s.resign()
 	case "analyse":
 		if r.On {
 			s.stopReview() // the analysis would hold the engine
@@ -371,6 +371,7 @@ func (s *session) takeBack() {
 		}
 	}
 	s.cut(n)
+	s.step = false // a Step asked for before is not replayed on the ply taken back
 	if s.players[board.South] != "human" && s.players[board.North] != "human" {
 		s.paused = true
 	}

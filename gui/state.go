@@ -41,7 +41,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	lost := s.lostAt(s.view)
 	if lost != nil {
-		m.Status, m.Reason = lost.winner().String(), string(record.TimeForfeit)
+		m.Status, m.Reason = lost.winner().String(), string(lost.termination())
 	}
 	if !st.Over() && lost == nil {
 		for _, mv := range p.LegalMoves() {
@@ -89,6 +89,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	m.Match = s.matchState()
 	m.Review = s.reviewState()
+	s.endgameState(&m, g)
 	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
 	s.send(m)
 	if tm, ok := s.srv.tablesView(&p, m.Turn == "over"); ok {
@@ -141,11 +142,26 @@ func (l *timeLoss) text() string {
 	if l.winner() == board.NorthWins {
 		who = "North wins"
 	}
+	if l.resigned {
+		return who + ": " + l.side.String() + " resigned"
+	}
 	return who + ": " + l.side.String() + " lost on time"
+}
+
+// termination is how records name the end: a time forfeit or a
+// resignation.
+func (l *timeLoss) termination() record.Termination {
+	if l.resigned {
+		return record.Resignation
+	}
+	return record.TimeForfeit
 }
 
 // reason says what happened, as records write it.
 func (l *timeLoss) reason() string {
+	if l.resigned {
+		return strings.ToLower(l.side.String()) + " resigned"
+	}
 	return fmt.Sprintf("%s's clock ran out", strings.ToLower(l.side.String()))
 }
 
@@ -170,7 +186,7 @@ func (s *session) record() *record.GameRecord {
 		if l.winner() == board.NorthWins {
 			rec.Result = "0-1"
 		}
-		rec.Termination, rec.Reason, rec.Loser = record.TimeForfeit, l.reason(), l.loser()
+		rec.Termination, rec.Reason, rec.Loser = l.termination(), l.reason(), l.loser()
 	}
 	return rec
 }
@@ -213,9 +229,9 @@ func (s *session) export(format string) error {
 // importRecord replaces the game with the first game of a record; a
 // record that does not fit the rules changes nothing.
 func (s *session) importRecord(text string) error {
-	recs, err := record.ReadRecords([]byte(text))
+	recs, err := readRecords(text)
 	if err != nil {
-		return fmt.Errorf("import: %v", err)
+		return err
 	}
 	rec := recs[0]
 	g, err := rec.Replay()
@@ -227,8 +243,8 @@ func (s *session) importRecord(text string) error {
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil
 	end := g.Position()
-	if rec.Termination == record.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
-		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}
+	if (rec.Termination == record.TimeForfeit || rec.Termination == record.Resignation) && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
+		s.lost = &timeLoss{ply: len(s.moves), side: end.Side(), resigned: rec.Termination == record.Resignation}
 	}
 	for i, m := range rec.Moves {
 		r := client.Reply{Elapsed: time.Duration(m.MS) * time.Millisecond}

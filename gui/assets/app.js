@@ -6,6 +6,7 @@ import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
+import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -251,6 +252,7 @@ function onState(s) {
   drawMarks(s);
   markTables(s);
   drawPanel(s);
+  drawEnd(s);
   foldNewGame(s);
   drawMoves(s);
   drawReview(s, sendShown);
@@ -445,7 +447,7 @@ function drawPanel(s) {
   else if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
   else if (s.turn === 'human' && s.legal.length === 1 && s.legal[0] === 'pass') text = `${side} must pass` + (s.analysis.on ? ' (analysis)' : ': press Pass');
-  else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
+  else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move') + playNote(s);
   else if (s.paused) text = `${side} to move — ${player} is paused: press Resume`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
@@ -469,12 +471,9 @@ function drawPanel(s) {
   $('#north-name').textContent = 'North · ' + s.players[1];
   document.querySelector('.player-bar.south').classList.toggle('to-move', s.side === 'south' && s.turn !== 'over');
   document.querySelector('.player-bar.north').classList.toggle('to-move', s.side === 'north' && s.turn !== 'over');
-  const pause = $('#pause');
-  pause.textContent = s.paused ? 'Resume' : 'Pause';
-  pause.setAttribute('aria-pressed', s.paused ? 'true' : 'false');
-  // With no move, only a loss on time before the first move can be taken back.
-  $('#takeback').disabled = s.moves.length === 0 && !(s.turn === 'over' && s.reason === 'time forfeit');
-  $('#resume').disabled = s.view === s.moves.length && !s.paused;
+  // With no move, only a loss on time or a resignation before the first
+  // move can be taken back.
+  $('#takeback').disabled = s.moves.length === 0 && !(s.turn === 'over' && (s.reason === 'time forfeit' || s.reason === 'resignation'));
   const an = $('#analyse');
   an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
   an.textContent = s.analysis.on ? 'Stop' : 'Analyse';
@@ -487,7 +486,6 @@ function drawPanel(s) {
   note.textContent = s.analysis.on
     ? `${engines[0]} stays your opponent: it moves on its turns, and the analysis runs on yours.`
     : `Analysis looks at your turns; ${engines[0] || 'the engine'} stays your opponent.`;
-  pause.title = s.paused ? 'Let the engines move again' : 'Stop the engines moving until Resume (analysis and your moves go on)';
   const mpv = $('#multipv');
   mpv.max = String(s.analysis.maxMultipv);
   mpv.disabled = s.analysis.maxMultipv <= 1;
@@ -868,8 +866,12 @@ function clickHole(name) {
   const s = ui.state;
   if (!s) return;
   if (ui.preview) { endPreview(); return; }
-  if (s.turn !== 'human' || !s.legal.includes(name)) return;
-  request({ type: 'move', move: name, ply: s.view });
+  if (s.turn !== 'human' || !s.legal.includes(name)) { holeHint(s, name); return; }
+  const play = () => request({ type: 'move', move: name, ply: s.view });
+  // A move at an earlier ply would cut the game: the person is asked.
+  if (s.view < s.moves.length) { askCut(s, name, play, null); return; }
+  hideNote();
+  play();
 }
 
 // goToShown and sendShown are goTo and send for the panels beside or
@@ -965,6 +967,7 @@ function bind() {
     e.target.value = '';
   });
   bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
+  bindEnd({ state: () => ui.state, request, send: sendShown, goTo: goToShown, sideLine: null });
   bindTables(() => ui.state && drawEval(ui.state));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;
