@@ -162,9 +162,16 @@ func TestBrowserReview(t *testing.T) {
 	}
 	checkReviewWords(tb)
 	tb.pageScreenshot("ply9")
-	// The person's ply 8 is scored by the review, which the score says.
+	// The person's ply 8 is scored by the review, which the score says;
+	// the board has arrows for the move played next, the blunder, and
+	// the engine's better one.
 	tb.click(`#movelist li[data-ply="8"] .mv`)
 	tb.waitFor("ply 8", 10*time.Second, func(s pageState) bool { return len(s.Plies) > 7 && s.Plies[7].Current })
+	{
+		g8 := board.NewGame(v.Start())
+		g8.PlayAll(ms[:8])
+		checkArrows(tb, g8.Position(), map[string]string{"played": "a1", "engine": r.Better[8]})
+	}
 	if by := eval[[2]string](tb, `[document.querySelector('#eval-now').dataset.source, document.querySelector('#eval-now .eval-by').textContent]`); by[0] != "review" || !strings.HasPrefix(by[1], "by the review, depth ") || strings.Contains(by[1], "human") {
 		t.Errorf("ply 8's score credited %q (source %q), want the review with its depth", by[1], by[0])
 	}

@@ -7,6 +7,7 @@ import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from '
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
 import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
+import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -253,6 +254,7 @@ function onState(s) {
   markTables(s);
   drawPanel(s);
   drawEnd(s);
+  updateArrows();
   foldNewGame(s);
   drawMoves(s);
   drawReview(s, sendShown);
@@ -779,7 +781,12 @@ function onInfo(m) {
   if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
   ui.lines.set(m.multipv, m);
   renderLines();
-  if (m.multipv === 1) drawEval(s);
+  if (m.multipv === 1) { drawEval(s); updateArrows(); }
+}
+
+// updateArrows draws the arrows of the shown position (arrows.js).
+function updateArrows() {
+  if (ui.state) drawArrows(ui.state, arrowsFor(ui.state, ui.lines.get(1), ui.preview));
 }
 
 function renderLines() {
@@ -839,6 +846,7 @@ function onPreview(m) {
   drawMarks(s);
   drawPanel(s);
   drawEval(s);
+  updateArrows();
   const p = $('#pv-preview');
   p.hidden = false;
   p.textContent = `Showing the line: ${m.moves}. `;
@@ -858,6 +866,7 @@ function endPreview() {
   drawMarks(s);
   drawPanel(s);
   drawEval(s);
+  updateArrows();
 }
 
 // ---- actions ----
@@ -916,6 +925,7 @@ function download(name, text) {
 
 function bind() {
   watchBoard(() => ui.state);
+  watchArrows();
   $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
@@ -926,7 +936,7 @@ function bind() {
   $('#flip').addEventListener('click', () => {
     ui.flipped = !ui.flipped;
     $('#flip').setAttribute('aria-pressed', ui.flipped ? 'true' : 'false');
-    if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); }
+    if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); updateArrows(); }
   });
   $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
   $('#next-game').addEventListener('click', () => request({ type: 'next' }));
