@@ -53,6 +53,9 @@ type MoveRecord struct {
 	Bound string `json:"bound,omitempty"` // "lowerbound" or "upperbound"
 	// Review is the engine's review of the ply (sower review), or nil.
 	Review *MoveReview `json:"review,omitempty"`
+	// Lines are side lines explored instead of this move (the GUI's),
+	// each from the position before it, its first move first.
+	Lines [][]string `json:"lines,omitempty"`
 }
 
 // NewMoveRecord records move m by side s after reply r.
@@ -244,6 +247,9 @@ func (m MoveRecord) comment() string {
 	parts = append(parts, fmt.Sprintf("%.3fs", float64(m.MS)/1000))
 	if m.Review != nil {
 		parts = append(parts, m.Review.pgnCommands())
+	}
+	for _, l := range m.Lines {
+		parts = append(parts, "[%line "+strings.Join(l, " ")+"]")
 	}
 	return strings.Join(parts, " ")
 }
