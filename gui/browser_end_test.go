@@ -116,6 +116,8 @@ func testPhoneWholeStory(t *testing.T, browser context.Context, srv *guiServer) 
 		})
 	}
 	tb.screenshot("phone-mistake")
+	// A side line from a ply where the person is to move, and back.
+	exploreOnPhone(tb, r)
 	// The rematch: the colours swapped, the engine South now.
 	tb.clickInView("#rematch")
 	s := tb.waitFor("the rematch", 20*time.Second, func(s pageState) bool { return len(s.Plies) >= 1 && s.Turn == "human" })
@@ -227,4 +229,128 @@ func testHintsAndResign(t *testing.T, browser context.Context, srv *guiServer) {
 	if m := message(s); !strings.Contains(m, "not a game record") || strings.Contains(m, "movetext") {
 		t.Errorf("opening notes.txt: %q", m)
 	}
+}
+
+// legalOther returns a legal hole of the shown position other than the
+// game's next move there, or "".
+func legalOther(s pageState, next string) string {
+	for _, h := range s.Holes {
+		if h.Legal == "true" && h.Name != next {
+			return h.Name
+		}
+	}
+	return ""
+}
+
+// exploreOnPhone steps back through the finished game with the toolbar
+// to a ply with another legal move than the game's, explores it as a
+// side line (the question's button, then a move on the line's board) and
+// goes back to the game: every control in view.
+func exploreOnPhone(tb *tab, r *referee) {
+	tb.t.Helper()
+	moves := r.g.Moves()
+	tb.clickInView("#last")
+	for {
+		s := tb.waitFor("a ply shown", 10*time.Second, func(s pageState) bool { return s.Busy == "false" })
+		view := -1
+		for i, p := range s.Plies {
+			if p.Current {
+				view = i + 1
+			}
+		}
+		if view < 0 {
+			view = 0
+		}
+		if view < len(moves) {
+			if alt := legalOther(s, moves[view].String()); alt != "" {
+				tb.clickInView(`[data-hole="` + alt + `"]`)
+				tb.clickInView("#cut-side")
+				g := board.NewGame(r.g.Start())
+				g.PlayAll(moves[:view])
+				m, _ := r.v.ParseMove(alt)
+				g.Play(m)
+				want := g.Position()
+				ls := tb.waitFor("the side line", 10*time.Second, func(s pageState) bool { return s.Fen == want.String() })
+				if c := readControls(tb); !c.CardHidden || !eval[bool](tb, `!document.querySelector('#side-line').hidden`) {
+					tb.t.Errorf("exploring a side line: the card shown %v, no bar", !c.CardHidden)
+				}
+				if next := legalOther(ls, ""); next != "" && !g.Status().Over() {
+					tb.clickInView(`[data-hole="` + next + `"]`)
+					tb.waitFor("the side line played on", 10*time.Second, func(s pageState) bool { return s.Fen != want.String() && s.Busy == "false" })
+				}
+				tb.screenshot("phone-side-line")
+				tb.clickInView("#line-back")
+				tb.waitFor("the game again", 10*time.Second, func(s pageState) bool { return len(s.Plies) > view-1 && (view == 0 || s.Plies[view-1].Current) })
+				if !eval[bool](tb, `!!document.querySelector('#movelist li.side-line-item')`) {
+					tb.t.Errorf("the side line is not in the move list")
+				}
+				waitControls(tb, "the result card again", func(c controls) bool { return !c.CardHidden })
+				return
+			}
+		}
+		if view == 0 {
+			tb.t.Fatalf("no ply of the game has another legal move than the game's")
+		}
+		tb.clickInView("#prev")
+		tb.waitFor("the ply before", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && (view == 1 || s.Plies[view-2].Current) })
+	}
+}
+
+// testSideLinesPage explores a side line from an earlier ply of a game
+// between two people: the question's Side line, a move on the line's
+// board, a move of the line's bar, Back to the game; the line is in the
+// move list and in the record, a tap on the game's own next move steps
+// forward, and Drop forgets the line.
+func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
+	tb := newTab(t, browser, srv)
+	dir := allowDownloads(tb)
+	r, _ := openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off&moves="+url.QueryEscape("a1 a4 b1 b4"))
+	tb.click(`#movelist li[data-ply="1"]`)
+	s := tb.waitFor("ply 1", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Plies[0].Current })
+	alt := legalOther(s, "a4")
+	after := func(ms ...string) string {
+		g := board.NewGame(r.g.Start())
+		for _, m := range ms {
+			mv, _ := r.v.ParseMove(m)
+			if err := g.Play(mv); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := g.Position()
+		return p.String()
+	}
+	tb.click(`[data-hole="` + alt + `"]`)
+	tb.click("#cut-side")
+	s = tb.waitFor("the side line", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
+	if st := readControls(tb).Status; !strings.Contains(st, "Side line from ply 1: "+alt) {
+		t.Errorf("the side line's status: %q", st)
+	}
+	next := legalOther(s, "")
+	tb.click(`[data-hole="` + next + `"]`)
+	tb.waitFor("the line played on", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
+	tb.click("#line-moves .line-move")
+	tb.waitFor("the line's first move", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
+	tb.click("#line-back")
+	tb.waitFor("the game at ply 1", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1") && s.Busy == "false" })
+	if got := eval[string](tb, `document.querySelector('#movelist li.side-line-item[data-from="1"]').textContent`); got != "⑂ "+alt+" "+next {
+		t.Errorf("the side line in the move list: %q", got)
+	}
+	if s := tb.state(); len(s.Plies) != 4 {
+		t.Errorf("after the side line the game has %d plies, want 4", len(s.Plies))
+	}
+	tb.click("#export-jsonl")
+	data, err := os.ReadFile(waitDownload(t, dir, ".jsonl"))
+	if err != nil || !strings.Contains(string(data), `"lines":[["`+alt+`","`+next+`"]]`) {
+		t.Errorf("the record's side line (%v):\n%s", err, data)
+	}
+	// The game's own move steps forward, without a question.
+	tb.click(`[data-hole="a4"]`)
+	tb.waitFor("ply 2", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Plies[1].Current && len(s.Plies) == 4 })
+	// The line again, from the move list, then dropped.
+	tb.click(`#movelist li.side-line-item`)
+	tb.waitFor("the side line again", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
+	tb.click("#line-drop")
+	tb.waitFor("the line dropped", 10*time.Second, func(s pageState) bool {
+		return s.Busy == "false" && s.Fen == after("a1", "a4") && !eval[bool](tb, `!!document.querySelector('#movelist li.side-line-item')`)
+	})
 }

@@ -96,6 +96,7 @@ func TestBrowser(t *testing.T) {
 		{"phone whole story", false, testPhoneWholeStory},
 		{"pause after a review", false, testPauseAfterReview},
 		{"hints and resign", false, testHintsAndResign},
+		{"side lines", false, testSideLinesPage},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

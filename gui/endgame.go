@@ -29,13 +29,15 @@ type endMsg struct {
 }
 
 // endgameState puts on the state message the game at its last ply, the
-// hints for the holes of the shown position (g) and the circuits.
+// hints for the holes of the shown position (g), the circuits and the
+// side lines.
 func (s *session) endgameState(m *stateMsg, g *board.Game) {
 	m.End = s.endState()
 	if s.lostAt(s.view) == nil {
 		m.Hints = holeHints(g)
 	}
 	m.Circuits = circuits(s.v)
+	m.Lines = s.linesState()
 }
 
 // endState is the game at its last ply for the state message.

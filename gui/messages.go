@@ -41,6 +41,8 @@ type request struct {
 	// import: a record; export: its format (jsonl or pgn).
 	Text   string `json:"text"`
 	Format string `json:"format"`
+	// line: a side line to explore and keep (sideline.go).
+	Line lineRequest `json:"line"`
 }
 
 // numText is a field the page sends as a JSON number or as the text
@@ -114,6 +116,8 @@ type stateMsg struct {
 	End      endMsg            `json:"end"`
 	Hints    map[string]string `json:"hints,omitempty"`
 	Circuits [2][]string       `json:"circuits"`
+	// Lines are the side lines explored beside the game.
+	Lines []sideLine `json:"lines"`
 }
 
 type rulesMsg struct {

@@ -179,6 +179,7 @@ func (s *session) record() *record.GameRecord {
 	rec := record.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
 	s.writeReview(rec)
+	s.writeLines(rec)
 	if l := s.lostAt(len(s.moves)); l != nil {
 		// As sower match records a forfeit: the loser, the termination
 		// and what happened.
@@ -238,6 +239,10 @@ func (s *session) importRecord(text string) error {
 	if err != nil {
 		return fmt.Errorf("import: %v", err)
 	}
+	lines, err := sideLinesOf(&rec, g)
+	if err != nil {
+		return err
+	}
 	s.stopJob()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
@@ -264,6 +269,7 @@ func (s *session) importRecord(text string) error {
 		}
 	}
 	s.readReview(&rec)
+	s.lines = lines
 	s.paused = true // look first; Resume plays on
 	return nil
 }

@@ -8,6 +8,7 @@ import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
 import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
 import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
+import { bindSideLine, endLine, lineClick, lineStatus, lineStays, onLine, startLine, withLines } from './sideline.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -135,6 +136,7 @@ function connect() {
       case 'message': setMessage(m.text); break;
       case 'export': download(m.filename, m.text); break;
       case 'preview': onPreview(m); break;
+      case 'line': onLine(m); break;
       case 'tables': onTables(m, ui.state); break;
     }
   };
@@ -233,7 +235,9 @@ function onState(s) {
   const newGame = s.gameId !== ui.gameId;
   ui.state = s;
   ui.pending = false;
-  ui.preview = null;
+  // A side line being explored stays on the board while the game and
+  // the ply shown stay (sideline.js).
+  if (!lineStays(s)) ui.preview = null;
   $('#pv-preview').hidden = true;
   if (newGame) {
     ui.gameId = s.gameId;
@@ -245,7 +249,9 @@ function onState(s) {
   }
   const speed = animSpeed(s);
   let anim = null;
-  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
+  if (ui.preview) {
+    drawPosition(ui.preview.counts, ui.preview.captured);
+  } else if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
     anim = animate(s, prev, speed);
   } else {
     drawPosition(s.counts, s.captured);
@@ -257,7 +263,7 @@ function onState(s) {
   updateArrows();
   foldNewGame(s);
   drawMoves(s);
-  drawReview(s, sendShown);
+  drawReview(s, sendShown, startLine);
   drawGraphIn($('#eval-graph'), s, goToShown);
   const hoy = s.family === 'hoyito';
   $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
@@ -418,8 +424,10 @@ function ownerName(o) { return o === 'south' ? 'South' : 'North'; }
 
 function drawMarks(s) {
   const preview = ui.preview;
-  const legal = new Set(preview ? [] : s.legal);
-  const humanTurn = !preview && s.turn === 'human';
+  // A side line's position is played on; an analysis line's is only shown.
+  const line = preview && preview.line;
+  const legal = new Set(line ? preview.legal : preview ? [] : s.legal);
+  const humanTurn = line || (!preview && s.turn === 'human');
   s.holes.forEach((h, i) => {
     const el = document.querySelector(`[data-hole="${h}"]`);
     if (!el) return;
@@ -445,7 +453,8 @@ function drawPanel(s) {
   const side = s.side === 'south' ? 'South' : 'North';
   const player = s.players[s.side === 'south' ? 0 : 1];
   let text;
-  if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
+  if (ui.preview && ui.preview.line) text = lineStatus();
+  else if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
   else if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
   else if (s.turn === 'human' && s.legal.length === 1 && s.legal[0] === 'pass') text = `${side} must pass` + (s.analysis.on ? ' (analysis)' : ': press Pass');
@@ -465,6 +474,7 @@ function drawPanel(s) {
   st.classList.toggle('preview', !!ui.preview);
   document.querySelector('.board-wrap').classList.toggle('previewing', !!ui.preview);
   $('#preview-badge').hidden = !ui.preview;
+  $('#preview-badge').textContent = ui.preview && ui.preview.line ? 'Side line' : 'Preview';
   $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
   $('#rules').textContent = rulesText(s);
@@ -560,7 +570,7 @@ function drawMoves(s) {
     li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goToShown(ply); } });
     return li;
   });
-  ol.replaceChildren(...items);
+  ol.replaceChildren(...withLines(s, items));
   // The list scrolls itself to the shown ply, never the page (a phone
   // keeps the board in view).
   const cur = ol.querySelector('[aria-current="true"]');
@@ -858,13 +868,22 @@ function onPreview(m) {
 }
 
 function endPreview() {
+  if (ui.preview && ui.preview.line) { endLine(); return; }
+  showInstead(null);
+}
+
+// showInstead shows pos (an analysis line's or a side line's position)
+// on the board instead of the game's; null shows the game's again.
+function showInstead(pos) {
   const s = ui.state;
-  ui.preview = null;
+  ui.preview = pos;
   $('#pv-preview').hidden = true;
   if (!s) return;
-  drawPosition(s.counts, s.captured);
+  const p = pos || s;
+  drawPosition(p.counts, p.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEnd(s);
   drawEval(s);
   updateArrows();
 }
@@ -874,11 +893,17 @@ function endPreview() {
 function clickHole(name) {
   const s = ui.state;
   if (!s) return;
+  if (ui.preview && ui.preview.line) { lineClick(name); return; }
   if (ui.preview) { endPreview(); return; }
-  if (s.turn !== 'human' || !s.legal.includes(name)) { holeHint(s, name); return; }
+  const back = s.view < s.moves.length;
+  // Looking back, the game's own next move steps forward.
+  if (back && s.moves[s.view].move === name) { hideNote(); goTo(s.view + 1); return; }
+  if (!s.legal.includes(name) || (s.turn !== 'human' && !back)) { holeHint(s, name); return; }
   const play = () => request({ type: 'move', move: name, ply: s.view });
-  // A move at an earlier ply would cut the game: the person is asked.
-  if (s.view < s.moves.length) { askCut(s, name, play, null); return; }
+  // Another move at an earlier ply would cut the game: the person is
+  // asked, and may explore it as a side line instead (the only way at an
+  // engine's turn).
+  if (back) { askCut(s, name, s.turn === 'human' ? play : null, () => startLine(s.view, [name])); return; }
   hideNote();
   play();
 }
@@ -977,7 +1002,8 @@ function bind() {
     e.target.value = '';
   });
   bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
-  bindEnd({ state: () => ui.state, request, send: sendShown, goTo: goToShown, sideLine: null });
+  bindEnd({ state: () => ui.state, request, send: sendShown, goTo: goToShown, sideLine: startLine });
+  bindSideLine({ state: () => ui.state, request, show: (pos) => { showInstead(pos); revealBoard(); } });
   bindTables(() => ui.state && drawEval(ui.state));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;

@@ -6,6 +6,7 @@
 // played at an earlier ply cuts the game.
 
 import { glyphs, lossText } from './review.js';
+import { lineShown } from './sideline.js';
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -111,7 +112,8 @@ function drawCard(s) {
   const card = $('#end-card');
   const e = s.end;
   const m = s.match;
-  card.hidden = !e.over || !!(m && m.next);
+  // While a side line is explored its bar takes the card's place.
+  card.hidden = !e.over || !!(m && m.next) || lineShown();
   // The card says the result (and #result, which says it at the last
   // ply, gives way to it).
   $('#result').hidden = !card.hidden;
@@ -250,21 +252,25 @@ export function holeHint(s, name) {
 }
 
 // askCut asks before a move at an earlier ply drops the plies after it:
-// the person may cut the game and play on, try the move as a side line
+// the person may cut the game and play on (play; null at an engine's
+// turn, where only a side line is offered), try the move as a side line
 // (the game kept), or keep the game.
 export function askCut(s, name, play, sideLine) {
   const later = s.moves.length - s.view;
   const q = Object.assign(document.createElement('span'), {
     className: 'ask',
-    textContent: `Ply ${s.view} of ${s.moves.length} is shown. Playing ${name} here drops the ${later} pl${later === 1 ? 'y' : 'ies'} after it. `,
+    textContent: play
+      ? `Ply ${s.view} of ${s.moves.length} is shown. Playing ${name} here drops the ${later} pl${later === 1 ? 'y' : 'ies'} after it. `
+      : `Ply ${s.view} of ${s.moves.length} is shown, and ${s.players[s.side === 'south' ? 0 : 1]} plays ${side(s.side)}: try ${name} as a side line? `,
   });
   const btn = (id, text, f) => {
     const b = Object.assign(document.createElement('button'), { type: 'button', id, textContent: text });
     b.addEventListener('click', () => { hideNote(); f(); });
     return b;
   };
-  const parts = [q, btn('cut-play', `Play ${name} and cut`, play)];
-  if (sideLine) parts.push(btn('cut-side', 'Side line instead', sideLine));
+  const parts = [q];
+  if (play) parts.push(btn('cut-play', `Play ${name} and cut`, play));
+  parts.push(btn('cut-side', play ? 'Side line instead' : `Side line ${name}`, sideLine));
   parts.push(btn('cut-keep', 'Keep the game', () => {}));
   showNote(s, ...parts);
 }
