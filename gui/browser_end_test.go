@@ -62,18 +62,44 @@ func waitControls(tb *tab, what string, ok func(c controls) bool) controls {
 	}
 }
 
+// elementBox is where an element is, and the window.
+type elementBox struct {
+	Top, Bottom, Left, Right, ScrollY, InnerHeight, InnerWidth float64
+	Missing, Disabled                                          bool
+}
+
+// steady waits until an element stays where it is (the board refits a
+// frame after what is under it changes height) and returns its box.
+func (tb *tab) steady(sel string) elementBox {
+	tb.t.Helper()
+	js := `((sel) => { const e = document.querySelector(sel); if (!e) return { missing: true };
+		const r = e.getBoundingClientRect();
+		return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, scrollY, innerHeight, innerWidth, disabled: !!e.disabled }; })(` + jsQuote(sel) + `)`
+	b := eval[elementBox](tb, js)
+	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
+		time.Sleep(50 * time.Millisecond)
+		now := eval[elementBox](tb, js)
+		if now == b {
+			break
+		}
+		b = now
+	}
+	return b
+}
+
+// clickSteady clicks an element once it stays where it is.
+func (tb *tab) clickSteady(sel string) {
+	tb.t.Helper()
+	tb.steady(sel)
+	tb.click(sel)
+}
+
 // clickInView clicks an element that must be in view as the page stands:
 // inside the window, with the page not scrolled, so that the person need
 // not scroll to find it.
 func (tb *tab) clickInView(sel string) {
 	tb.t.Helper()
-	type box struct {
-		Top, Bottom, Left, Right, ScrollY, InnerHeight, InnerWidth float64
-		Missing, Disabled                                          bool
-	}
-	b := eval[box](tb, `((sel) => { const e = document.querySelector(sel); if (!e) return { missing: true };
-		const r = e.getBoundingClientRect();
-		return { top: r.top, bottom: r.bottom, left: r.left, right: r.right, scrollY, innerHeight, innerWidth, disabled: !!e.disabled }; })(`+jsQuote(sel)+`)`)
+	b := tb.steady(sel)
 	if b.Missing || b.Disabled || b.Top < 0 || b.Left < 0 || b.Bottom > b.InnerHeight+0.5 || b.Right > b.InnerWidth+0.5 || b.ScrollY != 0 {
 		tb.fail("%s is not in view to be tapped: %+v", sel, b)
 	}
@@ -176,7 +202,7 @@ func testHintsAndResign(t *testing.T, browser context.Context, srv *guiServer) {
 	tb := newTab(t, browser, srv)
 	openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off&moves="+url.QueryEscape("a1 a4 b1"))
 	for hole, want := range map[string]string{"a1": "a1 is South's hole: North sows from its own half", "c3": "not in North's back row"} {
-		tb.click(`[data-hole="` + hole + `"]`)
+		tb.clickSteady(`[data-hole="` + hole + `"]`)
 		c := waitControls(tb, "the hint for "+hole, func(c controls) bool { return !c.NoteHidden && strings.Contains(c.Note, hole) })
 		if !strings.Contains(c.Note, want) {
 			t.Errorf("tapping %s: hint %q, want %q", hole, c.Note, want)
@@ -186,36 +212,30 @@ func testHintsAndResign(t *testing.T, browser context.Context, srv *guiServer) {
 	// playing cuts it.
 	tb.click(`#movelist li[data-ply="1"]`)
 	s := tb.waitFor("ply 1", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Plies[0].Current })
-	legal := ""
-	for _, h := range s.Holes {
-		if h.Legal == "true" {
-			legal = h.Name
-			break
-		}
-	}
-	tb.click(`[data-hole="` + legal + `"]`)
+	legal := legalOther(s, "a4") // the game's own a4 would step forward
+	tb.clickSteady(`[data-hole="` + legal + `"]`)
 	c := waitControls(tb, "the question", func(c controls) bool { return !c.NoteHidden && strings.Contains(c.Note, "drops the 2 plies") })
-	tb.click("#cut-keep")
+	tb.clickSteady("#cut-keep")
 	time.Sleep(300 * time.Millisecond)
 	if s := tb.state(); len(s.Plies) != 3 || !readControls(tb).NoteHidden {
 		t.Fatalf("Keep the game: %s, note %q", s.summary(), c.Note)
 	}
-	tb.click(`[data-hole="` + legal + `"]`)
+	tb.clickSteady(`[data-hole="` + legal + `"]`)
 	waitControls(tb, "the question again", func(c controls) bool { return !c.NoteHidden })
-	tb.click("#cut-play")
+	tb.clickSteady("#cut-play")
 	tb.waitFor("the game cut and the move played", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && len(s.Plies) == 2 && s.Plies[1].Move == legal })
 	// Resign, tapped twice.
-	tb.click("#resign")
+	tb.clickSteady("#resign")
 	if got := eval[string](tb, `document.querySelector('#resign').textContent`); got != "Resign? Tap again" {
 		t.Errorf("Resign tapped once: %q", got)
 	}
-	tb.click("#resign")
+	tb.clickSteady("#resign")
 	s = tb.waitFor("the resignation", 10*time.Second, func(s pageState) bool { return s.Turn == "over" })
 	c = readControls(tb)
 	if *s.Result != "North wins: South resigned" || c.CardHidden || !c.ResignHidden {
 		t.Errorf("after South resigned: result %q, %+v", *s.Result, c)
 	}
-	tb.click(`[data-hole="a1"]`)
+	tb.clickSteady(`[data-hole="a1"]`)
 	if c := waitControls(tb, "the hint", func(c controls) bool { return !c.NoteHidden }); !strings.Contains(c.Note, "over") {
 		t.Errorf("a tap on a finished game: %q", c.Note)
 	}
@@ -319,18 +339,18 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 		p := g.Position()
 		return p.String()
 	}
-	tb.click(`[data-hole="` + alt + `"]`)
-	tb.click("#cut-side")
+	tb.clickSteady(`[data-hole="` + alt + `"]`)
+	tb.clickSteady("#cut-side")
 	s = tb.waitFor("the side line", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
 	if st := readControls(tb).Status; !strings.Contains(st, "Side line from ply 1: "+alt) {
 		t.Errorf("the side line's status: %q", st)
 	}
 	next := legalOther(s, "")
-	tb.click(`[data-hole="` + next + `"]`)
+	tb.clickSteady(`[data-hole="` + next + `"]`)
 	tb.waitFor("the line played on", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
-	tb.click("#line-moves .line-move")
+	tb.clickSteady("#line-moves .line-move")
 	tb.waitFor("the line's first move", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
-	tb.click("#line-back")
+	tb.clickSteady("#line-back")
 	tb.waitFor("the game at ply 1", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1") && s.Busy == "false" })
 	if got := eval[string](tb, `document.querySelector('#movelist li.side-line-item[data-from="1"]').textContent`); got != "⑂ "+alt+" "+next {
 		t.Errorf("the side line in the move list: %q", got)
@@ -344,12 +364,12 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 		t.Errorf("the record's side line (%v):\n%s", err, data)
 	}
 	// The game's own move steps forward, without a question.
-	tb.click(`[data-hole="a4"]`)
+	tb.clickSteady(`[data-hole="a4"]`)
 	tb.waitFor("ply 2", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Plies[1].Current && len(s.Plies) == 4 })
 	// The line again, from the move list, then dropped.
-	tb.click(`#movelist li.side-line-item`)
+	tb.clickSteady(`#movelist li.side-line-item`)
 	tb.waitFor("the side line again", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
-	tb.click("#line-drop")
+	tb.clickSteady("#line-drop")
 	tb.waitFor("the line dropped", 10*time.Second, func(s pageState) bool {
 		return s.Busy == "false" && s.Fen == after("a1", "a4") && !eval[bool](tb, `!!document.querySelector('#movelist li.side-line-item')`)
 	})
