@@ -321,14 +321,23 @@ func (tb *tab) state() pageState {
 // waitFor polls the page until cond holds, or fails after timeout.
 func (tb *tab) waitFor(what string, timeout time.Duration, cond func(pageState) bool) pageState {
 	tb.t.Helper()
+	return waitUntil(tb, what, timeout, tb.state, cond)
+}
+
+// String is the state's summary.
+func (s pageState) String() string { return s.summary() }
+
+// waitUntil polls read until cond holds, or fails after timeout.
+func waitUntil[T any](tb *tab, what string, timeout time.Duration, read func() T, cond func(T) bool) T {
+	tb.t.Helper()
 	deadline := time.Now().Add(timeout)
 	for {
-		s := tb.state()
-		if cond(s) {
-			return s
+		v := read()
+		if cond(v) {
+			return v
 		}
 		if time.Now().After(deadline) {
-			tb.fail("waited %v for %s; page: %s", timeout, what, s.summary())
+			tb.fail("waited %v for %s; page: %+v", timeout, what, v)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}

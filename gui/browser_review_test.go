@@ -24,6 +24,33 @@ import (
 // tests show it).
 const reviewBlunder = "a1 a6 a1 c6 c1 b6 a1 a6 a1 a6"
 
+// blunderRecord writes the record of the reviewBlunder game to a file and
+// returns the game and the file.
+func blunderRecord(t *testing.T) (*board.Game, string) {
+	t.Helper()
+	v, err := board.New(board.NameKatro6x3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms, err := v.ParseMoves(reviewBlunder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(v.Start())
+	if err := g.PlayAll(ms); err != nil {
+		t.Fatal(err)
+	}
+	b, err := json.Marshal(record.RecordGame(g, "human", "human", "none", "none", make([]client.Reply, len(ms))))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "blunder.jsonl")
+	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return g, file
+}
+
 // reviewView is the review as the page shows it: the card and the marks
 // on the move list.
 type reviewView struct {
@@ -70,27 +97,9 @@ func TestBrowserReview(t *testing.T) {
 	browserCtx := newBrowser(t)
 	bin := sowertest.Build(t, raceEnabled)
 	srv := startServer(t, bin)
-	v, err := board.New(board.NameKatro6x3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := v.ParseMoves(reviewBlunder)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := board.NewGame(v.Start())
-	if err := g.PlayAll(ms); err != nil {
-		t.Fatal(err)
-	}
-	rec := record.RecordGame(g, "human", "human", "none", "none", make([]client.Reply, len(ms)))
-	b, err := json.Marshal(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(t.TempDir(), "blunder.jsonl")
-	if err := os.WriteFile(file, append(b, '\n'), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	g, file := blunderRecord(t)
+	ms, start := g.Moves(), g.Start()
+	v := start.Variant()
 
 	tb := newTab(t, browserCtx, srv)
 	dir := allowDownloads(tb)
@@ -266,17 +275,7 @@ func checkPhoneReview(tb *tab, v *board.Variant, ms []board.Move, r reviewView) 
 // waitReview polls the page's review until cond holds.
 func waitReview(tb *tab, what string, timeout time.Duration, cond func(reviewView) bool) reviewView {
 	tb.t.Helper()
-	deadline := time.Now().Add(timeout)
-	for {
-		r := eval[reviewView](tb, reviewJS)
-		if cond(r) {
-			return r
-		}
-		if time.Now().After(deadline) {
-			tb.fail("waited %v for %s; review: %+v", timeout, what, r)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	return waitUntil(tb, what, timeout, func() reviewView { return eval[reviewView](tb, reviewJS) }, cond)
 }
 
 // checkReview checks the blunder game's review: every ply marked, ply 9

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -30,11 +31,17 @@ type guiServer struct {
 var addrLine = regexp.MustCompile(`^sower gui: (http://127\.0\.0\.1:\d+/)$`)
 
 // startServer starts "sower gui --addr 127.0.0.1:0" and reads its address.
-// The cleanup stops it with SIGTERM and checks that it exits cleanly.
+// The games' state goes to a temporary directory of the test unless args
+// name one (--state). The cleanup stops it with SIGTERM and checks that
+// it exits cleanly.
 func startServer(t *testing.T, bin string, args ...string) *guiServer {
 	t.Helper()
 	s := &guiServer{stderr: &sowertest.SyncBuffer{}, exited: make(chan error, 1)}
-	s.cmd = exec.Command(bin, append([]string{"gui", "--addr", "127.0.0.1:0"}, args...)...)
+	args = append([]string{"gui", "--addr", "127.0.0.1:0"}, args...)
+	if !slices.Contains(args, "--state") {
+		args = append(args, "--state", t.TempDir())
+	}
+	s.cmd = exec.Command(bin, args...)
 	s.cmd.Stderr = s.stderr
 	out, err := s.cmd.StdoutPipe()
 	if err != nil {

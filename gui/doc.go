@@ -17,11 +17,17 @@
 // a generation number, so an answer to a search that was stopped (by a
 // take back, a new game, a move while analysing) is ignored. An engine
 // process is used by one job at a time (a lock per engine). When the
-// socket closes, the session stops its jobs and kills its engines. The
+// socket closes, the session stops its jobs and kills its engines; the
+// game is kept. A game is named by a session id that the page keeps in
+// its address: the store keeps each game's state, saved by its session
+// as it changes, in memory and in a file (Config.StateDir), so that a
+// reload, a reconnection or a restart of the server finds it as it
+// stood, and a second tab on a game takes it over from the first. The
 // files follow that split: session.go (the loop and the game), clock.go
 // (the limit, the clocks and losses on time), engines.go (the jobs and
-// engine processes), state.go (what the page is sent) and tables.go (the
-// endgame tables' result for every move, with --tables). Moves are
+// engine processes), state.go (what the page is sent), store.go and
+// saved.go (the games kept, and a game's state as saved) and tables.go
+// (the endgame tables' result for every move, with --tables). Moves are
 // asked for under a timecontrol.Limit with timecontrol.NewMove, as sower
 // match asks, so that both arbiters agree on clocks, margins and time
 // faults.

@@ -206,7 +206,17 @@ type infoMsg struct {
 	Fen    string   `json:"fen"` // the position analysed
 }
 
-// noteMsg is a message for #message ("" clears it).
+// sessionMsg is the first message of a socket: the game's session id,
+// and whether its state was restored (then a state follows; else the page
+// asks for a game).
+type sessionMsg struct {
+	Type     string `json:"type"` // "session"
+	ID       string `json:"id"`
+	Restored bool   `json:"restored"`
+}
+
+// noteMsg is a message for #message ("" clears it), or with the type
+// "takenover" the note that another tab took the game over.
 type noteMsg struct {
 	Type string `json:"type"` // "message"
 	Text string `json:"text"`

@@ -6,6 +6,7 @@ import (
 
 	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/review/marks"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
@@ -15,12 +16,13 @@ import (
 // (as sower review does with its own search), and each ply is judged by
 // package bench/review/marks.
 type reviewRun struct {
-	stop   chan struct{} // closed to cancel
-	engine string
-	done   int // positions searched
-	total  int // the game's positions
-	plies  []record.MoveReview
-	info   reviewInfo
+	stop        chan struct{} // closed to cancel
+	engine      string
+	kind, value string // the budget a position, as asked (reviewLimit)
+	done        int    // positions searched
+	total       int    // the game's positions
+	plies       []record.MoveReview
+	info        reviewInfo
 	// paused is whether play was paused before the review, which pauses
 	// it while it runs: its end leaves play as it was.
 	paused bool
@@ -81,12 +83,9 @@ func (s *session) startReview(r request) error {
 	if kind == "" {
 		kind = "movetime"
 	}
-	if kind != "movetime" && kind != "depth" {
-		return fmt.Errorf("review limit %q: want movetime or depth", kind)
-	}
-	lim, err := parseLimit(kind, r.LimitValue)
+	lim, err := reviewLimit(kind, r.LimitValue)
 	if err != nil {
-		return fmt.Errorf("review: %v", err)
+		return err
 	}
 	if s.job != nil && s.job.kind == "move" {
 		return fmt.Errorf("review: an engine is thinking about its move; pause first")
@@ -94,9 +93,35 @@ func (s *session) startReview(r request) error {
 	s.stopReview()
 	s.an.On = false
 	s.stopJob()
-	run := &reviewRun{stop: make(chan struct{}), engine: name, total: len(s.moves) + 1, paused: s.paused}
+	run := &reviewRun{engine: name, kind: kind, value: r.LimitValue, paused: s.paused}
 	run.info = reviewInfo{engine: name, budget: budgetText(lim.MoveTime.Milliseconds(), lim.Depth)}
 	s.paused = true
+	s.runReview(run)
+	return nil
+}
+
+// reviewLimit reads a review's budget a position: movetime or depth.
+func reviewLimit(kind, value string) (timecontrol.Limit, error) {
+	if kind != "movetime" && kind != "depth" {
+		return timecontrol.Limit{}, fmt.Errorf("review limit %q: want movetime or depth", kind)
+	}
+	lim, err := parseLimit(kind, value)
+	if err != nil {
+		return lim, fmt.Errorf("review: %v", err)
+	}
+	return lim, nil
+}
+
+// runReview runs review run from the first position it has not judged
+// (the start, or where a review restored from a saved state stood).
+func (s *session) runReview(run *reviewRun) {
+	lim, _ := reviewLimit(run.kind, run.value) // checked by the caller
+	from := len(run.plies)
+	run.stop, run.total, run.done = make(chan struct{}), len(s.moves)+1, from
+	for len(run.info.pos) < from {
+		run.info.pos = append(run.info.pos, reviewPos{}) // searched before a restore: unknown
+	}
+	run.info.pos = run.info.pos[:from]
 	s.rev = run
 	req := client.Go{MoveTime: lim.MoveTime, Depth: lim.Depth, Stop: run.stop}
 	if lim.MoveTime > 0 {
@@ -104,25 +129,27 @@ func (s *session) startReview(r request) error {
 		req.Wait = lim.MoveTime + s.srv.cfg.Timeout
 	}
 	start, moves := s.start, append([]board.Move(nil), s.moves...)
-	sl := s.slotFor(name)
+	sl := s.slotFor(run.engine)
 	opts, gameID := s.gameOptions(), s.gameID
 	s.jobs.Add(1)
 	go func() {
 		defer s.jobs.Done()
-		s.reviewGame(run, sl, gameID, opts, start, moves, req)
+		s.reviewGame(run, sl, gameID, opts, start, moves, from, req)
 	}()
-	return nil
 }
 
-// reviewGame searches every position of the game from start along moves
-// (in its own goroutine), handing each judged ply to the loop; a fault or
-// a cancel ends it.
-func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client.Option, start board.Position, moves []board.Move, req client.Go) {
+// reviewGame searches every position of the game from start along moves,
+// from position from on (in its own goroutine), handing each judged ply
+// to the loop; a fault or a cancel ends it.
+func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client.Option, start board.Position, moves []board.Move, from int, req client.Go) {
 	f := start.Variant().Family()
 	th := marks.ThresholdsFor(f)
 	g := board.NewGame(start)
+	for _, m := range moves[:from] {
+		g.Play(m) // legal: checked when played
+	}
 	var prev marks.View
-	for i := 0; i <= len(moves); i++ {
+	for i := from; i <= len(moves); i++ {
 		var pf proof
 		req.Each = func(line string) { pf.read(line) }
 		view, wdl, fault := s.reviewPosition(sl, gameID, opts, g, req, &pf)
@@ -137,7 +164,7 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 			return
 		}
 		var ply *record.MoveReview
-		if i > 0 {
+		if i > from {
 			pr := marks.Judge(f, th, &prev, &view, moves[i-1].String())
 			ply = &pr
 		}

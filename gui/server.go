@@ -51,6 +51,15 @@ type Config struct {
 	// the page shows their result for every legal move of a position in
 	// them, and engines with a TablePath option get it.
 	TablePath string
+	// Books, if not nil, are the proof books: in a Katro position a
+	// proof reaches, the page shows the proven result of every legal move
+	// in the panel the tables use.
+	Books Books
+	// StateDir, if not "", is the directory where each game's state is
+	// kept, a file a game, so that a restart of the server finds the
+	// games as they stood; "" keeps them in memory only, for the server's
+	// life.
+	StateDir string
 }
 
 // Server serves the page and its games. Make one with New.
@@ -59,8 +68,11 @@ type Server struct {
 	log  *client.Log
 	port string // the port served, for the Host check
 
-	procs  atomic.Int64 // engine processes started, numbering them in the log
-	logBad sync.Once    // the log's write error is noted once
+	procs    atomic.Int64                    // engine processes started, numbering them in the log
+	logBad   sync.Once                       // the log's write error is noted once
+	store    *store                          // the games, by session id
+	stopping atomic.Bool                     // the server is stopping: the clocks stop with it
+	base     atomic.Pointer[context.Context] // Serve's context
 
 	mu       sync.Mutex
 	errMu    sync.Mutex
@@ -99,12 +111,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{
+	s := &Server{
 		cfg: cfg, log: client.NewLog(cfg.Log),
 		hosts: map[string]bool{}, sessions: map[*session]bool{},
 		static: http.FileServerFS(sub),
 		tb:     tableSets{dir: cfg.TablePath},
-	}, nil
+	}
+	s.store = newStore(cfg.StateDir, s.note)
+	return s, nil
 }
 
 // note writes a line to cfg.Errors.
@@ -190,14 +204,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.static.ServeHTTP(w, r)
 }
 
-// serveSocket runs one game over a WebSocket until the page leaves.
+// serveSocket serves a game over a WebSocket until the page leaves: the
+// game of the session its address names (?session=ID), or a new one.
 func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 	c, err := upgrade(w, r, MaxMessage)
 	if err != nil {
 		s.note("%v", err)
 		return
 	}
-	ss := newSession(s, c)
+	ss := s.attach(r.URL.Query().Get("session"), c)
 	s.mu.Lock()
 	s.sessions[ss] = true
 	s.wg.Add(1)
@@ -216,6 +231,7 @@ func (s *Server) serveSocket(w http.ResponseWriter, r *http.Request) {
 // it, for the Host check.
 func (s *Server) Serve(ctx context.Context, ln net.Listener, given string) error {
 	s.Allow(ln.Addr(), given)
+	s.base.Store(&ctx)
 	hs := &http.Server{
 		Handler:           s,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -237,8 +253,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener, given string) error
 	return nil
 }
 
-// closeAll ends every game, killing its engines, and waits for them.
+// isStopping reports whether the server is stopping: told so (closeAll)
+// or Serve's context ended (the sessions may see it first).
+func (s *Server) isStopping() bool {
+	ctx := s.base.Load()
+	return s.stopping.Load() || ctx != nil && (*ctx).Err() != nil
+}
+
+// closeAll ends every session, killing its engines, waits for them and
+// writes the games' state: their clocks stop with the server.
 func (s *Server) closeAll() {
+	s.stopping.Store(true)
+	defer s.store.close()
 	s.mu.Lock()
 	for ss := range s.sessions {
 		ss.conn.Close()

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -93,10 +94,12 @@ func TestNewChecksEngines(t *testing.T) {
 
 // page is a test's connection to a running server, speaking JSON.
 type page struct {
-	t    testing.TB
-	conn *websocket.Conn
-	last stateMsg
-	msg  string
+	t       testing.TB
+	conn    *websocket.Conn
+	last    stateMsg
+	msg     string
+	session sessionMsg // the socket's first message
+	taken   bool       // another tab took the game over
 }
 
 // startServer runs a server with the engines on a loopback port and
@@ -111,6 +114,15 @@ func startServer(t testing.TB, engines ...Engine) (string, *Server) {
 // address.
 func serve(t testing.TB, s *Server) string {
 	t.Helper()
+	addr, _ := serveStop(t, s)
+	return addr
+}
+
+// serveStop serves s on a free port and returns its address and a stop
+// that ends Serve as Ctrl-C does and waits for it; the test's end stops
+// it too.
+func serveStop(t testing.TB, s *Server) (string, func()) {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -118,31 +130,51 @@ func serve(t testing.TB, s *Server) string {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(ctx, ln, "127.0.0.1:0") }()
-	t.Cleanup(func() {
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("Serve: %v", err)
-		}
-	})
-	return ln.Addr().String()
+	var once sync.Once
+	stop := func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	return ln.Addr().String(), stop
 }
 
 // dial opens the server's socket at addr as a page of origin would ("":
 // no Origin header), naming host in its Host header ("": addr).
 func dial(addr, origin, host string) (*websocket.Conn, *http.Response, error) {
+	return dialPath(addr, "/ws", origin, host)
+}
+
+// dialPath is dial for the socket at path (with its query).
+func dialPath(addr, path, origin, host string) (*websocket.Conn, *http.Response, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	h := http.Header{}
 	if origin != "" {
 		h.Set("Origin", origin)
 	}
-	return websocket.Dial(ctx, "ws://"+addr+"/ws", &websocket.DialOptions{HTTPHeader: h, Host: host})
+	return websocket.Dial(ctx, "ws://"+addr+path, &websocket.DialOptions{HTTPHeader: h, Host: host})
 }
 
 // open connects a page to the server's socket.
 func open(t testing.TB, addr string) *page {
 	t.Helper()
-	c, _, err := dial(addr, "http://"+addr, "")
+	return openSession(t, addr, "")
+}
+
+// openSession connects a page to the server's socket for the game of
+// session id ("" for a new one).
+func openSession(t testing.TB, addr, id string) *page {
+	t.Helper()
+	path := "/ws"
+	if id != "" {
+		path += "?session=" + id
+	}
+	c, _, err := dialPath(addr, path, "http://"+addr, "")
 	if err != nil {
 		t.Fatalf("handshake: %v", err)
 	}
@@ -198,6 +230,10 @@ func (p *page) await(what string, ok func(p *page) bool) {
 			}
 		case "message":
 			p.msg = head.Text
+		case "session":
+			json.Unmarshal(b, &p.session)
+		case "takenover":
+			p.taken = true
 		default:
 			continue
 		}

@@ -17,13 +17,23 @@ import (
 // pingEvery is how often the server pings the page.
 const pingEvery = 20 * time.Second
 
-// session is one game played over one WebSocket. Its state belongs to
-// the loop goroutine (run); the reader and the engine jobs hand it work
-// through post.
+// session serves one game of the store to one tab, over its WebSocket.
+// Its state belongs to the loop goroutine (run); the reader and the engine
+// jobs hand it work through post. It starts from the game's saved state,
+// if any, saves the state as it changes, and once more when it ends: when
+// the tab goes, when another tab takes the game over, or when the server
+// stops.
 type session struct {
 	srv  *Server
 	conn *wsConn
 	ctx  context.Context
+
+	game     *entry        // the game in the store
+	restored bool          // the game was restored from a saved state
+	dirty    bool          // changed since the last save
+	taken    bool          // another tab took the game over
+	handed   chan struct{} // closed once the final state is saved
+	resume   *reviewRun    // a restored review under way, to run again
 
 	events chan func()
 	quit   chan struct{} // closed when the loop ends
@@ -73,7 +83,7 @@ type session struct {
 
 func newSession(srv *Server, c *wsConn) *session {
 	s := &session{
-		srv: srv, conn: c,
+		srv: srv, conn: c, handed: make(chan struct{}),
 		events: make(chan func(), 64), quit: make(chan struct{}),
 		slots: map[string]*slot{}, maxMPV: map[string]int{}, running: -1,
 	}
@@ -108,18 +118,37 @@ func (s *session) run(ctx context.Context) {
 			s.post(func() { s.handle(msg) })
 		}
 	}()
+	s.send(sessionMsg{Type: "session", ID: s.game.id, Restored: s.restored})
+	if s.restored {
+		if s.resume != nil {
+			s.runReview(s.resume)
+			s.resume = nil
+		}
+		s.update()
+	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
+	save := time.NewTicker(saveEvery)
+	defer save.Stop()
 	for !s.done {
 		select {
 		case f := <-s.events:
 			f()
 		case <-ping.C:
 			s.conn.Ping()
+		case <-save.C:
+			s.save()
 		case <-ctx.Done():
 			s.done = true
 		}
 	}
+	if s.taken {
+		s.send(noteMsg{Type: "takenover", Text: "This game continued in another tab."})
+	}
+	s.dirty = true // the clocks as they stand now
+	s.save()
+	s.srv.store.detach(s.game, s)
+	close(s.handed)
 	s.stopJob()
 	if s.flag != nil {
 		s.flag.Stop()
@@ -136,6 +165,21 @@ func (s *session) run(ctx context.Context) {
 		}
 		sl.mu.Unlock()
 	}
+}
+
+// save gives the store the game's state, if it changed since the last
+// save.
+func (s *session) save() {
+	if s.dirty && s.gameID > 0 {
+		s.srv.store.put(s.game, s.snapshot())
+	}
+	s.dirty = false
+}
+
+// takeOver ends the session for another tab, which takes the game over:
+// the page is told so.
+func (s *session) takeOver() {
+	s.taken, s.done = true, true
 }
 
 // send writes a message to the page.
@@ -430,6 +474,7 @@ func (s *session) clampMultiPV() {
 // update starts or stops the engine's work to fit the state, then sends
 // the state.
 func (s *session) update() {
+	s.dirty = true
 	if s.done {
 		return
 	}

@@ -144,16 +144,9 @@ func (s *session) writeLines(rec *record.GameRecord) {
 // them refuses the record.
 func sideLinesOf(rec *record.GameRecord, g *board.Game) ([]sideLine, error) {
 	var lines []sideLine
-	start := g.Start()
-	v := start.Variant()
 	for i, m := range rec.Moves {
 		for _, l := range m.Lines {
-			h := board.NewGame(start)
-			h.PlayAll(g.Moves()[:i]) // legal: the record's game
-			ms, err := v.ParseMoves(strings.Join(l, " "))
-			if err == nil {
-				err = h.PlayAll(ms)
-			}
+			ms, err := lineFrom(g, i, l)
 			if err != nil {
 				return nil, fmt.Errorf("import: ply %d's side line %s: %v", i+1, strings.Join(l, " "), err)
 			}
@@ -161,6 +154,23 @@ func sideLinesOf(rec *record.GameRecord, g *board.Game) ([]sideLine, error) {
 		}
 	}
 	return lines, nil
+}
+
+// lineFrom checks a side line against the rules from the position after
+// from plies of game g, and returns its moves.
+func lineFrom(g *board.Game, from int, moves []string) ([]board.Move, error) {
+	if from < 0 || from >= len(g.Moves()) {
+		return nil, fmt.Errorf("it branches after ply %d of %d", from, len(g.Moves()))
+	}
+	start := g.Start()
+	h := board.NewGame(start)
+	h.PlayAll(g.Moves()[:from]) // legal: the game's
+	v := start.Variant()
+	ms, err := v.ParseMoves(strings.Join(moves, " "))
+	if err == nil {
+		err = h.PlayAll(ms)
+	}
+	return ms, err
 }
 
 // moveTexts writes moves in notation, one a string.

@@ -28,8 +28,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	init := v.Start()
 	m.StartIsInitial = init.String() == m.Start
-	rules := v.Rules()
-	m.Rules = rulesMsg{rules.CaptureSide.String(), rules.LastFour.String(), rules.Repetition.String(), rules.NoCaptureLimit}
+	m.Rules = rulesOf(v.Rules())
 	if v.Family() == board.Hoyito {
 		m.Family = "hoyito"
 		m.Captured = [2]int{p.Captured(board.South), p.Captured(board.North)}

@@ -92,10 +92,11 @@ func withoutUnknown(e *client.Engine, opts []client.Option) []client.Option {
 // The page shows no Tables panel when both Moves and Note are empty (a
 // Katro game, a game over).
 type tablesMsg struct {
-	Type  string      `json:"type"` // "tables"
-	Fen   string      `json:"fen"`  // the position it is about
-	Note  string      `json:"note,omitempty"`
-	Moves []tableMove `json:"moves"`
+	Type   string      `json:"type"`   // "tables"
+	Source string      `json:"source"` // "tables", or "proof" for the proof book (proofView)
+	Fen    string      `json:"fen"`    // the position it is about
+	Note   string      `json:"note,omitempty"`
+	Moves  []tableMove `json:"moves"`
 	// Value is the position's own result, when the tables know it
 	// exactly under the game's rules: the page shows it as the
 	// position's score.
@@ -106,6 +107,7 @@ type tablesMsg struct {
 // margin in seeds, in the notation of every score and in words.
 type tableValue struct {
 	Margin int    `json:"margin"`
+	Mate   *int   `json:"mate,omitempty"` // a proven Katro win instead: South's "#N"
 	Text   string `json:"text"`
 	Words  string `json:"words"`
 }
@@ -135,7 +137,10 @@ type tableMove struct {
 // tablesView returns the tables' view of p, or false when the server has
 // no tables.
 func (s *Server) tablesView(p *board.Position, over bool) (tablesMsg, bool) {
-	m := tablesMsg{Type: "tables", Fen: p.String(), Moves: []tableMove{}}
+	if p.Variant().Family() == board.Katro {
+		return s.proofView(p, over)
+	}
+	m := tablesMsg{Type: "tables", Source: "tables", Fen: p.String(), Moves: []tableMove{}}
 	if s.tb.dir == "" {
 		return m, false
 	}

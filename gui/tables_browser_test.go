@@ -219,3 +219,57 @@ func probeTexts(t *testing.T, bin, dir, fen, rep string) map[string][2]string {
 	}
 	return texts
 }
+
+// TestBrowserProof opens katro-4x6 after South's c1, a position the
+// embedded proof reaches, in sower gui: the panel, titled Proof, lists
+// every legal move of North, the proof's move marked on the board and
+// leading to North's win (#-N), and the score under the board is the
+// proof's. The book loads in the background when the server starts, so
+// the page is opened again until it is there.
+func TestBrowserProof(t *testing.T) {
+	if testing.Short() {
+		t.Skip("reads the katro-4x6 proof book, minutes under the race detector the first time; the full suite runs it")
+	}
+	browser := newBrowser(t)
+	bin := sowertest.Build(t, raceEnabled)
+	srv := startServer(t, bin)
+	tb := newTab(t, browser, srv)
+	const fen = "2,2,2,2,2,2/2,2,2,2,0,2/3,3,3,3,1,4/0,3,1,0,1,4 N 0" // after c1
+	var got tablesPanel
+	for deadline := time.Now().Add(3 * time.Minute); ; {
+		tb.open("game=katro-4x6&south=human&north=human&animate=off&fen=" + url.QueryEscape(fen))
+		time.Sleep(500 * time.Millisecond)
+		got = eval[tablesPanel](tb, tablesPanelJS)
+		if !got.Hidden && len(got.Moves) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no Proof panel after 3 minutes: %+v", got)
+		}
+		time.Sleep(2 * time.Second)
+	}
+	v, _ := board.New(board.NameKatro4x6)
+	p, _ := v.ParsePosition(fen)
+	if len(got.Moves) != len(p.LegalMoves()) || !strings.Contains(got.Note, "proof") {
+		t.Fatalf("panel %+v: want %d moves and a note about the proof", got, len(p.LegalMoves()))
+	}
+	if title := eval[string](tb, `document.querySelector('#tables-title').textContent`); title != "Proof" {
+		t.Errorf("panel title %q", title)
+	}
+	var best []string
+	for _, m := range got.Moves {
+		if m.Best == "true" {
+			best = append(best, m.Move)
+			if !strings.HasPrefix(m.Text, "#-") || !strings.Contains(m.Words, "North wins") {
+				t.Errorf("the proof's move %s: %q (%q), want North's win", m.Move, m.Text, m.Words)
+			}
+		}
+	}
+	if len(best) != 1 || !slices.Equal(got.Marked, best) {
+		t.Errorf("best %v, marked on the board %v: want the proof's one move", best, got.Marked)
+	}
+	score := eval[[2]string](tb, `[document.querySelector('#eval-now').dataset.source, document.querySelector('#eval-now .eval-main').textContent]`)
+	if score[0] != "proof" || !strings.HasPrefix(score[1], "#-") {
+		t.Errorf("score under the board %q from %q, want North's proven win from the proof", score[1], score[0])
+	}
+}

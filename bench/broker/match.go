@@ -77,6 +77,12 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if cfg.Log != nil {
 		return match.Summary{}, errors.New("the engines' log is written by each worker (sower worker --log)")
 	}
+	if cfg.Proven != nil {
+		return match.Summary{}, errors.New("proof adjudication is the arbiter's own: the workers do not read a proof book")
+	}
+	if cfg.NoRepeat {
+		return match.Summary{}, errors.New("a match without repeated openings: a task carries one opening for its pair of games")
+	}
 	if err := cfg.Validate(); err != nil {
 		return match.Summary{}, err
 	}
@@ -89,6 +95,9 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	for i, e := range cfg.Engines {
 		if e.Builtin != "" {
 			continue
+		}
+		if e.Dir != "" {
+			return match.Summary{}, fmt.Errorf("engine%d (%s): a directory to run in is for a local match: workers run the uploaded program in their own", i+1, e.Name)
 		}
 		p, err := program(e.Command[0])
 		if err != nil {

@@ -8,10 +8,12 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/bench/selfplay"
+	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
 )
@@ -143,7 +145,7 @@ func TestTakeUntrusted(t *testing.T) {
 	records := func(r map[string]any) []any { return r["records"].([]any) }
 	for name, msgs := range map[string][][]byte{
 		"null record": {edit(t, genuine[0], func(r map[string]any) { records(r)[0] = nil })},
-		"only nulls":  {[]byte(`{"v":2,"match":"m","pair":1,"records":[null,null]}`)},
+		"only nulls":  {[]byte(`{"v":3,"match":"m","pair":1,"records":[null,null]}`)},
 		"another match": {edit(t, genuine[0], func(r map[string]any) { r["match"] = "other" }),
 			edit(t, genuine[1], func(r map[string]any) { r["match"] = strings.Repeat("\x00é", 100) })},
 		"records of another pair": {edit(t, genuine[0], func(r map[string]any) {
@@ -157,7 +159,7 @@ func TestTakeUntrusted(t *testing.T) {
 		"huge message":      {append(genuine[0][:len(genuine[0]):len(genuine[0])], bytes.Repeat([]byte(" "), maxMessage)...)},
 		"pair out of range": {edit(t, genuine[0], func(r map[string]any) { r["pair"] = 3 }), edit(t, genuine[0], func(r map[string]any) { r["pair"] = -1 }), edit(t, genuine[0], func(r map[string]any) { r["pair"] = 1e18 })},
 		"other version":     {edit(t, genuine[0], func(r map[string]any) { r["v"] = 1 })},
-		"not json":          {[]byte("{"), []byte("null"), []byte(`[]`), []byte(`{"v":2,"match":"m","pair":"0"}`), nil},
+		"not json":          {[]byte("{"), []byte("null"), []byte(`[]`), []byte(`{"v":3,"match":"m","pair":"0"}`), nil},
 		"failed then delivered": {edit(t, genuine[0], func(r map[string]any) { r["failed"] = "no reason"; r["records"] = nil }),
 			edit(t, genuine[2], func(r map[string]any) { r["failed"] = strings.Repeat("x", 1<<20) })},
 		"bad record content": {edit(t, genuine[0], func(r map[string]any) { records(r)[0].(map[string]any)["result"] = "2-0" }),
@@ -225,9 +227,9 @@ func TestWrittenNotAgain(t *testing.T) {
 func FuzzMatchResults(f *testing.F) {
 	cfg, genuine := matchResults(f)
 	f.Add(bytes.Join(genuine, []byte("\n")))
-	f.Add([]byte(`{"v":2,"match":"m","pair":0,"worker":"w","records":[null,{"game":1}]}`))
-	f.Add([]byte(`{"v":2,"match":"m","pair":1,"records":[{"game":3,"variant":"katro","engine1":"south","result":"1-0","winner":"south"}]}`))
-	f.Add([]byte(`{"v":2,"match":"m","pair":2,"failed":"x","games":[1,1]}` + "\n" + `{"v":2,"match":"n","pair":0}`))
+	f.Add([]byte(`{"v":3,"match":"m","pair":0,"worker":"w","records":[null,{"game":1}]}`))
+	f.Add([]byte(`{"v":3,"match":"m","pair":1,"records":[{"game":3,"variant":"katro","engine1":"south","result":"1-0","winner":"south"}]}`))
+	f.Add([]byte(`{"v":3,"match":"m","pair":2,"failed":"x","games":[1,1]}` + "\n" + `{"v":3,"match":"n","pair":0}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		takeAll(t, cfg, genuine, bytes.Split(data, []byte("\n")))
 	})
@@ -259,9 +261,9 @@ func selfPlay(t testing.TB) (selfplay.DatagenConfig, []byte) {
 func FuzzSelfPlayResults(f *testing.F) {
 	cfg, genuine := selfPlay(f)
 	f.Add(genuine)
-	f.Add([]byte(`{"v":2,"match":"d","pair":0,"games":[0,1],"failed":"no"}`))
-	f.Add([]byte(`{"v":2,"match":"d","pair":0,"games":[0],"data":[{"game":0,"records":[{"pos":"x"}]},{"game":9}]}`))
-	f.Add([]byte(`{"v":2,"match":"d","pair":0,"games":[0,0,-1],"data":[{"game":0},{"game":0}]}`))
+	f.Add([]byte(`{"v":3,"match":"d","pair":0,"games":[0,1],"failed":"no"}`))
+	f.Add([]byte(`{"v":3,"match":"d","pair":0,"games":[0],"data":[{"game":0,"records":[{"pos":"x"}]},{"game":9}]}`))
+	f.Add([]byte(`{"v":3,"match":"d","pair":0,"games":[0,0,-1],"data":[{"game":0},{"game":0}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		written := map[int]int{}
 		cfg := cfg
@@ -298,8 +300,8 @@ func FuzzDecodeTask(f *testing.F) {
 		b, _ := json.Marshal(&task)
 		f.Add(b)
 	}
-	f.Add([]byte(`{"v":2,"match":"a.b","pair":-1}`))
-	f.Add([]byte(`{"v":2,"match":"m","datagen":{"games":2},"games":[1,1]}`))
+	f.Add([]byte(`{"v":3,"match":"a.b","pair":-1}`))
+	f.Add([]byte(`{"v":3,"match":"m","datagen":{"games":2},"games":[1,1]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, err := decodeTask(data)
 		if task == nil {
@@ -328,8 +330,8 @@ func FuzzDecodeTask(f *testing.F) {
 func FuzzDecodeResult(f *testing.F) {
 	_, genuine := matchResults(f)
 	f.Add(genuine[0])
-	f.Add([]byte(`{"v":2,"match":"m","pair":0,"records":[null]}`))
-	f.Add([]byte(`{"v":2,"match":"m","pair":0,"worker":"\u0000\u00ff","failed":"x","games":[1,2]}`))
+	f.Add([]byte(`{"v":3,"match":"m","pair":0,"records":[null]}`))
+	f.Add([]byte(`{"v":3,"match":"m","pair":0,"worker":"\u0000\u00ff","failed":"x","games":[1,2]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := decodeResult(data, "m")
 		if err != nil {
@@ -386,7 +388,7 @@ func TestSelfPlayEarlierFailure(t *testing.T) {
 	if n := len(j.tasks()); n != 2 {
 		t.Fatalf("%d tasks, want 2", n)
 	}
-	failure := []byte(`{"v":2,"match":"d","pair":0,"games":[0,1,2,3],"failed":"a fault"}`)
+	failure := []byte(`{"v":3,"match":"d","pair":0,"games":[0,1,2,3],"failed":"a fault"}`)
 	co := &coordinator{id: "d", job: j, out: io.Discard, running: map[int]string{}}
 	if err := co.take(failure, earlier); err != nil || len(j.failed) != 0 || j.over() {
 		t.Fatalf("an earlier run's failure: %v, failed %v", err, j.failed)
@@ -482,3 +484,29 @@ func TestPGNWrittenNotAgain(t *testing.T) {
 }
 
 func ptr(s string) *string { return &s }
+
+// TestSetupCarries checks that a task's setup carries to the worker what
+// decides the games beyond the engines and the rules: a clock with
+// periods and the adjudication rules.
+func TestSetupCarries(t *testing.T) {
+	cfg, _ := matchResults(t)
+	cfg.Engines[0].Limit = timecontrol.Limit{Base: time.Minute, Inc: time.Second, Moves: 40}
+	cfg.Resign = &match.ResignRule{Moves: 3, Score: 600}
+	cfg.Draw = &match.DrawRule{Ply: 40, Moves: 8, Score: 10}
+	b, err := json.Marshal(NewSetup(&cfg, [2]string{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s Setup
+	if err := json.Unmarshal(b, &s); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.config([2]string{"a", "b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Engines[0].Limit != cfg.Engines[0].Limit || *got.Resign != *cfg.Resign || *got.Draw != *cfg.Draw {
+		t.Errorf("the worker's match: limit %v, resign %v, draw %v; want %v, %v, %v",
+			got.Engines[0].Limit, got.Resign, got.Draw, cfg.Engines[0].Limit, cfg.Resign, cfg.Draw)
+	}
+}

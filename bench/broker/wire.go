@@ -16,8 +16,9 @@ import (
 )
 
 // Version is the version of the task and result messages; a worker refuses
-// a task of another version and says so.
-const Version = 2
+// a task of another version and says so. Version 3 added clocks with
+// periods (timecontrol.Limit.Moves) and the adjudication rules.
+const Version = 3
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (
@@ -60,6 +61,9 @@ type Setup struct {
 	TimeMarginMS   int64     `json:"time_margin_ms"`
 	TimeoutMS      int64     `json:"timeout_ms"`
 	Ponder         bool      `json:"ponder,omitempty"`
+	// Resign and Draw are the adjudication rules, if any.
+	Resign *match.ResignRule `json:"resign,omitempty"`
+	Draw   *match.DrawRule   `json:"draw,omitempty"`
 	// Sower and Build are the version and executable's SHA-256 of the
 	// coordinator's program when an engine is built in (see Build): a
 	// worker of another build refuses the task, since its built-in
@@ -127,7 +131,7 @@ func NewSetup(cfg *match.Config, hashes [2]string) Setup {
 	s := Setup{
 		Variant: cfg.Variant.Name(), CaptureSide: r.CaptureSide.String(), LastFour: r.LastFour.String(),
 		Repetition: r.Repetition.String(), NoCaptureLimit: r.NoCaptureLimit,
-		Games: cfg.Games, Seed: cfg.Seed, Ponder: cfg.Ponder,
+		Games: cfg.Games, Seed: cfg.Seed, Ponder: cfg.Ponder, Resign: cfg.Resign, Draw: cfg.Draw,
 		TimeMarginMS: cfg.TimeMargin.Milliseconds(), TimeoutMS: cfg.Timeout.Milliseconds(),
 	}
 	for i, e := range cfg.Engines {
@@ -165,7 +169,7 @@ func (s *Setup) config(programs [2]string) (match.Config, error) {
 		return match.Config{}, err
 	}
 	cfg := match.Config{
-		Variant: v, Games: s.Games, Seed: s.Seed, Ponder: s.Ponder,
+		Variant: v, Games: s.Games, Seed: s.Seed, Ponder: s.Ponder, Resign: s.Resign, Draw: s.Draw,
 		TimeMargin: time.Duration(s.TimeMarginMS) * time.Millisecond,
 		Timeout:    time.Duration(s.TimeoutMS) * time.Millisecond,
 	}

@@ -26,7 +26,7 @@
 //	ucinewgame
 //	isready                    → readyok
 //	position startpos|fen <start> [moves …]
-//	go wtime … btime … winc … binc … | movetime … | nodes … | depth …
+//	go wtime … btime … winc … binc … [movestogo …] | movetime … | nodes … | depth …
 //	                           → info … bestmove <move>
 //
 // The rule options are sent before each game when they differ from what the
@@ -56,6 +56,16 @@
 // clock by no more than the margin is accepted and leaves the clock at
 // zero; the increment is then added.
 //
+// # Adjudication
+//
+// Off by default, Config.Resign and Config.Draw end a game on the
+// engines' scores, as cutechess-cli's -resign and -draw do: a win both
+// engines agree on for K moves each, or a draw both score near zero for
+// K moves each after the first P plies. Config.Proven adjudicates a
+// position whose result is proven, by a proof book the caller reads (the
+// arbiter reads neither the book nor the tables). The record's
+// termination is record.Adjudication and its reason names the rule.
+//
 // # Openings and pairs
 //
 // Games 2k and 2k+1 start from the same opening with colours swapped:
@@ -75,6 +85,18 @@
 // only the others, the lone game of an unfinished pair included. Since
 // the built-in players and the openings come from the seed, a match
 // resumed after an interruption plays the games the whole match would.
+//
+// # Tournaments
+//
+// A Tournament plays several engines against each other: a gauntlet (the
+// first against each of the others) or a round robin (every pairing).
+// Each pairing is a match of its own runner, played in pairs of games as
+// a match is; the pairings take turns a pair at a time, a worker keeps
+// the processes of one pairing's engines, and the games are numbered
+// through the tournament, each record naming its pairing. The standings
+// hold each pairing's summary; FitRatings fits Elo ratings to all the
+// games by maximum likelihood in the logistic (Bradley–Terry) model, with
+// the mean or a named engine held at 0, and the report adds a crosstable.
 //
 // # Statistics
 //

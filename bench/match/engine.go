@@ -25,6 +25,7 @@ func Builtins() []string { return []string{"random", "greedy"} }
 type EngineSpec struct {
 	Name    string            // shown in reports and records
 	Command []string          // program and arguments; empty for a built-in player
+	Dir     string            // the directory the program runs in ("": this process's)
 	Builtin string            // "random" or "greedy" for a built-in player
 	Options []Option          // sent with setoption after the handshake
 	Limit   timecontrol.Limit // how long the engine may think (ignored by built-in players)
@@ -177,4 +178,15 @@ func gameSeed(seed uint64, index, slot int) uint64 {
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb
 	return z ^ z>>31
+}
+
+// Program returns the engine's program as this process finds it: its
+// command's first word, taken in Dir when it is a relative path with a
+// separator ("./sower"), as the engine is started.
+func (e *EngineSpec) Program() string {
+	p := e.Command[0]
+	if e.Dir != "" && !filepath.IsAbs(p) && strings.ContainsRune(p, filepath.Separator) {
+		return filepath.Join(e.Dir, p)
+	}
+	return p
 }

@@ -47,6 +47,14 @@ type Config struct {
 	// again from the first. With no openings and RandomPlies zero every
 	// game starts at the variant's start position.
 	Openings []board.Position
+	// ShuffleOpenings plays the Openings in an order shuffled with Seed
+	// (cutechess-cli's order=random) instead of the given one.
+	ShuffleOpenings bool
+	// NoRepeat starts every game from an opening of its own instead of
+	// each opening twice: game k starts from opening k. Games 2k and
+	// 2k+1 still swap colours, and still form a pair for the pentanomial
+	// statistics.
+	NoRepeat bool
 	// RandomPlies, when Openings is empty, makes one opening per pair by
 	// that many random plies from the start (seeded with Seed), skipping
 	// games already over and repeated positions (see randomOpenings).
@@ -76,6 +84,16 @@ type Config struct {
 	// and a new "go" (see client.Engine.Ponder). An engine given the
 	// option Ponder=false does not ponder.
 	Ponder bool
+	// Resign and Draw, if set, adjudicate a game on the engines' scores
+	// (see ResignRule, DrawRule); the record's termination says so.
+	Resign *ResignRule
+	Draw   *DrawRule
+	// Proven, if set, is asked after every move whether the position's
+	// result is proven (by a proof book, by endgame tables, which the
+	// arbiter does not read itself): if so the game is adjudicated to it,
+	// with the reason Proven gives. It is called from several goroutines
+	// at once.
+	Proven func(p board.Position) (board.Result, string, bool)
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -144,13 +162,23 @@ func (c *Config) Validate() error {
 			return err
 		}
 	}
+	if r := c.Resign; r != nil && (r.Moves < 1 || r.Score < 1) {
+		return fmt.Errorf("resign rule %s: want movecount and score above 0", r)
+	}
+	if d := c.Draw; d != nil && (d.Moves < 1 || d.Score < 0 || d.Ply < 0) {
+		return fmt.Errorf("draw rule %s: want movecount above 0, score and ply 0 or more", d)
+	}
 	return nil
 }
 
 // checkEngine checks one engine's description.
 func (c *Config) checkEngine(i int) error {
-	e := &c.Engines[i]
-	label := fmt.Sprintf("engine%d", i+1)
+	return checkSpec(&c.Engines[i], fmt.Sprintf("engine%d", i+1))
+}
+
+// checkSpec checks an engine's description; label names the engine in
+// errors.
+func checkSpec(e *EngineSpec, label string) error {
 	switch {
 	case e.Builtin != "":
 		known := false
@@ -178,7 +206,10 @@ func (c *Config) checkEngine(i int) error {
 	if l.HasClock() || l.MoveTime > 0 || l.Nodes > 0 || l.Depth > 0 {
 		return nil
 	}
-	return fmt.Errorf("%s (%s): no time control: give a clock, a move time, a node count or a depth", label, e.Name)
+	if !strings.Contains(label, e.Name) {
+		label += " (" + e.Name + ")"
+	}
+	return fmt.Errorf("%s: no time control: give a clock, a move time, a node count or a depth", label)
 }
 
 // Check validates the configuration and starts every engine program once,
@@ -190,45 +221,52 @@ func (c *Config) Check(ctx context.Context) error {
 		return err
 	}
 	for i := range c.Engines {
-		e := &c.Engines[i]
-		if e.Builtin != "" {
-			continue
+		if err := c.checkProgram(ctx, &c.Engines[i], fmt.Sprintf("engine%d (%s)", i+1, c.Engines[i].Name)); err != nil {
+			return err
 		}
-		label := fmt.Sprintf("engine%d (%s)", i+1, e.Name)
-		if _, err := exec.LookPath(e.Command[0]); err != nil {
-			return fmt.Errorf("%s: %v", label, err)
+	}
+	return nil
+}
+
+// checkProgram starts an engine's program once (Check); label names it
+// in errors. A built-in player needs no check.
+func (c *Config) checkProgram(ctx context.Context, e *EngineSpec, label string) error {
+	if e.Builtin != "" {
+		return nil
+	}
+	if _, err := exec.LookPath(e.Program()); err != nil {
+		return fmt.Errorf("%s: %v", label, err)
+	}
+	log := client.NewLog(c.Log)
+	p, f := startProcess(ctx, e, e.Name+"(check)", c.timeout(), log)
+	if err := log.Err(); err != nil {
+		if p != nil {
+			p.close(0)
 		}
-		log := client.NewLog(c.Log)
-		p, f := startProcess(ctx, e, e.Name+"(check)", c.timeout(), log)
-		if err := log.Err(); err != nil {
-			if p != nil {
-				p.close(0)
+		return fmt.Errorf("writing the log: %w", err)
+	}
+	if f != nil {
+		return fmt.Errorf("%s: %s", label, f.detail)
+	}
+	// The game's options too: an engine that does not know the game
+	// says so now.
+	var complaint string
+	f = p.setOptions(record.GameOptions(c.Variant))
+	if f == nil {
+		f = p.ready(ctx, func(l string) {
+			if rest, ok := strings.CutPrefix(l, "info string error"); ok && complaint == "" {
+				complaint = strings.TrimLeft(rest, ": ")
 			}
-			return fmt.Errorf("writing the log: %w", err)
-		}
-		if f != nil {
-			return fmt.Errorf("%s: %s", label, f.detail)
-		}
-		// The game's options too: an engine that does not know the game
-		// says so now.
-		var complaint string
-		f = p.setOptions(record.GameOptions(c.Variant))
-		if f == nil {
-			f = p.ready(ctx, func(l string) {
-				if rest, ok := strings.CutPrefix(l, "info string error"); ok && complaint == "" {
-					complaint = strings.TrimLeft(rest, ": ")
-				}
-			})
-		}
-		p.close(quitGrace)
-		switch {
-		case log.Err() != nil:
-			return fmt.Errorf("writing the log: %w", log.Err())
-		case f != nil:
-			return fmt.Errorf("%s: %s", label, f.detail)
-		case complaint != "":
-			return fmt.Errorf("%s rejects its options: %s", label, complaint)
-		}
+		})
+	}
+	p.close(quitGrace)
+	switch {
+	case log.Err() != nil:
+		return fmt.Errorf("writing the log: %w", log.Err())
+	case f != nil:
+		return fmt.Errorf("%s: %s", label, f.detail)
+	case complaint != "":
+		return fmt.Errorf("%s rejects its options: %s", label, complaint)
 	}
 	return nil
 }
@@ -266,17 +304,9 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 		return Summary{}, err
 	}
 	r := newRunner(&cfg)
-	gctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	r.cancel = cancel
-	if err := r.restore(); err != nil {
+	if err := playOut(ctx, cfg.Concurrency, &r.cancel, r.restore, r.work); err != nil {
 		return Summary{}, err
 	}
-	var wg sync.WaitGroup
-	for range max(cfg.Concurrency, 1) {
-		wg.Go(func() { r.work(gctx) })
-	}
-	wg.Wait()
 
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -296,13 +326,40 @@ func Run(ctx context.Context, cfg Config) (Summary, error) {
 	return sum, nil
 }
 
+// playOut restores the games an earlier run played, then runs
+// concurrency workers (at least one) until they end, under a context that
+// *cancel cancels (set before restore runs).
+func playOut(ctx context.Context, concurrency int, cancel *context.CancelFunc, restore func() error, work func(context.Context)) error {
+	gctx, stop := context.WithCancel(ctx)
+	defer stop()
+	*cancel = stop
+	if err := restore(); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	for range max(concurrency, 1) {
+		wg.Go(func() { work(gctx) })
+	}
+	wg.Wait()
+	return nil
+}
+
 // runner is the state of a match in progress.
 type runner struct {
 	cfg      *Config
 	log      *client.Log
 	openings []board.Position
 	cancel   context.CancelFunc
-	procs    atomic.Int64 // engine processes started, numbering them in the log
+	procs    *atomic.Int64 // engine processes started, numbering them in the log
+	// ids are the engines of the slots: 0 and 1 in a match, their places
+	// among a tournament's engines in one of its pairings. A worker keeps
+	// its players by engine.
+	ids [2]int
+	// seed seeds the built-in players: the match's seed, or in a
+	// tournament one of the pairing's own.
+	seed uint64
+	// number gives game idx's number in records and messages (nil: idx+1).
+	number func(idx int) int
 
 	mu     sync.Mutex
 	next   int // the next game to start, 0-based
@@ -314,48 +371,86 @@ type runner struct {
 }
 
 func newRunner(cfg *Config) *runner {
-	r := &runner{cfg: cfg, log: client.NewLog(cfg.Log), half: map[int]float64{}, holder: -1}
+	r := &runner{cfg: cfg, log: client.NewLog(cfg.Log), half: map[int]float64{}, holder: -1,
+		procs: &atomic.Int64{}, ids: [2]int{0, 1}, seed: cfg.Seed}
 	r.sum.Names = [2]string{cfg.Engines[0].Name, cfg.Engines[1].Name}
 	r.sum.SPRT = cfg.SPRT
 	r.sum.Forfeits = [2]map[record.Termination]int{{}, {}}
 	r.openings = cfg.PairOpenings()
-	pairs := (cfg.Games + 1) / 2
-	switch {
-	case cfg.Progress == nil || len(r.openings) >= pairs:
-	case cfg.Engines[0].Limit.Replays() && cfg.Engines[1].Limit.Replays():
-		fmt.Fprintf(cfg.Progress, "only %d openings for %d pairs: at a node or depth limit a pair played again from an opening repeats its games, so only the first %d games are distinct\n",
-			len(r.openings), pairs, 2*len(r.openings))
-	case cfg.RandomPlies > 0 && len(cfg.Openings) == 0:
-		fmt.Fprintf(cfg.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(r.openings), cfg.RandomPlies)
-	}
+	cfg.noteOpenings(r.openings, cfg.Engines[0].Limit.Replays() && cfg.Engines[1].Limit.Replays())
 	return r
 }
 
-// worker owns the players of one game at a time.
-type worker struct {
-	players [2]player // by slot: engine1, engine2
+// noteOpenings tells Progress when the openings are fewer than the pairs
+// of games; replays says whether every engine plays the same games again
+// from the same opening (see timecontrol.Limit.Replays).
+func (c *Config) noteOpenings(openings []board.Position, replays bool) {
+	pairs := c.openingsWanted()
+	distinct, what := 2*len(openings), "pairs"
+	if c.NoRepeat {
+		distinct, what = len(openings), "games"
+	}
+	switch {
+	case c.Progress == nil || len(openings) >= pairs:
+	case replays:
+		fmt.Fprintf(c.Progress, "only %d openings for %d %s: at a node or depth limit a game played again from an opening repeats itself, so only the first %d games are distinct\n",
+			len(openings), pairs, what, distinct)
+	case c.RandomPlies > 0 && len(c.Openings) == 0:
+		fmt.Fprintf(c.Progress, "only %d distinct openings of %d random plies; they are used again\n", len(openings), c.RandomPlies)
+	}
 }
 
-// drop closes a slot's player, giving it grace to quit; the next game
+// worker owns the players of one game at a time, by engine (see
+// runner.ids), so that an engine's process serves the games that follow.
+type worker struct {
+	players map[int]player
+}
+
+func newWorker() *worker { return &worker{players: map[int]player{}} }
+
+// drop closes engine id's player, giving it grace to quit; the next game
 // starts a fresh one.
-func (w *worker) drop(slot int, grace time.Duration) {
-	if w.players[slot] != nil {
-		w.players[slot].close(grace)
-		w.players[slot] = nil
+func (w *worker) drop(id int, grace time.Duration) {
+	if p := w.players[id]; p != nil {
+		p.close(grace)
+		delete(w.players, id)
 	}
+}
+
+// keep closes the players of every engine but ids', so that a worker
+// runs the processes of one pairing at a time.
+func (w *worker) keep(ids [2]int) {
+	for id := range w.players {
+		if id != ids[0] && id != ids[1] {
+			w.drop(id, quitGrace)
+		}
+	}
+}
+
+// close closes every player.
+func (w *worker) close() { w.keep([2]int{-1, -1}) }
+
+// dropSlot closes the player of a slot's engine.
+func (r *runner) dropSlot(w *worker, slot int, grace time.Duration) { w.drop(r.ids[slot], grace) }
+
+// gameNumber returns game idx's number in records and messages.
+func (r *runner) gameNumber(idx int) int {
+	if r.number != nil {
+		return r.number(idx)
+	}
+	return idx + 1
 }
 
 // work plays pairs until there are none left or the match stops.
 func (r *runner) work(ctx context.Context) {
-	w := &worker{}
-	defer w.drop(1, quitGrace)
-	defer w.drop(0, quitGrace)
+	w := newWorker()
+	defer w.close()
 	for {
 		pair, ok := r.take(ctx)
 		if !ok {
 			return
 		}
-		if !r.playPair(ctx, w, pair, r.openings[pair%len(r.openings)], r.finish) {
+		if !r.playPair(ctx, w, pair, r.opening, r.finish) {
 			return
 		}
 	}
@@ -376,21 +471,32 @@ func (r *runner) take(ctx context.Context) (int, bool) {
 	return pair, true
 }
 
-// playPair plays the games of a pair from open (one when the last pair is cut short
-// by an odd number of games), handing each record to done as it finishes.
-// It returns false if the match stopped during a game.
-func (r *runner) playPair(ctx context.Context, w *worker, pair int, open board.Position, done func(*record.GameRecord)) bool {
+// playPair plays the games of a pair (one when the last pair is cut
+// short by an odd number of games), game idx from open(idx), handing each
+// record to done as it finishes. It returns false if the match stopped
+// during a game.
+func (r *runner) playPair(ctx context.Context, w *worker, pair int, open func(idx int) board.Position, done func(*record.GameRecord)) bool {
 	for idx := 2 * pair; idx < min(2*pair+2, r.cfg.Games); idx++ {
 		if r.played[idx] {
 			continue
 		}
-		rec := r.play(ctx, w, idx, open, r.lastFour(idx))
+		rec := r.play(ctx, w, idx, open(idx), r.lastFour(idx))
 		if rec == nil {
 			return false
 		}
 		done(rec)
 	}
 	return true
+}
+
+// opening returns the opening game idx (0-based) starts from: its pair's,
+// or with NoRepeat its own.
+func (r *runner) opening(idx int) board.Position {
+	k := idx / 2
+	if r.cfg.NoRepeat {
+		k = idx
+	}
+	return r.openings[k%len(r.openings)]
 }
 
 // lastFour returns game idx's LastFour setting: the variant's, or in a
@@ -435,13 +541,17 @@ func (r *runner) limit(slot int) timecontrol.Limit {
 
 // ensure returns the slot's player, starting it if needed.
 func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *fault) {
-	if p := w.players[slot]; p != nil {
+	id := r.ids[slot]
+	if p := w.players[id]; p != nil {
+		if b, ok := p.(*builtinPlayer); ok {
+			b.seed, b.slot = r.seed, slot // as a fresh one would be
+		}
 		return p, nil
 	}
 	spec := &r.cfg.Engines[slot]
 	if spec.Builtin != "" {
-		w.players[slot] = &builtinPlayer{kind: spec.Builtin, seed: r.cfg.Seed, slot: slot}
-		return w.players[slot], nil
+		w.players[id] = &builtinPlayer{kind: spec.Builtin, seed: r.seed, slot: slot}
+		return w.players[id], nil
 	}
 	label := fmt.Sprintf("%s(%d)", spec.Name, r.procs.Add(1))
 	p, f := startProcess(ctx, spec, label, r.cfg.timeout(), r.log)
@@ -458,7 +568,7 @@ func (r *runner) ensure(ctx context.Context, w *worker, slot int) (player, *faul
 		}
 		p.ponders = true
 	}
-	w.players[slot] = p
+	w.players[id] = p
 	return p, nil
 }
 
@@ -479,7 +589,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		for s, pd := range pondering {
 			if pd.on() {
 				if f := players[s].(*process).stopPonder(ctx); f != nil {
-					w.drop(slotOf[s], 0)
+					r.dropSlot(w, slotOf[s], 0)
 				}
 				pondering[s] = ponder{}
 			}
@@ -490,11 +600,11 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 	// game was aborted.
 	forfeit := func(side board.Side, f *fault) *record.GameRecord {
 		if f.term == aborted || ctx.Err() != nil {
-			w.drop(0, 0) // both may be searching
-			w.drop(1, 0)
+			r.dropSlot(w, 0, 0) // both may be searching
+			r.dropSlot(w, 1, 0)
 			return nil
 		}
-		w.drop(slotOf[side], 0) // its state is unknown
+		r.dropSlot(w, slotOf[side], 0) // its state is unknown
 		pondering[side] = ponder{}
 		endPonders()
 		winner := board.SouthWins
@@ -526,20 +636,18 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 				labels[s] = pr.label
 			}
 		}
-		r.log.Note("game %d: %s (south) vs %s (north)", idx+1, labels[board.South], labels[board.North])
+		r.log.Note("game %d: %s (south) vs %s (north)", r.gameNumber(idx), labels[board.South], labels[board.North])
 	}
 
-	var clock [2]time.Duration
-	for s, l := range lims {
-		clock[s] = l.Base
-	}
+	clocks := timecontrol.NewClocks(lims)
+	adj := adjudicator{resign: r.cfg.Resign, draw: r.cfg.Draw}
 	for !g.Status().Over() {
 		pos := g.Position()
 		side := pos.Side()
 		if err := ctx.Err(); err != nil {
 			return forfeit(side, &fault{aborted, err.Error()})
 		}
-		mv := timecontrol.NewMove(lims, clock, side, r.cfg.TimeMargin, r.cfg.timeout())
+		mv := clocks.Move(side, r.cfg.TimeMargin, r.cfg.timeout())
 		rep, f := r.answer(ctx, players[side], g, mv.Go, pondering[side])
 		pondering[side] = ponder{}
 		if f != nil && f.term == record.TimeForfeit {
@@ -551,7 +659,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		if late := mv.Late(rep.Elapsed); late != "" {
 			return forfeit(side, &fault{record.TimeForfeit, late})
 		}
-		clock[side] = lims[side].After(clock[side], rep.Elapsed)
+		clocks.Charge(side, rep.Elapsed)
 		m, err := v.ParseMove(rep.Move)
 		if err == nil {
 			err = g.Play(m)
@@ -567,8 +675,23 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 			return forfeit(side, &fault{record.IllegalMove, what})
 		}
 		rec.Moves = append(rec.Moves, record.NewMoveRecord(m, side, rep))
+		if g.Status().Over() {
+			continue
+		}
+		res, why, ok := adj.add(side, rep.Info)
+		if !ok && r.cfg.Proven != nil {
+			res, why, ok = r.cfg.Proven(g.Position())
+		}
+		if ok {
+			endPonders()
+			rec.Result, rec.Winner = record.ResultText(res), res.String()
+			rec.Termination, rec.Reason = record.Adjudication, why
+			p := g.Position()
+			rec.Final, rec.Date = p.String(), record.Today()
+			return rec
+		}
 		if after := g.Position(); after.Side() != side { // no ponder on its own extra turn
-			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], timecontrol.NewMove(lims, clock, side, 0, 0).Go); f != nil {
+			if pondering[side], f = r.startPonder(players[side], g, rep.Ponder, lims[side], clocks.Move(side, 0, 0).Go); f != nil {
 				return forfeit(side, f)
 			}
 		}
@@ -589,12 +712,8 @@ func (r *runner) finish(rec *record.GameRecord) {
 	s := &r.sum
 	r.write(rec)
 	if r.cfg.Progress != nil {
-		detail := rec.Reason
-		if rec.Termination != record.Normal {
-			detail = fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
-		}
 		line := fmt.Sprintf("Finished game %d of %d (%s vs %s): %s {%s}; %s, Elo %s",
-			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, detail,
+			rec.Game, r.cfg.Games, rec.South, rec.North, rec.Result, progressDetail(rec),
 			scoreText(s.Score), eloText(s.Score))
 		if s.SPRT != nil {
 			line += fmt.Sprintf(", llr %.3g", s.LLR)
@@ -608,27 +727,44 @@ func (r *runner) finish(rec *record.GameRecord) {
 	}
 }
 
+// progressDetail says in a progress line how a game ended: the rule, the
+// adjudication, or who forfeited how.
+func progressDetail(rec *record.GameRecord) string {
+	if rec.Loser != "" {
+		return fmt.Sprintf("%s forfeits: %s", titleSide(rec.Loser), rec.Termination)
+	}
+	return rec.Reason
+}
+
 // write writes a game's records; the first error stops the match.
 func (r *runner) write(rec *record.GameRecord) {
-	var err error
-	if r.cfg.JSON != nil {
-		var b []byte
-		if b, err = json.Marshal(rec); err == nil {
-			_, err = r.cfg.JSON.Write(append(b, '\n'))
-		}
-	}
-	if err == nil && r.cfg.PGN != nil {
-		_, err = io.WriteString(r.cfg.PGN, rec.PGN())
-	}
-	if err != nil {
-		err = fmt.Errorf("writing game %d: %w", rec.Game, err)
-	} else if err = r.log.Err(); err != nil {
-		err = fmt.Errorf("writing the log: %w", err)
-	}
+	err := writeRecord(r.cfg, r.log, rec)
 	if err != nil && r.err == nil {
 		r.err = err
 		r.cancel()
 	}
+}
+
+// writeRecord writes a game's records to cfg's JSON and PGN, and returns
+// the error writing them or, before that, the log.
+func writeRecord(cfg *Config, log *client.Log, rec *record.GameRecord) error {
+	var err error
+	if cfg.JSON != nil {
+		var b []byte
+		if b, err = json.Marshal(rec); err == nil {
+			_, err = cfg.JSON.Write(append(b, '\n'))
+		}
+	}
+	if err == nil && cfg.PGN != nil {
+		_, err = io.WriteString(cfg.PGN, rec.PGN())
+	}
+	if err != nil {
+		return fmt.Errorf("writing game %d: %w", rec.Game, err)
+	}
+	if err = log.Err(); err != nil {
+		return fmt.Errorf("writing the log: %w", err)
+	}
+	return nil
 }
 
 // summary returns a copy of the summary (r.mu held).

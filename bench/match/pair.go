@@ -4,26 +4,43 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 
 	"github.com/sower-engine/sower/bench/record"
 	"github.com/sower-engine/sower/board"
 )
 
 // PairOpenings returns the openings the match's pairs start from: pair k
-// (games 2k+1 and 2k+2) starts from the k-th modulo their number. They
-// are the given Openings, or RandomPlies random plies from the start
-// (possibly fewer than the pairs, when there are not so many distinct
+// (games 2k+1 and 2k+2) starts from the k-th modulo their number, or with
+// NoRepeat game k+1 does. They are the given Openings (shuffled with the
+// seed when ShuffleOpenings is set), or RandomPlies random plies from the
+// start (possibly fewer than needed, when there are not so many distinct
 // ones), or the variant's start position.
 func (c *Config) PairOpenings() []board.Position {
 	switch {
+	case len(c.Openings) > 0 && c.ShuffleOpenings:
+		o := slices.Clone(c.Openings)
+		rng := rand.New(rand.NewPCG(c.Seed, 0x6f72646572))
+		rng.Shuffle(len(o), func(i, j int) { o[i], o[j] = o[j], o[i] })
+		return o
 	case len(c.Openings) > 0:
 		return c.Openings
 	case c.RandomPlies > 0:
-		if o := randomOpenings(c.Variant, (c.Games+1)/2, c.RandomPlies, c.Seed); len(o) > 0 {
+		if o := randomOpenings(c.Variant, c.openingsWanted(), c.RandomPlies, c.Seed); len(o) > 0 {
 			return o
 		}
 	}
 	return []board.Position{c.Variant.Start()}
+}
+
+// openingsWanted returns how many openings the games use: one a pair, or
+// with NoRepeat one a game.
+func (c *Config) openingsWanted() int {
+	if c.NoRepeat {
+		return c.Games
+	}
+	return (c.Games + 1) / 2
 }
 
 // Table plays single pairs of a match's games, as each of the local
@@ -50,7 +67,7 @@ func NewTable(cfg Config) (*Table, error) {
 	cfg.Openings, cfg.RandomPlies, cfg.Progress = nil, 0, nil
 	r := newRunner(&cfg)
 	r.cancel = func() {}
-	return &Table{r: r, w: &worker{}}, nil
+	return &Table{r: r, w: newWorker()}, nil
 }
 
 // PlayPair plays pair number pair (0-based: games 2·pair+1 and 2·pair+2)
@@ -66,7 +83,7 @@ func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]
 		return nil, fmt.Errorf("pair %d: the opening is not a %s position", pair, cfg.Variant.Name())
 	}
 	var recs []*record.GameRecord
-	ok := t.r.playPair(ctx, t.w, pair, open, func(rec *record.GameRecord) { recs = append(recs, rec) })
+	ok := t.r.playPair(ctx, t.w, pair, func(int) board.Position { return open }, func(rec *record.GameRecord) { recs = append(recs, rec) })
 	if err := t.r.log.Err(); err != nil {
 		return nil, fmt.Errorf("writing the log: %w", err)
 	}
@@ -82,8 +99,7 @@ func (t *Table) PlayPair(ctx context.Context, pair int, open board.Position) ([]
 
 // Close stops the table's players.
 func (t *Table) Close() {
-	t.w.drop(0, quitGrace)
-	t.w.drop(1, quitGrace)
+	t.w.close()
 }
 
 // Tally is the arbiter's book-keeping without its players: it counts games

@@ -51,7 +51,7 @@ type process struct {
 // options; label names the process in the log. A fault says in one line
 // what went wrong.
 func startProcess(ctx context.Context, spec *EngineSpec, label string, timeout time.Duration, log *client.Log) (*process, *fault) {
-	e, f := client.Start(ctx, client.Spec{Name: label, Command: spec.Command, Options: spec.Options}, timeout, log)
+	e, f := client.Start(ctx, client.Spec{Name: label, Command: spec.Command, Dir: spec.Dir, Options: spec.Options}, timeout, log)
 	if f != nil {
 		return nil, faultOf(f)
 	}

@@ -110,3 +110,119 @@ func formatFloat(x float64, prec int) string {
 
 // formatG3 writes x with three significant digits, as %g does.
 func formatG3(x float64) string { return strconv.FormatFloat(x, 'g', 3, 64) }
+
+// WriteReport writes the standings of a tournament: a line per pairing
+// in the layout of a match's score, the ratings, and the crosstable.
+//
+//	Tournament (round robin of 3 engines): 12 of 12 games
+//	Score of a vs b: 2 - 1 - 1  [0.625] 4
+//	Score of a vs c: 3 - 1 - 0  [0.750] 4
+//	Score of b vs c: 2 - 2 - 0  [0.500] 4
+//	Rank  Name      Elo    +/-  Games   Score    Draw
+//	   1  a       110.3  170.4      8   68.8%   12.5%
+//	   …
+//	Elo: maximum likelihood, logistic (Bradley-Terry) model, draws half a point; the mean at 0; +/- 95%
+//	Crosstable (the row's points against the column's, of the games between them):
+//	      a        b        c
+//	a     -        2.5/4    3/4
+//	…
+//
+// An engine not yet joined to the others by games has "-" for its
+// rating. A last line lists forfeits, if any.
+func (s *Standings) WriteReport(w io.Writer) {
+	fmt.Fprintf(w, "Tournament (%s of %d engines): %d of %d games\n", s.Format, len(s.Names), s.Games, s.Total)
+	n := len(s.Names)
+	games, points, draws := make([]int, n), make([]float64, n), make([]int, n)
+	cross := make([][]string, n)
+	for i := range cross {
+		cross[i] = make([]string, n)
+		cross[i][i] = "-"
+	}
+	forfeits := make([]map[record.Termination]int, n)
+	for i := range forfeits {
+		forfeits[i] = map[record.Termination]int{}
+	}
+	for k, p := range s.Pairings {
+		r := s.Results[k]
+		fmt.Fprintf(w, "Score of %s vs %s: %s\n", s.Names[p[0]], s.Names[p[1]], scoreText(r.Score))
+		sc := r.Score
+		pa := float64(sc.Wins) + float64(sc.Draws)/2
+		g := sc.Games()
+		for side, e := range p {
+			games[e] += g
+			draws[e] += sc.Draws
+			for t, c := range r.Forfeits[side] {
+				forfeits[e][t] += c
+			}
+		}
+		points[p[0]] += pa
+		points[p[1]] += float64(g) - pa
+		cross[p[0]][p[1]] = pointsText(pa) + "/" + strconv.Itoa(g)
+		cross[p[1]][p[0]] = pointsText(float64(g)-pa) + "/" + strconv.Itoa(g)
+	}
+	rt, err := s.Ratings()
+	if err != nil {
+		fmt.Fprintf(w, "Ratings: %v\n", err)
+		return
+	}
+	width := 4
+	for _, name := range s.Names {
+		width = max(width, len(name))
+	}
+	fmt.Fprintf(w, "Rank  %-*s  %7s  %6s  %5s  %6s  %6s\n", width, "Name", "Elo", "+/-", "Games", "Score", "Draw")
+	for rank, i := range rankOrder(rt, points) {
+		elo, margin := "-", "-"
+		if rt.Rated[i] {
+			elo, margin = formatFloat(rt.Elo[i], 1), formatFloat(rt.Margin[i], 1)
+		}
+		score, drawn := "-", "-"
+		if games[i] > 0 {
+			score = formatFloat(100*points[i]/float64(games[i]), 1) + "%"
+			drawn = formatFloat(100*float64(draws[i])/float64(games[i]), 1) + "%"
+		}
+		fmt.Fprintf(w, "%4d  %-*s  %7s  %6s  %5d  %6s  %6s\n", rank+1, width, s.Names[i], elo, margin, games[i], score, drawn)
+	}
+	anchor := "the mean at 0"
+	if s.Anchor >= 0 {
+		anchor = s.Names[s.Anchor] + " at 0"
+	}
+	fmt.Fprintf(w, "Elo: maximum likelihood, logistic (Bradley-Terry) model, draws half a point; %s; +/- 95%%\n", anchor)
+	if rt.Prior {
+		fmt.Fprintln(w, "Elo: no finite fit yet (some won or lost every game against the others): one virtual draw added between every two engines that met, as BayesElo does")
+	}
+	fmt.Fprintln(w, "Crosstable (the row's points against the column's, of the games between them):")
+	col := width
+	for i := range cross {
+		for j := range cross[i] {
+			col = max(col, len(cross[i][j]))
+		}
+	}
+	line := []string{fmt.Sprintf("%-*s", width, "")}
+	for _, name := range s.Names {
+		line = append(line, fmt.Sprintf("%-*s", col, name))
+	}
+	fmt.Fprintln(w, strings.TrimRight(strings.Join(line, "  "), " "))
+	for i, name := range s.Names {
+		line = []string{fmt.Sprintf("%-*s", width, name)}
+		for j := range cross[i] {
+			c := cross[i][j]
+			if c == "" {
+				c = "."
+			}
+			line = append(line, fmt.Sprintf("%-*s", col, c))
+		}
+		fmt.Fprintln(w, strings.TrimRight(strings.Join(line, "  "), " "))
+	}
+	var parts []string
+	for i, f := range forfeits {
+		if t := forfeitText(f); t != "" {
+			parts = append(parts, s.Names[i]+" "+t)
+		}
+	}
+	if len(parts) > 0 {
+		fmt.Fprintf(w, "Forfeits: %s\n", strings.Join(parts, "; "))
+	}
+}
+
+// pointsText writes a number of points: "3", "2.5".
+func pointsText(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

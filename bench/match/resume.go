@@ -69,6 +69,8 @@ func (r *runner) checkRecord(rec *record.GameRecord, i int) error {
 		return fmt.Errorf("game %d is recorded, but this match has %d games (--games)", rec.Game, r.cfg.Games)
 	case r.played[rec.Game-1]:
 		return fmt.Errorf("game %d is recorded twice", rec.Game)
+	case rec.Pairing != 0:
+		return fmt.Errorf("game %d is recorded as a game of a tournament's pairing %d, not of a match", rec.Game, rec.Pairing)
 	case r.cfg.Traditional && rec.Game != i+1:
 		return fmt.Errorf("a traditional match is resumed from its first games: game %d is recorded, game %d is not", rec.Game, i+1)
 	}
@@ -76,9 +78,9 @@ func (r *runner) checkRecord(rec *record.GameRecord, i int) error {
 		return err
 	}
 	idx := rec.Game - 1
-	su := r.setup(idx, r.openings[(idx/2)%len(r.openings)], r.lastFourHeld(idx))
+	su := r.setup(idx, r.opening(idx), r.lastFourHeld(idx))
 	if d := recordDiff(rec, su.record(idx, r.cfg)); d != "" {
-		return fmt.Errorf("game %d was played in another match: %s", rec.Game, d)
+		return fmt.Errorf("game %d was played in another match: %s", r.gameNumber(idx), d)
 	}
 	return nil
 }

@@ -13,7 +13,10 @@ import (
 // GameRecord is one finished game: the object written, one per line, to the
 // JSON records, and the source of the PGN-like text.
 type GameRecord struct {
-	Game    int               `json:"game"`    // 1-based, in the order games were started
+	Game int `json:"game"` // 1-based, in the order games were started
+	// Pairing, in a tournament, is the game's pairing: its place (from 1)
+	// in the tournament's list of pairings. It is 0 in a match.
+	Pairing int               `json:"pairing,omitempty"`
 	Variant string            `json:"variant"` // the game's name
 	Options map[string]string `json:"options"` // the rule options sent to both engines
 	Start   string            `json:"start"`   // the start position (rule book notation)
@@ -291,9 +294,9 @@ func (g *GameRecord) CheckResult() error {
 		return fmt.Errorf("game %d: result %q with winner %q", g.Game, g.Result, g.Winner)
 	}
 	switch g.Termination {
-	case Normal:
+	case Normal, Adjudication:
 		if g.Loser != "" {
-			return fmt.Errorf("game %d: ended by the rules, yet %s is named the loser", g.Game, g.Loser)
+			return fmt.Errorf("game %d: ended by %s, yet %s is named the loser", g.Game, map[Termination]string{Normal: "the rules", Adjudication: "adjudication"}[g.Termination], g.Loser)
 		}
 	case TimeForfeit, IllegalMove, Crash, NoAnswer, Resignation:
 		if g.Loser == "" || g.Winner == "draw" || g.Loser == g.Winner {

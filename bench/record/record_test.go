@@ -134,3 +134,34 @@ func TestPGNCommentText(t *testing.T) {
 		})
 	}
 }
+
+// TestCheckResult checks what a finished game's record must hold, an
+// adjudicated game's included.
+func TestCheckResult(t *testing.T) {
+	ok := func() GameRecord {
+		return GameRecord{Game: 3, Engine1: "south", Result: "1-0", Winner: "south", Termination: Normal}
+	}
+	tests := []struct {
+		name string
+		edit func(*GameRecord)
+		want string // "" for none
+	}{
+		{"normal", func(*GameRecord) {}, ""},
+		{"adjudicated win", func(g *GameRecord) { g.Termination = Adjudication }, ""},
+		{"adjudicated draw", func(g *GameRecord) { g.Termination, g.Result, g.Winner = Adjudication, "1/2-1/2", "draw" }, ""},
+		{"adjudicated with a loser", func(g *GameRecord) { g.Termination, g.Loser = Adjudication, "north" }, "game 3: ended by adjudication, yet north is named the loser"},
+		{"normal with a loser", func(g *GameRecord) { g.Loser = "north" }, "game 3: ended by the rules, yet north is named the loser"},
+		{"forfeit", func(g *GameRecord) { g.Termination, g.Loser = TimeForfeit, "north" }, ""},
+		{"forfeit without a loser", func(g *GameRecord) { g.Termination = Crash }, "a crash with loser"},
+		{"result and winner", func(g *GameRecord) { g.Winner = "north" }, `result "1-0" with winner "north"`},
+		{"unknown termination", func(g *GameRecord) { g.Termination = "resigned" }, `termination "resigned"`},
+	}
+	for _, tc := range tests {
+		g := ok()
+		tc.edit(&g)
+		err := g.CheckResult()
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -15,8 +15,12 @@ import (
 // increment, a fixed time per move, a node count, a depth, or any
 // combination, all sent with "go". A builtin player ignores it.
 type Limit struct {
-	Base     time.Duration // the clock's starting time; 0 = no clock
-	Inc      time.Duration // added to the clock after every move
+	Base time.Duration // the clock's starting time; 0 = no clock
+	Inc  time.Duration // added to the clock after every move
+	// Moves, with a clock, is the length of a period: after every Moves
+	// moves of its side the clock is given Base again ("40/60+0.5");
+	// 0 is one period for the whole game.
+	Moves    int
 	MoveTime time.Duration // time for each move; 0 = none
 	Nodes    uint64        // nodes per move; 0 = none
 	Depth    int           // depth per move; 0 = none
@@ -39,9 +43,37 @@ func (l Limit) Replays() bool {
 	return l.Base == 0 && l.MoveTime == 0 && (l.Nodes > 0 || l.Depth > 0)
 }
 
+// ParseTimeControl reads a time control in the usual notation:
+// "base[+inc]" as ParseTC reads it; "moves/base[+inc]", a clock refilled
+// with base every that many moves of its side ("40/60+0.5": 40 moves in
+// 60 s, plus 0.5 s a move); or "inf", no clock at all (the zero Limit:
+// the engine needs another limit, such as a depth).
+func ParseTimeControl(s string) (Limit, error) {
+	t := strings.TrimSpace(s)
+	if strings.EqualFold(t, "inf") {
+		return Limit{}, nil
+	}
+	moves, rest, hasMoves := strings.Cut(t, "/")
+	if !hasMoves {
+		return ParseTC(t)
+	}
+	n, err := strconv.ParseUint(moves, 10, 32)
+	if err != nil || n == 0 {
+		return Limit{}, fmt.Errorf("time control %q: %q is not a positive number of moves (want moves/seconds+increment, such as 40/60+0.5)", s, moves)
+	}
+	l, err := ParseTC(rest)
+	if err != nil {
+		return Limit{}, fmt.Errorf("time control %q: %w", s, err)
+	}
+	l.Moves = int(n)
+	return l, nil
+}
+
 // ParseTC reads a time control "base[+inc]": the clock's starting time and
 // the increment per move, in seconds ("10+0.1", "60", "0.5+0.05"); the
-// base may also be written minutes:seconds ("1:30+1").
+// base may also be written minutes:seconds ("1:30+1"). It reads one
+// period for the whole game; ParseTimeControl reads periods and "inf"
+// too.
 func ParseTC(s string) (Limit, error) {
 	bad := func(why string) (Limit, error) {
 		return Limit{}, fmt.Errorf("time control %q: %s (want seconds+increment, such as 10+0.1)", s, why)
@@ -100,7 +132,8 @@ func seconds(x float64) time.Duration {
 }
 
 // ParseLimit reads a limit as key=value fields separated by spaces or
-// commas: tc=10+0.1, movetime=MS, nodes=N, depth=N ("tc=10+0.1 depth=2").
+// commas: tc=10+0.1 (any time control ParseTimeControl reads), movetime=MS,
+// nodes=N, depth=N ("tc=40/60+0.5 depth=2").
 func ParseLimit(s string) (Limit, error) {
 	var l Limit
 	pairs, err := KeyValues(s, "limit", "tc=10+0.1, movetime=MS, nodes=N or depth=N")
@@ -112,8 +145,8 @@ func ParseLimit(s string) (Limit, error) {
 		switch strings.ToLower(k) {
 		case "tc":
 			var t Limit
-			t, err = ParseTC(v)
-			l.Base, l.Inc = t.Base, t.Inc
+			t, err = ParseTimeControl(v)
+			l = l.WithClock(t)
 		case "movetime":
 			var ms uint64
 			ms, err = strconv.ParseUint(v, 10, 32)
@@ -143,12 +176,23 @@ func ParseLimit(s string) (Limit, error) {
 	return l, nil
 }
 
-// TC writes the clock as ParseTC reads it ("10+0.1"), or "" without one.
+// WithClock returns l with the clock of c (its base, increment and
+// period) in place of its own.
+func (l Limit) WithClock(c Limit) Limit {
+	l.Base, l.Inc, l.Moves = c.Base, c.Inc, c.Moves
+	return l
+}
+
+// TC writes the clock as ParseTimeControl reads it ("10+0.1",
+// "40/60+0.5"), or "" without one.
 func (l Limit) TC() string {
 	if !l.HasClock() {
 		return ""
 	}
 	s := strconv.FormatFloat(l.Base.Seconds(), 'f', -1, 64)
+	if l.Moves > 0 {
+		s = strconv.Itoa(l.Moves) + "/" + s
+	}
 	if l.Inc > 0 {
 		s += "+" + strconv.FormatFloat(l.Inc.Seconds(), 'f', -1, 64)
 	}
@@ -235,12 +279,62 @@ func (m Move) NoAnswer() string {
 
 // After returns a clock of left after a move that took elapsed under l:
 // charged with the time (never below 0) and given the increment. Without
-// a clock it is unchanged.
+// a clock it is unchanged. It knows no periods: a clock with them is kept
+// by Clocks.
 func (l Limit) After(left, elapsed time.Duration) time.Duration {
 	if !l.HasClock() {
 		return left
 	}
 	return max(left-elapsed, 0) + l.Inc
+}
+
+// Clocks are the two sides' clocks through a game: the time each has
+// left and the moves each has made, under each side's limit. Every ply
+// a side is asked for is a move of its period, the extra turns of Hoyito
+// III included.
+type Clocks struct {
+	Lims [2]Limit
+	Left [2]time.Duration
+	Made [2]int
+}
+
+// NewClocks returns the clocks at the start of a game: each side's base.
+func NewClocks(lims [2]Limit) Clocks {
+	c := Clocks{Lims: lims}
+	for s, l := range lims {
+		c.Left[s] = l.Base
+	}
+	return c
+}
+
+// MovesToGo returns the moves side has left in its period, this one
+// included, or 0 when its clock has no periods.
+func (c *Clocks) MovesToGo(side board.Side) int {
+	l := c.Lims[side]
+	if !l.HasClock() || l.Moves == 0 {
+		return 0
+	}
+	return l.Moves - c.Made[side]%l.Moves
+}
+
+// Move returns the request for side's move (NewMove), with the moves
+// left in its period sent as movestogo.
+func (c *Clocks) Move(side board.Side, margin, timeout time.Duration) Move {
+	m := NewMove(c.Lims, c.Left, side, margin, timeout)
+	m.Go.MovesToGo = c.MovesToGo(side)
+	return m
+}
+
+// Charge charges side's clock with a move that took elapsed (After) and
+// counts the move; the move that ends a period refills the clock with
+// the base.
+func (c *Clocks) Charge(side board.Side, elapsed time.Duration) {
+	l := c.Lims[side]
+	c.Left[side] = l.After(c.Left[side], elapsed)
+	c.Made[side]++
+	if l.HasClock() && l.Moves > 0 && c.Made[side]%l.Moves == 0 {
+		c.Left[side] += l.Base
+	}
 }
 
 // KeyValues splits s into key=value fields separated by spaces, tabs or

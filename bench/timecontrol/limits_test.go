@@ -1,6 +1,7 @@
 package timecontrol
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -144,5 +145,106 @@ func TestNewMove(t *testing.T) {
 	}
 	if got := mt.After(2500*ms, 3*time.Second); got != 2500*ms {
 		t.Errorf("no clock: %v left, want it unchanged", got)
+	}
+}
+
+func TestParseTimeControl(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		in   string
+		want Limit
+		tc   string
+		bad  string
+	}{
+		{in: "40/60+0.5", want: Limit{Base: time.Minute, Inc: 500 * ms, Moves: 40}, tc: "40/60+0.5"},
+		{in: "1/2", want: Limit{Base: 2 * time.Second, Moves: 1}, tc: "1/2"},
+		{in: " 20/1:30 ", want: Limit{Base: 90 * time.Second, Moves: 20}, tc: "20/90"},
+		{in: "10+0.1", want: Limit{Base: 10 * time.Second, Inc: 100 * ms}, tc: "10+0.1"},
+		{in: "inf", want: Limit{}, tc: ""},
+		{in: "INF", want: Limit{}, tc: ""},
+		{in: "0/60", bad: `"0" is not a positive number of moves`},
+		{in: "x/60", bad: `"x" is not a positive number of moves`},
+		{in: "-4/60", bad: `"-4" is not a positive number of moves`},
+		{in: "40/", bad: `time control "40/": time control "": bad base time`},
+		{in: "40/0+1", bad: "the base time must be positive"},
+		{in: "40/60/2", bad: "bad base time"},
+		{in: "infinite", bad: "bad base time"},
+	}
+	for _, tc := range tests {
+		l, err := ParseTimeControl(tc.in)
+		if tc.bad != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.bad) {
+				t.Errorf("ParseTimeControl(%q): %v, want an error saying %q", tc.in, err, tc.bad)
+			}
+			continue
+		}
+		if err != nil || l != tc.want || l.TC() != tc.tc {
+			t.Errorf("ParseTimeControl(%q) = %+v (%q), %v; want %+v (%q)", tc.in, l, l.TC(), err, tc.want, tc.tc)
+		}
+	}
+	// ParseTC reads one period only, as the GUI's clock keeps it.
+	for _, s := range []string{"40/60+0.5", "inf"} {
+		if _, err := ParseTC(s); err == nil {
+			t.Errorf("ParseTC(%q): no error", s)
+		}
+	}
+	l, err := ParseLimit("tc=40/60+0.5 depth=3")
+	if err != nil || l != (Limit{Base: time.Minute, Inc: 500 * ms, Moves: 40, Depth: 3}) || l.String() != "tc=40/60+0.5 depth=3" {
+		t.Errorf("ParseLimit: %+v %q, %v", l, l.String(), err)
+	}
+	if l, err := ParseLimit("tc=inf nodes=5"); err != nil || l != (Limit{Nodes: 5}) {
+		t.Errorf("ParseLimit(tc=inf nodes=5): %+v, %v", l, err)
+	}
+}
+
+// TestClocksRefill checks a clock with periods: charged move by move,
+// refilled with the base by the move that ends a period and not before,
+// and movestogo counting down to 1.
+func TestClocksRefill(t *testing.T) {
+	ms := time.Millisecond
+	period := Limit{Base: time.Second, Inc: 10 * ms, Moves: 3}
+	plain := Limit{Base: time.Second}
+	c := NewClocks([2]Limit{period, plain})
+	if c.Left != [2]time.Duration{time.Second, time.Second} {
+		t.Fatalf("start: %v", c.Left)
+	}
+	steps := []struct {
+		toGo int
+		left time.Duration // South's clock after the move, which took 100 ms
+	}{
+		{3, 910 * ms}, {2, 820 * ms}, {1, 730*ms + time.Second}, // the third move ends the period
+		{3, 1640 * ms}, {2, 1550 * ms}, {1, 1460*ms + time.Second},
+	}
+	for i, st := range steps {
+		m := c.Move(board.South, 0, time.Minute)
+		if m.Go.MovesToGo != st.toGo || c.MovesToGo(board.South) != st.toGo {
+			t.Errorf("move %d: movestogo %d, want %d", i+1, m.Go.MovesToGo, st.toGo)
+		}
+		if want := "movestogo " + strconv.Itoa(st.toGo); !strings.HasSuffix(m.Go.Command(), want) {
+			t.Errorf("move %d: %q, want it to end with %q", i+1, m.Go.Command(), want)
+		}
+		if m.Budget != c.Left[board.South] {
+			t.Errorf("move %d: budget %v, want the clock %v", i+1, m.Budget, c.Left[board.South])
+		}
+		c.Charge(board.South, 100*ms)
+		if c.Left[board.South] != st.left {
+			t.Errorf("move %d: %v left, want %v", i+1, c.Left[board.South], st.left)
+		}
+	}
+	// North's clock has no periods: no movestogo, no refill.
+	for range 4 {
+		if m := c.Move(board.North, 0, time.Minute); m.Go.MovesToGo != 0 || strings.Contains(m.Go.Command(), "movestogo") {
+			t.Errorf("a clock without periods sends %q", m.Go.Command())
+		}
+		c.Charge(board.North, 100*ms)
+	}
+	if c.Left[board.North] != 600*ms || c.Made != [2]int{6, 4} {
+		t.Errorf("North: %v left, moves %v", c.Left[board.North], c.Made)
+	}
+	// An overrun leaves the clock at zero before the refill.
+	c = NewClocks([2]Limit{{Base: time.Second, Moves: 1}, plain})
+	c.Charge(board.South, 3*time.Second)
+	if c.Left[board.South] != time.Second {
+		t.Errorf("an overrun at the end of a period: %v left, want the base", c.Left[board.South])
 	}
 }

@@ -207,6 +207,7 @@ func TestBadInputExitTwo(t *testing.T) {
 		{[]string{"gui", "--tables", missing}, "--tables " + missing + ": no such file or directory"},
 		{[]string{"gui", "--tables", file}, "--tables " + file + ": not a directory"},
 		{[]string{"gui", "--tables", dir}, "--tables " + dir + ": no Hoyito III tables there (build them with sower tables build)"},
+		{[]string{"gui", "--addr", "127.0.0.1:0", "--state", filepath.Join(file, "state")}, "--state: mkdir " + file + ": not a directory"},
 	} {
 		stdout, stderr, st := runSower(c.args...)
 		ok := matches(stderr, "sower: "+c.want+"\n")

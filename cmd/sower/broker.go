@@ -82,6 +82,8 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	switch {
 	case cfg.Traditional:
 		return usagef("--traditional-match plays its games in sequence: it cannot be spread over workers (leave out --broker)")
+	case cfg.NoRepeat:
+		return usagef("--repeat=false with --broker: a task carries one opening for its pair of games")
 	case fs.Changed("log"):
 		return usagef("--log with --broker: each worker writes its engines' log (sower worker --log FILE)")
 	case m.ackWait <= 0:
@@ -93,6 +95,11 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
+	}
+	for _, e := range cfg.Engines {
+		if e.Dir != "" {
+			return usagef("--engines: %s has a dir, which a match on a broker cannot use: workers run the uploaded program in their own directory", e.Name)
+		}
 	}
 	var err error
 	m.client, err = m.dial("sower match")

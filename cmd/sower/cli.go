@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os/exec"
 	"slices"
@@ -47,6 +48,10 @@ type cli struct {
 	// browser returns the command that opens a page in a browser (gui
 	// --open; browserCommand when nil); tests set their own.
 	browser func(url string) *exec.Cmd
+	// proofs are the proof certificates match --adjudicate-proven reads
+	// (nil: the embedded ones, with the book kept in the user's cache);
+	// tests set a small set.
+	proofs fs.FS
 }
 
 // usageError marks an error caused by the arguments: exit status 2.

@@ -14,21 +14,32 @@ import (
 	"syscall"
 
 	"github.com/sower-engine/sower/bench/match"
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/gui"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // gui is "sower gui": the board in the browser.
 func (c *cli) gui(args []string) error {
-	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...] [--tables DIR] [--log FILE]")
+	fs := c.flags("gui", "[--addr HOST:PORT] [--open] [--engine NAME=COMMAND ...] [--tables DIR] [--log FILE] [--state DIR]")
 	addr := fs.String("addr", "127.0.0.1:8080", "address to listen on (port 0: any free port)")
 	open := fs.Bool("open", false, "open the page in the default browser")
 	engines := fs.StringArray("engine", nil, "an engine the page may choose, NAME=COMMAND (repeatable; default: this program, named sower)")
 	logFile := fs.String("log", "", "write every line sent to and read from the engines to this file")
 	tableDir := fs.String("tables", "", "Hoyito III endgame tables: show every move's result in their positions, and give them to the engines")
+	stateDir := fs.String("state", defaultGUIStateDir(), "directory that keeps each game's state, so that a reload or a restart finds it (\"\": in memory only)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	cfg := gui.Config{Errors: c.stderr}
+	// The proof books load in the background from the start, so that a
+	// katro-4x6 game gets its Proof panel from its first position.
+	lib := &book.Library{CacheDir: book.DefaultCacheDir()}
+	for _, name := range book.Games(nil) {
+		if v, err := board.New(name); err == nil {
+			lib.For(v)
+		}
+	}
+	cfg := gui.Config{Errors: c.stderr, Books: lib, StateDir: *stateDir}
 	if *tableDir != "" {
 		dir, err := guiTableDir(*tableDir)
 		if err != nil {
@@ -85,6 +96,12 @@ func (c *cli) gui(args []string) error {
 		ln.Close()
 		return usageError{err}
 	}
+	if *stateDir != "" {
+		if err := os.MkdirAll(*stateDir, 0o755); err != nil {
+			ln.Close()
+			return flagError("--state", err)
+		}
+	}
 	host, port, _ := net.SplitHostPort(ln.Addr().String())
 	if ip := net.ParseIP(host); ip == nil || ip.IsUnspecified() || ip.IsLoopback() {
 		host = "127.0.0.1"
@@ -100,6 +117,17 @@ func (c *cli) gui(args []string) error {
 		c.openPage(url)
 	}
 	return srv.Serve(ctx, ln, *addr)
+}
+
+// defaultGUIStateDir is where gui keeps the games' state by default: the
+// directory sower/gui in the user's cache directory, as for the tables
+// (defaultTableDir); "" (memory only) when the system names none.
+func defaultGUIStateDir() string {
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "sower", "gui")
 }
 
 // guiTableDir checks gui's --tables: a directory that holds Hoyito III

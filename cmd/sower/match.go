@@ -8,18 +8,25 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/book"
 )
 
 // matchFlags are the flags of sower match.
 type matchFlags struct {
 	engine, name, limit   [2]string
 	options               [2][]string
+	enginesFile           string
+	chosen, each          []string
+	gauntlet, roundRobin  bool
+	proven                bool
+	anchor                string
 	tc                    string
 	movetime, depth       int
 	nodes                 uint64
@@ -28,42 +35,48 @@ type matchFlags struct {
 	captureSide, lastFour string
 	repetition            string
 	noCaptureLimit        int
-	openings              string
+	openings, order       string
+	repeat                bool
 	randomPlies           int
 	seed                  uint64
 	games, concurrency    int
 	traditional, ponder   bool
-	sprt                  string
+	sprt, resign, draw    string
 	report                int
 	out, pgn, log         string
 	resume, appendOut     bool
 }
 
-// sprtKeys are the words of an --sprt value; written unquoted after --sprt
-// they are gathered into its value.
-func sprtKeys() []string { return []string{"elo0=", "elo1=", "alpha=", "beta=", "model="} }
+// keyedFlags are the flags whose value is key=value words, and their
+// keys; written unquoted after the flag, the words are gathered into its
+// value.
+func keyedFlags() map[string][]string {
+	return map[string][]string{
+		"sprt":   {"elo0=", "elo1=", "alpha=", "beta=", "model="},
+		"resign": {"movecount=", "score="},
+		"draw":   {"ply=", "movecount=", "score="},
+	}
+}
 
 // joinSPRT lets "--sprt elo0=0 elo1=5 alpha=0.05 beta=0.05" be written
-// without quotes: the key=value words that follow --sprt become its value.
+// without quotes: the key=value words that follow --sprt become its
+// value; so do those that follow --resign and --draw.
 func joinSPRT(args []string) []string {
-	isKey := func(s string) bool {
-		for _, k := range sprtKeys() {
-			if strings.HasPrefix(s, k) {
-				return true
-			}
-		}
-		return false
-	}
+	flags := keyedFlags()
 	var out []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if a == "--" {
 			return append(out, args[i:]...)
 		}
-		val, inline := strings.CutPrefix(a, "--sprt=")
-		if a != "--sprt" && !inline {
+		name, val, inline := strings.Cut(strings.TrimPrefix(a, "--"), "=")
+		keys, keyed := flags[name]
+		if !keyed || !strings.HasPrefix(a, "--") {
 			out = append(out, a)
 			continue
+		}
+		isKey := func(s string) bool {
+			return slices.ContainsFunc(keys, func(k string) bool { return strings.HasPrefix(s, k) })
 		}
 		parts := []string{}
 		if inline {
@@ -76,14 +89,14 @@ func joinSPRT(args []string) []string {
 			i++
 			parts = append(parts, args[i])
 		}
-		out = append(out, "--sprt="+strings.Join(parts, " "))
+		out = append(out, "--"+name+"="+strings.Join(parts, " "))
 	}
 	return out
 }
 
 func (c *cli) match(args []string) error {
 	var f matchFlags
-	fs := c.flags("match", `--engine1 CMD --engine2 CMD [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
+	fs := c.flags("match", `(--engine1 CMD --engine2 CMD | --engines FILE [--engine name=NAME]… [--gauntlet | --round-robin]) [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
 	for i := range 2 {
 		n := i + 1
 		fs.StringVar(&f.engine[i], fmt.Sprintf("engine%d", n), "", fmt.Sprintf(`engine %d: a command line ("./sower", "engine --flag") or builtin:random, builtin:greedy`, n))
@@ -91,7 +104,13 @@ func (c *cli) match(args []string) error {
 		fs.StringArrayVar(&f.options[i], fmt.Sprintf("option%d", n), nil, fmt.Sprintf("engine %d option Name=Value, sent with setoption (repeatable)", n))
 		fs.StringVar(&f.limit[i], fmt.Sprintf("limit%d", n), "", fmt.Sprintf(`engine %d's own limit instead of the shared one: "tc=10+0.1", "movetime=MS", "nodes=N", "depth=N" (combinable)`, n))
 	}
-	fs.StringVar(&f.tc, "tc", "", "time control for both engines: seconds+increment (10+0.1)")
+	fs.StringVar(&f.enginesFile, "engines", "", `JSON file of engines: a list of {"name", "cmd", "dir", "options": {…}, "limit"} (see docs/cli.md)`)
+	fs.StringArrayVar(&f.chosen, "engine", nil, "name=NAME: play the engines file's engine NAME (repeatable; in order, engine1 first; none: every engine of the file)")
+	fs.StringArrayVar(&f.each, "option", nil, "option Name=Value for every engine, unless the engine sets its own (repeatable)")
+	fs.BoolVar(&f.gauntlet, "gauntlet", false, "a tournament: the first engine against each of the others, --games games a pairing")
+	fs.BoolVar(&f.roundRobin, "round-robin", false, "a tournament: every engine against every other, --games games a pairing")
+	fs.StringVar(&f.anchor, "anchor", "", "the engine whose rating a tournament holds at 0 (default: the mean of the ratings at 0)")
+	fs.StringVar(&f.tc, "tc", "", "time control for every engine: seconds+increment (10+0.1), moves/seconds+increment (40/60+0.5: refilled every 40 moves) or inf")
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
 	fs.IntVarP(&f.depth, "depth", "d", 0, "depth per move for both engines")
@@ -103,13 +122,18 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.repetition, "repetition", "threefold", "Hoyito III Repetition: threefold or off (off needs a no-capture limit)")
 	fs.IntVar(&f.noCaptureLimit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
 	fs.StringVar(&f.openings, "openings", "", "file of start positions, one a line (rule book notation; # comments)")
+	fs.StringVar(&f.order, "openings-order", "sequential", "the order --openings are played in: sequential or random (shuffled with --seed)")
+	fs.BoolVar(&f.repeat, "repeat", true, "play each opening twice, colours swapped (--repeat=false: every game from an opening of its own)")
 	fs.IntVar(&f.randomPlies, "random-plies", 0, "make each pair's opening by this many random plies from the start")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for random openings and built-in players")
-	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped)")
+	fs.IntVar(&f.games, "games", 2, "games to play (openings are played in pairs, colours swapped); in a tournament, games of each pairing")
 	fs.IntVar(&f.concurrency, "concurrency", 1, "game pairs to play at once, each with its own engine processes (the two games of a pair one after the other)")
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
+	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
+	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
+	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a game as soon as the proof book proves its result (katro-4x6)")
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
@@ -120,16 +144,35 @@ func (c *cli) match(args []string) error {
 	if err := parse(fs, joinSPRT(args)); err != nil {
 		return err
 	}
-	cfg, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
+	cfg, engines, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
+	if err == nil {
+		err = f.adjudication(&cfg, fs.Changed("resign"), fs.Changed("draw"))
+	}
 	if err != nil {
 		return err
 	}
 	if err := hoyitoOnly(fs, cfg.Variant); err != nil {
 		return err
 	}
+	tn, err := f.tournament(cfg, engines)
+	if err != nil {
+		return err
+	}
+	conf := &cfg // what the outputs and the resumed games go to
+	if tn != nil {
+		conf = &tn.Config
+		if onBroker.url != "" {
+			return usagef("--broker plays a match of two engines; a tournament (--%s) is played here", formatFlag(tn.Format))
+		}
+	} else {
+		cfg.Engines = [2]match.EngineSpec(engines)
+	}
 
 	if err := f.outCheck(onBroker.url != ""); err != nil {
 		return err
+	}
+	if f.proven && onBroker.url != "" {
+		return usagef("--adjudicate-proven with --broker: the workers do not read the proof book")
 	}
 	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
@@ -142,8 +185,12 @@ func (c *cli) match(args []string) error {
 		if err != nil {
 			return err
 		}
-		cfg.Played = pf.games
-		if err := cfg.CheckPlayed(); err != nil {
+		conf.Played = pf.games
+		check := cfg.CheckPlayed
+		if tn != nil {
+			check = tn.CheckPlayed
+		}
+		if err := check(); err != nil {
 			return usagef("--out %s: %v", f.out, err)
 		}
 		if err := pf.mend(c.stderr); err != nil {
@@ -154,7 +201,7 @@ func (c *cli) match(args []string) error {
 	outputs := []struct {
 		flag, path string
 		w          *io.Writer
-	}{{"--out", f.out, &cfg.JSON}, {"--pgn", f.pgn, &cfg.PGN}, {"--log", f.log, &cfg.Log}}
+	}{{"--out", f.out, &conf.JSON}, {"--pgn", f.pgn, &conf.PGN}, {"--log", f.log, &conf.Log}}
 	for _, o := range outputs {
 		if o.path != "" {
 			if err := checkOutput(o.flag, o.path); err != nil {
@@ -165,7 +212,17 @@ func (c *cli) match(args []string) error {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if onBroker.url == "" {
+	if f.proven {
+		if conf.Proven, err = c.provenBy(ctx, cfg.Variant); err != nil {
+			return err
+		}
+	}
+	switch {
+	case tn != nil:
+		if err := tn.Check(ctx); err != nil {
+			return usageError{err}
+		}
+	case onBroker.url == "":
 		if err := cfg.Check(ctx); err != nil {
 			return usageError{err}
 		}
@@ -188,19 +245,35 @@ func (c *cli) match(args []string) error {
 		*o.w = fl
 	}
 	onBroker.out, onBroker.pgn = f.out, f.pgn
-	cfg.Report, cfg.Progress = c.stdout, c.stderr
-	where := fmt.Sprintf("concurrency %d", max(cfg.Concurrency, 1))
+	conf.Report, conf.Progress = c.stdout, c.stderr
+	where := fmt.Sprintf("concurrency %d", max(conf.Concurrency, 1))
 	if onBroker.url != "" {
 		where = "on the broker's workers"
 	}
-	fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
-		cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(&cfg), where)
-	sum, err := onBroker.run(ctx, cfg)
+	var played int
+	if tn != nil {
+		names := make([]string, len(tn.Engines))
+		for i, e := range tn.Engines {
+			names[i] = e.Name
+		}
+		fmt.Fprintf(c.stderr, "Tournament (%s) of %s: %s, %d pairings of %d games, %d games, %s, %s\n",
+			tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
+			limitsText(tn.Engines), where)
+		var st match.Standings
+		st, err = match.RunTournament(ctx, *tn)
+		played = st.Games
+	} else {
+		fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
+			cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(cfg.Engines[:]), where)
+		var sum match.Summary
+		sum, err = onBroker.run(ctx, cfg)
+		played = sum.Score.Games()
+	}
 	if errors.Is(err, context.Canceled) {
 		if f.out != "" && f.pgn == "" && onBroker.url == "" && !f.appendOut {
-			return interruptedf("after %d games; the same command with --resume plays the rest", sum.Score.Games())
+			return interruptedf("after %d games; the same command with --resume plays the rest", played)
 		}
-		return interruptedf("after %d games", sum.Score.Games())
+		return interruptedf("after %d games", played)
 	}
 	if err != nil {
 		return err
@@ -212,6 +285,104 @@ func (c *cli) match(args []string) error {
 	}
 	files = nil
 	return nil
+}
+
+// provenBy loads the proof book of v's game and returns what
+// --adjudicate-proven asks of it after every move: the result it proves.
+func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Position) (board.Result, string, bool), error) {
+	lib := &book.Library{FS: c.proofs}
+	if c.proofs == nil {
+		lib.CacheDir = book.DefaultCacheDir()
+	}
+	if len(book.Files(c.proofs, v.Name())) == 0 {
+		return nil, usagef("--adjudicate-proven: no proof book for %s (there is one for %s)", v.Name(), strings.Join(book.Games(c.proofs), ", "))
+	}
+	fmt.Fprintf(c.stderr, "Loading the proof book of %s (from its cache, or the certificates the first time: half a minute)\n", v.Name())
+	b, err := lib.Wait(ctx, v.Name())
+	if err != nil {
+		return nil, fmt.Errorf("proof book: %w", err)
+	}
+	if w := lib.Warning(v.Name()); w != nil {
+		fmt.Fprintf(c.stderr, "proof book: %v\n", w)
+	}
+	return func(p board.Position) (board.Result, string, bool) {
+		_, plies, win, ok := b.Probe(&p)
+		if !ok {
+			return board.None, "", false
+		}
+		winner := p.Side()
+		if !win {
+			winner = winner.Other()
+		}
+		res := board.SouthWins
+		if winner == board.North {
+			res = board.NorthWins
+		}
+		return res, fmt.Sprintf("proof adjudication: the proof book has %s winning within %d plies", winner, plies), true
+	}, nil
+}
+
+// adjudication reads --resign and --draw into cfg.
+func (f *matchFlags) adjudication(cfg *match.Config, resignSet, drawSet bool) error {
+	if resignSet {
+		r, err := match.ParseResign(f.resign)
+		if err != nil {
+			return usagef("--resign: %v", err)
+		}
+		cfg.Resign = &r
+	}
+	if drawSet {
+		d, err := match.ParseDraw(f.draw)
+		if err != nil {
+			return usagef("--draw: %v", err)
+		}
+		cfg.Draw = &d
+	}
+	return nil
+}
+
+// formatFlag returns the flag of a tournament's format.
+func formatFlag(f match.Format) string {
+	if f == match.Gauntlet {
+		return "gauntlet"
+	}
+	return "round-robin"
+}
+
+// tournament returns the tournament the flags ask for, or nil for a
+// match of two engines.
+func (f *matchFlags) tournament(cfg match.Config, engines []match.EngineSpec) (*match.Tournament, error) {
+	if !f.gauntlet && !f.roundRobin {
+		switch {
+		case f.anchor != "":
+			return nil, usagef("--anchor is for a tournament's ratings: add --gauntlet or --round-robin")
+		case len(engines) != 2:
+			return nil, usagef("--engines: %d engines chosen; a match needs two (--engine name=A --engine name=B), a tournament --gauntlet or --round-robin", len(engines))
+		}
+		return nil, nil
+	}
+	tn := &match.Tournament{Config: cfg, Engines: engines, Format: match.RoundRobin, Anchor: -1}
+	if f.gauntlet {
+		tn.Format = match.Gauntlet
+	}
+	switch {
+	case f.gauntlet && f.roundRobin:
+		return nil, usagef("--gauntlet and --round-robin: give one")
+	case cfg.SPRT != nil:
+		return nil, usagef("--sprt tests two engines: a tournament (--%s) has no sequential test", formatFlag(tn.Format))
+	case cfg.Traditional:
+		return nil, usagef("--traditional-match is a match of two engines, not a tournament")
+	}
+	if f.anchor != "" {
+		tn.Anchor = slices.IndexFunc(engines, func(e match.EngineSpec) bool { return e.Name == f.anchor })
+		if tn.Anchor < 0 {
+			return nil, usagef("--anchor %s: not an engine of the tournament", f.anchor)
+		}
+	}
+	if err := tn.Validate(); err != nil {
+		return nil, usageError{err}
+	}
+	return tn, nil
 }
 
 // outCheck refuses, before any work, an --out file that holds games
@@ -281,87 +452,136 @@ func (f *matchFlags) resumeCheck(onBroker bool) error {
 	return nil
 }
 
-// limitsText describes the engines' limits: "tc=10+0.1", or
-// "tc=10+0.1 vs depth=2" when they differ.
-func limitsText(cfg *match.Config) string {
-	var s [2]string
-	for i, e := range cfg.Engines {
+// limitsText describes the engines' limits: "tc=10+0.1" when they
+// agree, else each's: "tc=10+0.1 vs depth=2", "builtin vs builtin vs
+// depth=2".
+func limitsText(engines []match.EngineSpec) string {
+	s := make([]string, len(engines))
+	for i, e := range engines {
 		s[i] = e.Limit.String()
 		if e.Builtin != "" {
 			s[i] = "builtin"
 		}
 	}
-	if s[0] == s[1] {
+	if len(slices.Compact(slices.Clone(s))) == 1 {
 		return s[0]
 	}
-	return s[0] + " vs " + s[1]
+	return strings.Join(s, " vs ")
 }
 
-// config checks the flags and builds the match configuration; every error
-// is a usage error.
-func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
+// config checks the flags and builds the configuration every game shares
+// and the engines (engine1 first), which the caller makes a match or a
+// tournament of; every error is a usage error.
+func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.EngineSpec, error) {
 	var cfg match.Config
 	var rules board.Rules
 	var err error
 	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
-		return cfg, usagef("--capture-side: %v", err)
+		return cfg, nil, usagef("--capture-side: %v", err)
 	}
 	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
-		return cfg, usagef("--last-four: %v", err)
+		return cfg, nil, usagef("--last-four: %v", err)
 	}
 	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
 	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
-		return cfg, usagef("--repetition: %v", err)
+		return cfg, nil, usagef("--repetition: %v", err)
 	}
 	rules.NoCaptureLimit = f.noCaptureLimit
 	if err := repetitionLimit(rules); err != nil {
-		return cfg, err
+		return cfg, nil, err
 	}
 	if cfg.Variant, err = board.NewWithRules(f.game, rules); err != nil {
-		return cfg, usagef("--game: %v", err)
+		return cfg, nil, usagef("--game: %v", err)
 	}
 
 	var shared timecontrol.Limit
 	if f.tc != "" {
-		if shared, err = timecontrol.ParseTC(f.tc); err != nil {
-			return cfg, usagef("--tc: %v", err)
+		if shared, err = timecontrol.ParseTimeControl(f.tc); err != nil {
+			return cfg, nil, usagef("--tc: %v", err)
 		}
 	}
 	switch {
 	case f.movetime < 0:
-		return cfg, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
+		return cfg, nil, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
 	case f.depth < 0 || f.depth > 255:
-		return cfg, usagef("--depth %d: want 1 to 255", f.depth)
+		return cfg, nil, usagef("--depth %d: want 1 to 255", f.depth)
 	case f.margin < 0:
-		return cfg, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
+		return cfg, nil, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
 	case f.timeout <= 0:
-		return cfg, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
+		return cfg, nil, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
 	case f.games < 1:
-		return cfg, usagef("--games %d: want at least 1", f.games)
+		return cfg, nil, usagef("--games %d: want at least 1", f.games)
 	case f.concurrency < 1:
-		return cfg, usagef("--concurrency %d: want at least 1", f.concurrency)
+		return cfg, nil, usagef("--concurrency %d: want at least 1", f.concurrency)
 	case f.randomPlies < 0:
-		return cfg, usagef("--random-plies %d: want 0 or more", f.randomPlies)
+		return cfg, nil, usagef("--random-plies %d: want 0 or more", f.randomPlies)
 	case f.report < 0:
-		return cfg, usagef("--report %d: want 0 or more", f.report)
+		return cfg, nil, usagef("--report %d: want 0 or more", f.report)
 	case f.openings != "" && f.randomPlies > 0:
-		return cfg, usagef("give --openings or --random-plies, not both")
+		return cfg, nil, usagef("give --openings or --random-plies, not both")
+	case f.order != "sequential" && f.order != "random":
+		return cfg, nil, usagef("--openings-order %q: want sequential or random", f.order)
+	case f.order == "random" && f.openings == "":
+		return cfg, nil, usagef("--openings-order random shuffles the --openings file; give one")
 	case f.traditional && lastFourSet:
-		return cfg, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
+		return cfg, nil, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
 	}
 	shared.MoveTime = time.Duration(f.movetime) * time.Millisecond
 	shared.Nodes, shared.Depth = f.nodes, f.depth
 
+	engines, err := f.engineList(shared)
+	if err != nil {
+		return cfg, nil, err
+	}
+
+	if f.openings != "" {
+		fl, err := os.Open(f.openings)
+		if err != nil {
+			return cfg, nil, flagError("--openings", err)
+		}
+		defer fl.Close()
+		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
+			return cfg, nil, usagef("--openings %s: %v", f.openings, err)
+		}
+	}
+	if sprtSet {
+		t, err := match.ParseSPRT(f.sprt)
+		if err != nil {
+			return cfg, nil, usagef("--sprt: %v", err)
+		}
+		cfg.SPRT = &t
+	}
+	cfg.RandomPlies, cfg.Seed = f.randomPlies, f.seed
+	cfg.ShuffleOpenings, cfg.NoRepeat = f.order == "random", !f.repeat
+	cfg.Games, cfg.Concurrency, cfg.Traditional, cfg.Ponder = f.games, f.concurrency, f.traditional, f.ponder
+	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
+	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
+	cfg.ReportEvery = f.report
+	return cfg, engines, nil
+}
+
+// engineList returns the engines the flags give: --engine1 and --engine2,
+// or those --engine chooses from the --engines file, with the shared
+// limit and the --option options where they set none of their own.
+func (f *matchFlags) engineList(shared timecontrol.Limit) ([]match.EngineSpec, error) {
+	each, err := parseOptions("--option", f.each)
+	if err != nil {
+		return nil, err
+	}
+	if f.enginesFile != "" || len(f.chosen) > 0 {
+		return f.fileEngines(shared, each)
+	}
+	var out []match.EngineSpec
 	for i := range 2 {
 		flag := fmt.Sprintf("--engine%d", i+1)
 		if strings.TrimSpace(f.engine[i]) == "" {
-			return cfg, usagef("%s is required", flag)
+			return nil, usagef("%s is required", flag)
 		}
 		e, err := match.ParseEngine(f.engine[i])
 		if err != nil {
-			return cfg, usagef("%s: %v", flag, err)
+			return nil, usagef("%s: %v", flag, err)
 		}
 		if f.name[i] != "" {
 			e.Name = f.name[i]
@@ -369,43 +589,87 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, error) {
 		e.Limit = shared
 		if f.limit[i] != "" {
 			if e.Limit, err = timecontrol.ParseLimit(f.limit[i]); err != nil {
-				return cfg, usagef("--limit%d: %v", i+1, err)
+				return nil, usagef("--limit%d: %v", i+1, err)
 			}
 		}
-		for _, s := range f.options[i] {
-			o, err := match.ParseOption(s)
-			if err != nil {
-				return cfg, usagef("--option%d: %v", i+1, err)
-			}
-			e.Options = append(e.Options, o)
+		own, err := parseOptions(fmt.Sprintf("--option%d", i+1), f.options[i])
+		if err != nil {
+			return nil, err
 		}
-		cfg.Engines[i] = e
+		if e.Builtin == "" {
+			own = mergeOptions(each, own)
+		}
+		e.Options = own
+		out = append(out, e)
 	}
-	if a, b := cfg.Engines[0].Name, cfg.Engines[1].Name; a == b && f.name[0] == "" && f.name[1] == "" {
-		cfg.Engines[0].Name, cfg.Engines[1].Name = a+"-1", b+"-2"
+	if a, b := out[0].Name, out[1].Name; a == b && f.name[0] == "" && f.name[1] == "" {
+		out[0].Name, out[1].Name = a+"-1", b+"-2"
 	}
+	return out, nil
+}
 
-	if f.openings != "" {
-		fl, err := os.Open(f.openings)
-		if err != nil {
-			return cfg, flagError("--openings", err)
-		}
-		defer fl.Close()
-		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
-			return cfg, usagef("--openings %s: %v", f.openings, err)
+// fileEngines returns the engines --engine chooses from the --engines
+// file.
+func (f *matchFlags) fileEngines(shared timecontrol.Limit, each []match.Option) ([]match.EngineSpec, error) {
+	if f.enginesFile == "" {
+		return nil, usagef("--engine chooses from an engines file: give --engines FILE")
+	}
+	for i := range 2 {
+		for _, fl := range []struct {
+			name string
+			set  bool
+		}{{"engine", f.engine[i] != ""}, {"name", f.name[i] != ""}, {"option", len(f.options[i]) > 0}, {"limit", f.limit[i] != ""}} {
+			if fl.set {
+				return nil, usagef("--%s%d with --engines: the engines come from the file (set names, options and limits there)", fl.name, i+1)
+			}
 		}
 	}
-	if sprtSet {
-		t, err := match.ParseSPRT(f.sprt)
-		if err != nil {
-			return cfg, usagef("--sprt: %v", err)
-		}
-		cfg.SPRT = &t
+	data, err := os.ReadFile(f.enginesFile)
+	if err != nil {
+		return nil, flagError("--engines", err)
 	}
-	cfg.RandomPlies, cfg.Seed = f.randomPlies, f.seed
-	cfg.Games, cfg.Concurrency, cfg.Traditional, cfg.Ponder = f.games, f.concurrency, f.traditional, f.ponder
-	cfg.TimeMargin = time.Duration(f.margin) * time.Millisecond
-	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
-	cfg.ReportEvery = f.report
-	return cfg, nil
+	file, err := match.ReadEngines(data)
+	if err != nil {
+		return nil, usagef("--engines %s: %v", f.enginesFile, err)
+	}
+	engines, err := match.SelectEngines(file, f.chosen)
+	if err != nil {
+		return nil, usagef("--engine %v", err)
+	}
+	for i := range engines {
+		e := &engines[i]
+		if e.Limit.IsZero() {
+			e.Limit = shared
+		}
+		if e.Builtin == "" {
+			e.Options = mergeOptions(each, e.Options)
+		}
+	}
+	return engines, nil
+}
+
+// parseOptions reads the Name=Value options of a repeatable flag.
+func parseOptions(flag string, values []string) ([]match.Option, error) {
+	var out []match.Option
+	for _, s := range values {
+		o, err := match.ParseOption(s)
+		if err != nil {
+			return nil, usagef("%s: %v", flag, err)
+		}
+		out = append(out, o)
+	}
+	return out, nil
+}
+
+// mergeOptions returns the options every engine gets (each) followed by
+// an engine's own, leaving out those of each that the engine sets itself
+// (names compared without regard to case).
+func mergeOptions(each, own []match.Option) []match.Option {
+	var out []match.Option
+	for _, o := range each {
+		if !slices.ContainsFunc(own, func(x match.Option) bool { return strings.EqualFold(x.Name, o.Name) }) {
+			out = append(out, o)
+		}
+	}
+	return append(out, own...)
 }

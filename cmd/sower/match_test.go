@@ -95,6 +95,13 @@ func TestMatchUsage(t *testing.T) {
 		{"bad sprt", []string{"--engine1", r, "--engine2", g, "--sprt", "elo0=5", "elo1=0"}, "--sprt: "},
 		{"empty sprt", []string{"--engine1", r, "--engine2", g, "--sprt"}, "--sprt: "},
 		{"openings and plies", []string{"--engine1", r, "--engine2", g, "--openings", openings, "--random-plies", "4"}, "not both"},
+		{"bad resign", []string{"--engine1", r, "--engine2", g, "--resign", "movecount=3"}, "--resign: "},
+		{"bad draw", []string{"--engine1", r, "--engine2", g, "--draw", "ply=3 moves=2"}, "--draw: "},
+		{"bad order", []string{"--engine1", r, "--engine2", g, "--openings-order", "shuffled"}, `--openings-order "shuffled": want sequential or random`},
+		{"random order without a file", []string{"--engine1", r, "--engine2", g, "--openings-order", "random"}, "give one"},
+		{"bad period", []string{"--engine1", r, "--engine2", g, "--tc", "0/60"}, "--tc: "},
+		{"inf alone", []string{"--engine1", "sower", "--engine2", g, "--tc", "inf"}, "no time control"},
+		{"no repeat on a broker", []string{"--engine1", r, "--engine2", g, "--repeat=false", "--broker", "nats://127.0.0.1:1"}, "--repeat=false with --broker"},
 		{"bad openings", []string{"--engine1", r, "--engine2", g, "--openings", openings}, "line 2: "},
 		{"missing openings", []string{"--engine1", r, "--engine2", g, "--openings", filepath.Join(dir, "none")}, "no such file"},
 		{"traditional katro", []string{"--engine1", r, "--engine2", g, "--traditional-match"}, "hoyito3"},
@@ -136,6 +143,9 @@ func TestJoinSPRT(t *testing.T) {
 		{[]string{"--games", "4", "--sprt"}, []string{"--games", "4", "--sprt="}},
 		{[]string{"--", "--sprt", "elo0=1"}, []string{"--", "--sprt", "elo0=1"}},
 		{[]string{"--engine1", "x"}, []string{"--engine1", "x"}},
+		{[]string{"--draw", "ply=40", "movecount=8", "score=10", "--resign", "movecount=3", "score=600", "elo0=1"},
+			[]string{"--draw=ply=40 movecount=8 score=10", "--resign=movecount=3 score=600", "elo0=1"}},
+		{[]string{"--name1", "draw=x", "--drawn"}, []string{"--name1", "draw=x", "--drawn"}},
 	}
 	for _, tc := range tests {
 		if got := joinSPRT(tc.in); !reflect.DeepEqual(got, tc.want) {

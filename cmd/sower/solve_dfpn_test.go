@@ -184,6 +184,28 @@ func TestKatro46FirstMoves(t *testing.T) {
 	}
 }
 
+// TestKatro46AfterE1C4 checks the stored certificates of katro-4x6 after
+// e1 c4 and South's replies b1, c1, d1 and e1 (pieces of the proof of
+// e1, docs/proofs.md): North wins each, by the rules alone.
+func TestKatro46AfterE1C4(t *testing.T) {
+	cases := []struct{ move, root string }{
+		{"c1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,1,4,4,1/3,3,0,4,2,0 N 1"},
+		{"e1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,1,4,4,1/3,3,3,3,0,0 N 1"},
+		{"b1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,0,3,3,1/3,0,4,4,0,4 N 1"}, // 461,141 positions
+		{"d1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,0,3,3,1/3,3,3,0,2,4 N 1"}, // 616,023 positions
+	}
+	if testing.Short() {
+		cases = cases[:2]
+	}
+	for _, c := range cases {
+		proof := "../../search/book/proofs/katro-4x6/e1-c4-" + c.move + ".proof"
+		stdout, stderr, st := runCLI("verify", "--game", "katro-4x6", "--moves", "e1 c4 "+c.move, "--proof", proof)
+		if st != exitOK || !strings.HasPrefix(stdout, "proof holds: North wins katro-4x6 from "+c.root+";") {
+			t.Errorf("verify after e1 c4 %s: status %d\nstdout %s\nstderr %s", c.move, st, stdout, stderr)
+		}
+	}
+}
+
 // TestProofConversion converts a stored v2 certificate to the v1 text
 // format and back with verify --join: the v1 file lists one line per
 // position of the winner, and the v2 file made from it is the stored one

@@ -17,6 +17,12 @@ const speeds = { slow: 900, normal: 450, fast: 180, instant: 0 };
 
 const ui = {
   ws: null,
+  // The game's session on the server: its id (kept in the address, so that
+  // a reload or another tab finds the game) and the connection's state:
+  // connecting, ok, lost (reconnecting) or taken (another tab took the
+  // game over).
+  session: new URLSearchParams(location.search).get('session') || '',
+  conn: 'connecting',
   state: null,      // the last state from the server
   gameId: -1,
   flipped: false,
@@ -84,6 +90,7 @@ function paramsFromURL() {
 
 function writeURL(s) {
   const q = new URLSearchParams();
+  if (ui.session) q.set('session', ui.session);
   q.set('game', s.game);
   q.set('south', s.players[0]);
   q.set('north', s.players[1]);
@@ -106,31 +113,15 @@ function writeURL(s) {
 
 function connect() {
   const proto = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  const ws = new WebSocket(proto + '//' + location.host + '/ws');
+  const ws = new WebSocket(proto + '//' + location.host + '/ws' + (ui.session ? '?session=' + encodeURIComponent(ui.session) : ''));
   ui.ws = ws;
-  ws.onopen = () => {
-    $('#conn').textContent = '';
-    $('#conn').className = 'conn ok';
-    if (!ui.started) {
-      ui.started = true;
-      const { req, mode, engine, notes } = paramsFromURL();
-      if (notes.length) ui.addressNote = addressRefused + ' ' + notes.join('; ') + '.';
-      request(req);
-      ui.addressSent = true;
-      if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
-    } else if (ui.state) {
-      // A new connection is a new game on the server: start it again.
-      const s = ui.state;
-      request({ type: 'new', game: s.game, south: s.players[0], north: s.players[1],
-        limitKind: s.limit.kind, limitValue: s.limit.value, fen: s.startIsInitial ? '' : s.start,
-        moves: s.moves.map((m) => m.move).join(' '), captureSide: s.rules.captureSide,
-        lastFour: s.rules.lastFour, repetition: s.rules.repetition, noCaptureLimit: s.rules.noCaptureLimit });
-    }
-  };
   ws.onmessage = (ev) => {
+    if (ui.ws !== ws) return;
     let m;
     try { m = JSON.parse(ev.data); } catch { return; }
     switch (m.type) {
+      case 'session': onSession(m); break;
+      case 'takenover': ui.conn = 'taken'; drawConn(); break;
       case 'state': enqueue(m); break;
       case 'info': onInfo(m); break;
       case 'message': setMessage(m.text); break;
@@ -141,11 +132,70 @@ function connect() {
     }
   };
   ws.onclose = () => {
-    if (ui.leaving) return;
-    $('#conn').textContent = 'disconnected — reconnecting…';
-    $('#conn').className = 'conn bad';
+    if (ui.leaving || ui.ws !== ws) return;
+    if (ui.conn === 'taken') return; // the other tab has the game: Continue here takes it back
+    ui.conn = 'lost';
+    drawConn();
     setTimeout(connect, 1000);
   };
+}
+
+// onSession takes the first message of a connection: the game's session.
+// A game the server kept comes back as it stood (its state follows);
+// otherwise the page asks for its address's game, or after a lost
+// connection for the game it showed.
+function onSession(m) {
+  const asked = ui.session;
+  ui.session = m.id;
+  ui.conn = 'ok';
+  drawConn();
+  const first = !ui.started;
+  ui.started = true;
+  if (m.restored) return;
+  if (first) {
+    const { req, mode, engine, notes } = paramsFromURL();
+    const gone = asked ? sessionGone : '';
+    const refused = notes.length ? addressRefused + ' ' + notes.join('; ') + '.' : '';
+    ui.addressNote = [gone, refused].filter(Boolean).join(' ');
+    request(req);
+    ui.addressSent = true;
+    if (mode === 'analysis') send({ type: 'analyse', on: true, engine, multipv: 1 });
+  } else if (ui.state) {
+    // The server no longer has the game (it was restarted without its
+    // state): start it again from its moves.
+    ui.addressNote = sessionGone;
+    ui.addressSent = true;
+    const s = ui.state;
+    request({ type: 'new', game: s.game, south: s.players[0], north: s.players[1],
+      limitKind: s.limit.kind, limitValue: s.limit.value, fen: s.startIsInitial ? '' : s.start,
+      moves: s.moves.map((m) => m.move).join(' '), captureSide: s.rules.captureSide,
+      lastFour: s.rules.lastFour, repetition: s.rules.repetition, noCaptureLimit: s.rules.noCaptureLimit });
+  }
+}
+
+// sessionGone says that the server no longer keeps the game of the
+// address.
+const sessionGone = 'The server no longer had this game: it starts again from the moves in the address.';
+
+// connText is what the header says of the connection.
+const connText = { connecting: 'connecting…', ok: '', lost: 'disconnected — reconnecting…', taken: 'this game continued in another tab' };
+
+// drawConn shows the connection's state: in the header, and where the
+// person looks, the status line and the clocks; the board takes no move
+// while the page is not connected.
+function drawConn() {
+  body.dataset.conn = ui.conn;
+  $('#conn').textContent = connText[ui.conn];
+  $('#conn').className = 'conn ' + (ui.conn === 'lost' || ui.conn === 'taken' ? 'bad' : 'ok');
+  $('#play-here').hidden = ui.conn !== 'taken';
+  const s = ui.state;
+  if (!s) return;
+  drawMarks(s);
+  drawPanel(s);
+  // Back online, the clocks wait for the state, which has them as they
+  // run on the server.
+  if (ui.conn !== 'ok') drawClocks(s);
+  updateBusy();
 }
 
 // addressRefused begins the note on what the address had that was refused.
@@ -157,7 +207,9 @@ function setMessage(text) {
   // stays until the person acts.
   let note = false;
   if (text.startsWith(addressRefused)) {
-    ui.addressNote = ui.addressNote ? text + ' Also r' + ui.addressNote.slice(1) : text;
+    const r = ui.addressNote.indexOf(addressRefused);
+    ui.addressNote = r < 0 ? (ui.addressNote + ' ' + text).trim()
+      : ui.addressNote.slice(0, r) + text + ' Also r' + ui.addressNote.slice(r + 1);
     text = ui.addressNote;
     note = true;
   } else if (!text && ui.addressNote) {
@@ -331,7 +383,7 @@ function showHoyitoOptions() {
 
 function updateBusy() {
   const s = ui.state;
-  const busy = ui.pending || ui.animating > 0 || ui.queue.length > 0 || (s && s.thinking) || !s;
+  const busy = ui.pending || ui.animating > 0 || ui.queue.length > 0 || (s && s.thinking) || !s || ui.conn !== 'ok';
   body.dataset.busy = busy ? 'true' : 'false';
 }
 
@@ -427,7 +479,7 @@ function drawMarks(s) {
   // A side line's position is played on; an analysis line's is only shown.
   const line = preview && preview.line;
   const legal = new Set(line ? preview.legal : preview ? [] : s.legal);
-  const humanTurn = line || (!preview && s.turn === 'human');
+  const humanTurn = ui.conn === 'ok' && (line || (!preview && s.turn === 'human'));
   s.holes.forEach((h, i) => {
     const el = document.querySelector(`[data-hole="${h}"]`);
     if (!el) return;
@@ -453,7 +505,10 @@ function drawPanel(s) {
   const side = s.side === 'south' ? 'South' : 'North';
   const player = s.players[s.side === 'south' ? 0 : 1];
   let text;
-  if (ui.preview && ui.preview.line) text = lineStatus();
+  const mine = s.running && s.players[s.running === 'south' ? 0 : 1] === 'human';
+  if (ui.conn === 'lost') text = 'Connection lost — reconnecting…' + (mine ? ' Your clock keeps running on the server.' : ' Play goes on when it is back.');
+  else if (ui.conn === 'taken') text = 'This game continued in another tab.';
+  else if (ui.preview && ui.preview.line) text = lineStatus();
   else if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
   else if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
@@ -472,6 +527,7 @@ function drawPanel(s) {
   st.classList.toggle('north', !ui.preview && dot === 'north');
   st.classList.toggle('draw', !ui.preview && dot === 'draw');
   st.classList.toggle('preview', !!ui.preview);
+  st.dataset.conn = ui.conn;
   document.querySelector('.board-wrap').classList.toggle('previewing', !!ui.preview);
   $('#preview-badge').hidden = !ui.preview;
   $('#preview-badge').textContent = ui.preview && ui.preview.line ? 'Side line' : 'Preview';
@@ -587,6 +643,7 @@ function drawMoves(s) {
 function shownEval(s) {
   if (ui.preview) return null; // a line's position: no score of its own
   const tv = tablesValue(s);
+  if (tv && tv.mate !== undefined) return { e: { mate: tv.mate, proven: true }, by: 'the proof', source: 'proof' };
   if (tv) return { e: { cp: 100 * tv.margin, proven: true, exact: true }, by: 'the tables', source: 'tables' };
   const l = ui.lines.get(1);
   if (l && l.fen === s.fen && l.eval) return { e: l.eval, depth: l.depth, by: `the analysis engine (${l.engine})`, source: 'analysis' };
@@ -682,7 +739,22 @@ function drawClocks(s) {
   $('#clock-north').hidden = !on;
   clearInterval(ui.clockTimer);
   if (!on) return;
-  ui.clockBase = { clocks: s.clocks, running: s.running, at: performance.now() };
+  // Away from the server the clocks show the time they had, marked so;
+  // the state that comes back has them as they run there.
+  const away = ui.conn !== 'ok';
+  for (const side of ['south', 'north']) {
+    const el = $('#clock-' + side);
+    el.classList.toggle('offline', away);
+    if (away) el.title = 'Not connected: the time the server last sent';
+    else el.removeAttribute('title');
+  }
+  if (away) {
+    const now = performance.now();
+    const b = ui.clockBase || { clocks: s.clocks, running: '', at: now };
+    ui.clockBase = { clocks: b.clocks.map((ms, k) => (b.running === ['south', 'north'][k] ? ms - (now - b.at) : ms)), running: '', at: now };
+  } else {
+    ui.clockBase = { clocks: s.clocks, running: s.running, at: performance.now() };
+  }
   const tick = () => {
     const b = ui.clockBase;
     for (const [k, side] of [[0, 'south'], [1, 'north']]) {
@@ -695,7 +767,7 @@ function drawClocks(s) {
     }
   };
   tick();
-  if (s.running) ui.clockTimer = setInterval(tick, 100);
+  if (ui.clockBase.running) ui.clockTimer = setInterval(tick, 100);
 }
 
 // ---- animation ----
@@ -892,7 +964,7 @@ function showInstead(pos) {
 
 function clickHole(name) {
   const s = ui.state;
-  if (!s) return;
+  if (!s || ui.conn !== 'ok') return;
   if (ui.preview && ui.preview.line) { lineClick(name); return; }
   if (ui.preview) { endPreview(); return; }
   const back = s.view < s.moves.length;
@@ -964,6 +1036,7 @@ function bind() {
     if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); updateArrows(); }
   });
   $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
+  $('#play-here').addEventListener('click', () => { ui.conn = 'connecting'; drawConn(); connect(); });
   $('#next-game').addEventListener('click', () => request({ type: 'next' }));
   $('#resume').addEventListener('click', () => request({ type: 'resume' }));
   $('#pause').addEventListener('click', () => request({ type: 'pause' }));
@@ -1050,4 +1123,5 @@ window.addEventListener('pagehide', () => { ui.leaving = true; if (ui.ws) ui.ws.
 window.addEventListener('pageshow', (e) => { if (e.persisted) location.reload(); });
 
 bind();
+drawConn();
 connect();

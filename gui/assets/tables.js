@@ -1,7 +1,9 @@
 // The Tables panel: what the Hoyito III endgame tables say about every
 // legal move of the position shown, best first, and a mark on the board
 // on the tables' best moves. The server sends a "tables" message after
-// each state when it was started with --tables (docs/gui.md).
+// each state when it was started with --tables (docs/gui.md). In a Katro
+// position a proof reaches (katro-4x6) the same panel, titled Proof,
+// shows the proof book's result after every move (source "proof").
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -40,7 +42,9 @@ export function markTables(state) {
     card.hidden = true;
   } else {
     card.hidden = false;
-    note.textContent = m.note || notePrefix(state);
+    $('#tables-title').textContent = m.source === 'proof' ? 'Proof' : 'Tables';
+    card.setAttribute('aria-label', m.source === 'proof' ? 'Proof' : 'Tables');
+    note.textContent = m.note || (m.source === 'proof' ? proofNote() : notePrefix(state));
     note.hidden = false;
     for (const mv of m.moves) {
       const li = document.createElement('li');
@@ -59,7 +63,7 @@ export function markTables(state) {
       li.append(name, ' ', text);
       if (mv.best) {
         best.add(mv.move);
-        li.title = "the tables' best move";
+        li.title = m.source === 'proof' ? "the proof's move" : "the tables' best move";
       }
       list.append(li);
     }
@@ -77,4 +81,9 @@ function notePrefix(state) {
     return 'Every move with its exact final result (Repetition off, at this no-capture count), best first; marked on the board: the best.';
   }
   return 'Every move with its proven bounds under Repetition threefold (and the Repetition off result as an estimate), best first; marked on the board: the best.';
+}
+
+// proofNote says what the list is when it comes from the proof book.
+function proofNote() {
+  return "Every move with its proven result after it (#N: the winner's moves to the end, at most, along the proof; + for South, - for North); marked on the board: the proof's move.";
 }

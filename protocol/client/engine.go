@@ -25,6 +25,9 @@ const QuitGrace = 500 * time.Millisecond
 type Spec struct {
 	Name    string   // for the log and messages
 	Command []string // program and arguments
+	// Dir is the directory the engine runs in ("": this process's). A
+	// relative program path with a separator ("./sower") is found there.
+	Dir     string
 	Options []Option // sent with setoption after the handshake
 }
 
@@ -88,6 +91,7 @@ func Start(ctx context.Context, spec Spec, timeout time.Duration, log *Log) (*En
 		return nil, &Fault{Crash, err.Error()}
 	}
 	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
+	cmd.Dir = spec.Dir
 	cmd.Stdin, cmd.Stdout = inR, outW
 	err = cmd.Start()
 	inR.Close()

@@ -14,9 +14,12 @@ type Go struct {
 	// and North [1], sent for the sides whose HasClock is set.
 	Clock, Inc [2]time.Duration
 	HasClock   [2]bool
-	MoveTime   time.Duration // 0: none
-	Nodes      uint64        // 0: none
-	Depth      int           // 0: none
+	// MovesToGo, if above 0, is sent as movestogo: the moves the side to
+	// move has left before its clock is refilled.
+	MovesToGo int
+	MoveTime  time.Duration // 0: none
+	Nodes     uint64        // 0: none
+	Depth     int           // 0: none
 	// Infinite sends "go infinite": the engine thinks until Stop is
 	// closed, and Wait and Timed are ignored.
 	Infinite bool
@@ -50,6 +53,9 @@ func (r Go) Command() string {
 	}
 	if r.HasClock[board.North] {
 		ms("binc", r.Inc[board.North])
+	}
+	if r.MovesToGo > 0 {
+		b.WriteString(" movestogo " + strconv.Itoa(r.MovesToGo))
 	}
 	if r.MoveTime > 0 {
 		ms("movetime", r.MoveTime)
