@@ -28,6 +28,16 @@ func testAnalysis(t *testing.T, browser context.Context, srv *guiServer) {
 	r, _ := openGame(tb, board.NameKatro, "south=human&north=human&animate=off&moves="+url.QueryEscape("a1 f6 b1 e6"))
 	tb.click("#analyse")
 	watchAnalysis(tb, r.g.Position())
+	// The main line's first move is an arrow on the board.
+	var best string
+	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		a := eval[[2]string](tb, `[(document.querySelector('#analysis .pv-line[data-multipv="1"] .pv-move') || {}).textContent || '',
+			(document.querySelector('#arrows g.arrow[data-kind="engine"]') || { dataset: {} }).dataset.move || '']`)
+		if best = a[0]; a[0] != "" && a[0] == a[1] {
+			break
+		}
+	}
+	checkArrows(tb, r.g.Position(), map[string]string{"engine": best})
 	tb.screenshot("analysis")
 	// A click on the second move of the main line shows the position
 	// after its first two moves, with no legal hole, until Escape.
@@ -415,4 +425,34 @@ done
 		}
 	}
 	tb.screenshot("multipv")
+}
+
+// arrow is an arrow on the board.
+type arrow struct{ Kind, Move, To string }
+
+// checkArrows checks the arrows on the board of position p: one of each
+// kind wanted, on its move, pointing to the hole where the move's first
+// lap ends.
+func checkArrows(tb *tab, p board.Position, want map[string]string) {
+	tb.t.Helper()
+	got := eval[[]arrow](tb, `[...document.querySelectorAll('#arrows g.arrow')].map((g) => ({ kind: g.dataset.kind, move: g.dataset.move, to: g.dataset.to }))`)
+	v := p.Variant()
+	if len(got) != len(want) {
+		tb.t.Errorf("arrows %+v, want %v", got, want)
+	}
+	for _, a := range got {
+		m, err := v.ParseMove(a.Move)
+		if err != nil || want[a.Kind] != a.Move {
+			tb.t.Errorf("arrow %+v, want %v", a, want)
+			continue
+		}
+		n := v.CircuitLen()
+		for k := range n {
+			if v.CircuitHole(p.Side(), k) == m {
+				if to := v.CircuitHole(p.Side(), (k+p.Count(m))%n).String(); a.To != to {
+					tb.t.Errorf("arrow %+v: its first lap ends in %s", a, to)
+				}
+			}
+		}
+	}
 }

@@ -98,5 +98,10 @@ func testTraditionalMatch(t *testing.T, browserCtx context.Context, srv *guiServ
 	if !strings.Contains(m.Score, want) {
 		t.Errorf("match score %q, want %q as the records give it", m.Score, want)
 	}
+	// The end of the match is announced with its score, by the result.
+	over := map[float64]string{0: "sower wins it 2–0", 0.5: "sower wins it 1½–½", 1: "drawn 1–1", 1.5: "human wins it 1½–½", 2: "human wins it 2–0"}[score]
+	if got := eval[string](tb, `document.querySelector('#end-card').hidden || document.querySelector('#end-match').hidden ? '' : document.querySelector('#end-match').textContent`); got != "The match is over: "+over+" after 2 games." {
+		t.Errorf("the end of the match: %q, want it announced: %q", got, over)
+	}
 	tb.screenshot("match-over")
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -168,10 +169,18 @@ func TestBrowserReview(t *testing.T) {
 	if len(line) < 2 || line[0] != r.Better[8] {
 		t.Errorf("ply 9's line in the card: %q, want a line from %s", line, r.Better[8])
 	}
+	checkReviewWords(tb)
 	tb.pageScreenshot("ply9")
-	// The person's ply 8 is scored by the review, which the score says.
+	// The person's ply 8 is scored by the review, which the score says;
+	// the board has arrows for the move played next, the blunder, and
+	// the engine's better one.
 	tb.click(`#movelist li[data-ply="8"] .mv`)
 	tb.waitFor("ply 8", 10*time.Second, func(s pageState) bool { return len(s.Plies) > 7 && s.Plies[7].Current })
+	{
+		g8 := board.NewGame(v.Start())
+		g8.PlayAll(ms[:8])
+		checkArrows(tb, g8.Position(), map[string]string{"played": "a1", "engine": r.Better[8]})
+	}
 	if by := eval[[2]string](tb, `[document.querySelector('#eval-now').dataset.source, document.querySelector('#eval-now .eval-by').textContent]`); by[0] != "review" || !strings.HasPrefix(by[1], "by the review, depth ") || strings.Contains(by[1], "human") {
 		t.Errorf("ply 8's score credited %q (source %q), want the review with its depth", by[1], by[0])
 	}
@@ -298,5 +307,39 @@ func checkReview(t *testing.T, when string, r reviewView) {
 				t.Errorf("%s: %s's %s count %q, the move list has %d", when, side, m, got, want[side][m])
 			}
 		}
+	}
+}
+
+// reviewWords is what the review card says besides the marks.
+type reviewWords struct {
+	Ply, Budget, Accuracy, Method string
+	Estimates                     []string // reviewed plies' scores written with ≈
+}
+
+// checkReviewWords checks, at ply 9 of the blunder game reviewed at
+// depth 24, that the review says its budget and how deep it went, that
+// every loss has its unit, that each side's accuracy is given and its
+// formula said, and that no reviewed score is an estimate from cp (the
+// engine sent its wdl).
+func checkReviewWords(tb *tab) {
+	tb.t.Helper()
+	w := eval[reviewWords](tb, `(() => ({
+		ply: document.querySelector('#review-ply').textContent,
+		budget: document.querySelector('#review-budget').textContent,
+		accuracy: [...document.querySelectorAll('#review-summary .review-accuracy td')].map((td) => td.textContent).join(' '),
+		method: document.querySelector('#accuracy-note').textContent,
+		estimates: [...document.querySelectorAll('#movelist li[data-mark] .sc')].map((e) => e.textContent).filter((t) => t.includes('\u2248')),
+	}))()`)
+	if !regexp.MustCompile(`^Ply 9, a1: blunder \?\? \(lost \d+\.\d points of win chance\)\.`).MatchString(w.Ply) || !strings.Contains(w.Ply, "by the review (depth ") {
+		tb.t.Errorf("ply 9's note: %q; want its loss in points of win chance and its score by the review", w.Ply)
+	}
+	if !strings.Contains(w.Budget, "sower, depth 24") || !strings.Contains(w.Budget, "replace play's") {
+		tb.t.Errorf("the review's budget: %q", w.Budget)
+	}
+	if !regexp.MustCompile(`^South \d+% North \d+%$`).MatchString(w.Accuracy) || !strings.Contains(w.Method, "lichess") || !strings.Contains(w.Method, "mean") {
+		tb.t.Errorf("accuracy %q, said as %q", w.Accuracy, w.Method)
+	}
+	if len(w.Estimates) > 0 {
+		tb.t.Errorf("reviewed scores estimated from cp: %q", w.Estimates)
 	}
 }

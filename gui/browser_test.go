@@ -93,6 +93,10 @@ func TestBrowser(t *testing.T) {
 		{"play aids on a phone", false, testPlayAids},
 		{"traditional match", false, testTraditionalMatch},
 		{"wins in N", false, testWinsIn},
+		{"phone whole story", false, testPhoneWholeStory},
+		{"pause after a review", false, testPauseAfterReview},
+		{"hints and resign", false, testHintsAndResign},
+		{"side lines", false, testSideLinesPage},
 		{"screenshot", false, testScreenshot},
 		{"engines end with the server", true, testShutdown},
 	} {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -285,6 +286,12 @@ func testHoyitoGraph(t *testing.T, browser context.Context, srv *guiServer) {
 	}
 	if g.Hi-g.Lo > 96 || g.Hi-g.Lo < 8 {
 		t.Errorf("scale %v to %v seeds: want it to fit the game within ±48", g.Lo, g.Hi)
+	}
+	// The scale is labelled at 0 and at round numbers between its ends,
+	// not at its ends alone.
+	labels := eval[[]string](tb, `[...document.querySelectorAll('#eval-graph text.g-label[text-anchor="end"]')].map((e) => e.textContent)`)
+	if len(labels) < 3 || !slices.Contains(labels, "0") {
+		t.Errorf("the margin scale %v to %v labelled %q; want 0 and the values between", g.Lo, g.Hi, labels)
 	}
 	tb.screenshot("hoyito-graph")
 }

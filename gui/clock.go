@@ -18,11 +18,12 @@ const timeMargin = time.Second
 // of Sower's engine (its search stops at ply 128).
 const maxDepth = 127
 
-// timeLoss is a person's loss on time: side's clock ran out after ply
-// plies, which ends the game there.
+// timeLoss is a person's loss on time, or by resigning: side's clock ran
+// out (or side resigned) after ply plies, which ends the game there.
 type timeLoss struct {
-	ply  int
-	side board.Side
+	ply      int
+	side     board.Side
+	resigned bool
 }
 
 // winner returns the side that won on time.

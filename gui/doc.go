@@ -26,8 +26,11 @@
 // files follow that split: session.go (the loop and the game), clock.go
 // (the limit, the clocks and losses on time), engines.go (the jobs and
 // engine processes), state.go (what the page is sent), store.go and
-// saved.go (the games kept, and a game's state as saved) and tables.go
-// (the endgame tables' result for every move, with --tables). Moves are
+// saved.go (the games kept, and a game's state as saved), review.go and
+// accuracy.go (a game's review), endgame.go (the game at its end:
+// resigning, pausing, the hints for holes that cannot be played),
+// sideline.go (side lines explored beside the game) and tables.go (the
+// endgame tables' result for every move, with --tables). Moves are
 // asked for under a timecontrol.Limit with timecontrol.NewMove, as sower
 // match asks, so that both arbiters agree on clocks, margins and time
 // faults.

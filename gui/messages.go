@@ -41,6 +41,8 @@ type request struct {
 	// import: a record; export: its format (jsonl or pgn).
 	Text   string `json:"text"`
 	Format string `json:"format"`
+	// line: a side line to explore and keep (sideline.go).
+	Line lineRequest `json:"line"`
 }
 
 // numText is a field the page sends as a JSON number or as the text
@@ -108,6 +110,14 @@ type stateMsg struct {
 	Steps []step `json:"steps,omitempty"`
 	// Review is the game's review, under way or done, if any.
 	Review *reviewMsg `json:"review,omitempty"`
+	// End is the game at its last ply (endgame.go); Hints say why each
+	// hole that is not a legal move cannot be played; Circuits are the
+	// sowing circuits, South's and North's, for the page's arrows.
+	End      endMsg            `json:"end"`
+	Hints    map[string]string `json:"hints,omitempty"`
+	Circuits [2][]string       `json:"circuits"`
+	// Lines are the side lines explored beside the game.
+	Lines []sideLine `json:"lines"`
 }
 
 type rulesMsg struct {
@@ -134,6 +144,10 @@ type plyMsg struct {
 	MS    int64    `json:"ms"`
 	// Review is the ply's mark, loss and better move, once reviewed.
 	Review *record.MoveReview `json:"review,omitempty"`
+	// Play and PlayDepth are the engine's own score of the ply in play,
+	// when the review's replaces it as Eval.
+	Play      *evalMsg `json:"play,omitempty"`
+	PlayDepth int      `json:"playDepth,omitempty"`
 }
 
 // evalMsg is an engine's score from South's view (the page shows every

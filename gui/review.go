@@ -22,6 +22,26 @@ type reviewRun struct {
 	done        int    // positions searched
 	total       int    // the game's positions
 	plies       []record.MoveReview
+	info        reviewInfo
+	// paused is whether play was paused before the review, which pauses
+	// it while it runs: its end leaves play as it was.
+	paused bool
+}
+
+// reviewInfo is what the page shows of a review that a record does not
+// keep: its engine and budget, and for every position searched (from the
+// start) the engine's move and the win, draw and loss chances it sent,
+// from South's view.
+type reviewInfo struct {
+	engine string
+	budget string // "1000 ms a position", "depth 24"; "" for a review read from a record
+	pos    []reviewPos
+}
+
+// reviewPos is the review's search of one position.
+type reviewPos struct {
+	best string
+	wdl  *[3]int
 }
 
 // reviewMsg is the review as the page shows it: under way (Running, with
@@ -30,11 +50,20 @@ type reviewRun struct {
 // counts of every mark (South first).
 type reviewMsg struct {
 	Running bool              `json:"running"`
-	Engine  string            `json:"engine,omitempty"`
+	Engine  string            `json:"engine,omitempty"` // "" for a review read from a record
 	Done    int               `json:"done"`
 	Total   int               `json:"total"`
 	Plies   int               `json:"plies"`
 	Counts  [2]map[string]int `json:"counts"`
+	// Budget is the search of every position ("1000 ms a position",
+	// "depth 24"), "" for a review read from a record.
+	Budget string `json:"budget"`
+	// Accuracy is each side's accuracy (accuracy.go), South first; nil
+	// for a side none of whose moves were reviewed.
+	Accuracy [2]*float64 `json:"accuracy"`
+	// Best is the engine's move in each position reviewed, from the
+	// start ("" when unknown), for the page's arrows.
+	Best []string `json:"best"`
 }
 
 // startReview starts reviewing the whole game with engine r.Engine (the
@@ -54,7 +83,8 @@ func (s *session) startReview(r request) error {
 	if kind == "" {
 		kind = "movetime"
 	}
-	if _, err := reviewLimit(kind, r.LimitValue); err != nil {
+	lim, err := reviewLimit(kind, r.LimitValue)
+	if err != nil {
 		return err
 	}
 	if s.job != nil && s.job.kind == "move" {
@@ -63,8 +93,10 @@ func (s *session) startReview(r request) error {
 	s.stopReview()
 	s.an.On = false
 	s.stopJob()
+	run := &reviewRun{engine: name, kind: kind, value: r.LimitValue, paused: s.paused}
+	run.info = reviewInfo{engine: name, budget: budgetText(lim.MoveTime.Milliseconds(), lim.Depth)}
 	s.paused = true
-	s.runReview(&reviewRun{engine: name, kind: kind, value: r.LimitValue})
+	s.runReview(run)
 	return nil
 }
 
@@ -86,6 +118,10 @@ func (s *session) runReview(run *reviewRun) {
 	lim, _ := reviewLimit(run.kind, run.value) // checked by the caller
 	from := len(run.plies)
 	run.stop, run.total, run.done = make(chan struct{}), len(s.moves)+1, from
+	for len(run.info.pos) < from {
+		run.info.pos = append(run.info.pos, reviewPos{}) // searched before a restore: unknown
+	}
+	run.info.pos = run.info.pos[:from]
 	s.rev = run
 	req := client.Go{MoveTime: lim.MoveTime, Depth: lim.Depth, Stop: run.stop}
 	if lim.MoveTime > 0 {
@@ -116,11 +152,11 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 	for i := from; i <= len(moves); i++ {
 		var pf proof
 		req.Each = func(line string) { pf.read(line) }
-		view, fault := s.reviewPosition(sl, gameID, opts, g, req, &pf)
+		view, wdl, fault := s.reviewPosition(sl, gameID, opts, g, req, &pf)
 		if fault != nil {
 			s.post(func() {
 				if s.rev == run && fault.Kind != client.Aborted {
-					s.rev = nil
+					s.endReview()
 					s.say("The review stopped: engine %s %s. The game is as it was.", run.engine, fault.Detail)
 					s.update()
 				}
@@ -133,7 +169,8 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 			ply = &pr
 		}
 		last := i == len(moves)
-		s.post(func() { s.reviewed(run, ply, last) })
+		pos := reviewPos{best: view.Move, wdl: wdl}
+		s.post(func() { s.reviewed(run, ply, pos, last) })
 		if !last {
 			g.Play(moves[i]) // legal: checked when played
 		}
@@ -143,16 +180,18 @@ func (s *session) reviewGame(run *reviewRun, sl *slot, gameID int, opts []client
 
 // reviewed takes one position's judgement (ply, nil for the start) of
 // review run; after the last, the review replaces the game's.
-func (s *session) reviewed(run *reviewRun, ply *record.MoveReview, last bool) {
+func (s *session) reviewed(run *reviewRun, ply *record.MoveReview, pos reviewPos, last bool) {
 	if s.rev != run {
 		return // cancelled, or the game changed
 	}
 	run.done++
+	run.info.pos = append(run.info.pos, pos)
 	if ply != nil {
 		run.plies = append(run.plies, *ply)
 	}
 	if last {
-		s.review, s.rev = run.plies, nil
+		s.review, s.revInfo = run.plies, run.info
+		s.endReview()
 	}
 	s.update()
 }
@@ -162,17 +201,28 @@ func (s *session) reviewed(run *reviewRun, ply *record.MoveReview, last bool) {
 func (s *session) stopReview() {
 	if s.rev != nil {
 		close(s.rev.stop)
-		s.rev = nil
+		s.endReview()
 	}
+}
+
+// endReview ends the review under way, done or not: play is paused again
+// only if it was before the review.
+func (s *session) endReview() {
+	if !s.rev.paused {
+		s.paused = false
+	}
+	s.rev = nil
 }
 
 // reviewPosition returns the engine's view of g's position: searched
 // within req, or for a finished game its result.
-func (s *session) reviewPosition(sl *slot, gameID int, opts []client.Option, g *board.Game, req client.Go, pf *proof) (marks.View, *client.Fault) {
+// The engine's win, draw and loss chances come too, from South's view,
+// when it sent them.
+func (s *session) reviewPosition(sl *slot, gameID int, opts []client.Option, g *board.Game, req client.Go, pf *proof) (marks.View, *[3]int, *client.Fault) {
 	p := g.Position()
 	f := p.Variant().Family()
 	if st := g.Status(); st.Over() {
-		return finishedView(f, p.Side(), st), nil
+		return finishedView(f, p.Side(), st), nil, nil
 	}
 	r, fault, _ := sl.work(s.ctx, s.srv, gameID, opts, 1, g, req, func(int) {})
 	if fault == nil {
@@ -183,9 +233,13 @@ func (s *session) reviewPosition(sl *slot, gameID int, opts []client.Option, g *
 		}
 	}
 	if fault != nil {
-		return marks.View{}, fault
+		return marks.View{}, nil, fault
 	}
-	return searchedView(f, p.Side(), r, pf.proves(r.Info)), nil
+	var wdl *[3]int
+	if e := southEval(r.Info, p.Side()); e != nil {
+		wdl = e.WDL
+	}
+	return searchedView(f, p.Side(), r, pf.proves(r.Info)), wdl, nil
 }
 
 // finishedView is a finished game's view: its result, proven.
@@ -284,6 +338,15 @@ func (s *session) reviewState() *reviewMsg {
 	}
 	m.Plies = len(plies)
 	m.Counts = marks.Counts(s.start, s.moves, plies)
+	info := s.revInfo
+	if s.rev != nil {
+		info = s.rev.info
+	}
+	m.Engine, m.Budget = info.engine, info.budget
+	for _, p := range info.pos {
+		m.Best = append(m.Best, p.best)
+	}
+	m.Accuracy = accuracies(s.v.Family(), s.start, s.moves, plies)
 	return &m
 }
 
@@ -308,17 +371,30 @@ func (s *session) keepReview(n int) {
 	if n < len(s.review) {
 		s.review = s.review[:n]
 	}
+	if n+1 < len(s.revInfo.pos) {
+		s.revInfo.pos = s.revInfo.pos[:n+1] // the position after n plies stays
+	}
+	if len(s.review) == 0 {
+		s.revInfo = reviewInfo{}
+	}
 }
 
 // readReview takes the review of a record's plies, as far as they were
 // all reviewed.
+// The engine's move is known where the record gives a better move, or
+// marks the move played the best.
 func (s *session) readReview(rec *record.GameRecord) {
-	s.review = nil
+	s.review, s.revInfo = nil, reviewInfo{}
 	for _, m := range rec.Moves {
 		if m.Review == nil {
 			break
 		}
 		s.review = append(s.review, *m.Review)
+		best := m.Review.Best
+		if m.Review.Mark == marks.Best {
+			best = m.Move
+		}
+		s.revInfo.pos = append(s.revInfo.pos, reviewPos{best: best})
 	}
 }
 
@@ -342,9 +418,35 @@ func (s *session) reviewPly(pm *plyMsg, i int) {
 	}
 	pm.Review = pr
 	if pr.CP != nil || pr.Mate != nil {
+		pm.Play, pm.PlayDepth = pm.Eval, pm.Depth
 		pm.Eval = &evalMsg{CP: pr.CP, Mate: pr.Mate, Proven: pr.Proven && pr.CP != nil}
 		pm.Depth = pr.Depth
+		if pos := s.reviewedPos(i + 1); pos != nil && pr.CP != nil && !pr.Proven {
+			pm.Eval.WDL = pos.wdl
+		}
 	}
+}
+
+// reviewedPos is the review's search of the position after n plies, the
+// review under way's or else the game's; nil if none.
+func (s *session) reviewedPos(n int) *reviewPos {
+	info := s.revInfo
+	if s.rev != nil && len(s.rev.info.pos) > n {
+		info = s.rev.info
+	}
+	if n < len(info.pos) {
+		return &info.pos[n]
+	}
+	return nil
+}
+
+// budgetText writes a review's budget: a move time in milliseconds or a
+// depth.
+func budgetText(ms int64, depth int) string {
+	if depth > 0 {
+		return fmt.Sprintf("depth %d", depth)
+	}
+	return fmt.Sprintf("%d ms a position", ms)
 }
 
 // katroSquash is the scale of the logistic that turns a Katro score

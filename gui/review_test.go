@@ -156,3 +156,40 @@ func TestReviewMessages(t *testing.T) {
 		t.Errorf("after a take back: review %+v", r)
 	}
 }
+
+// TestReviewLeavesPlay reviews a game against the engine on the
+// person's turn: play pauses while the review runs and not after it, so
+// the engine answers the person's next move. The review states its
+// budget, keeps the engine's wdl (its scores are not
+// estimated from cp), the engine's move of every position and each
+// side's accuracy.
+func TestReviewLeavesPlay(t *testing.T) {
+	fake := clienttest.BuildFake(t)
+	addr, _ := startServer(t, Engine{Name: "fake", Command: []string{fake, "-wdl"}})
+	p := open(t, addr)
+	p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "fake", "limitKind": "movetime", "limitValue": "50"})
+	p.await("the game", func(p *page) bool { return p.last.Turn == "human" && len(p.last.Legal) > 0 })
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 0})
+	p.await("the engine's answer", func(p *page) bool { return len(p.last.Moves) == 2 && p.last.Turn == "human" })
+	played := p.last.Moves[1].Eval
+	p.send(map[string]any{"type": "review", "on": true, "limitKind": "movetime", "limitValue": "30"})
+	p.await("the review under way", func(p *page) bool { return p.last.Review != nil && p.last.Review.Running })
+	if !p.last.Paused {
+		t.Errorf("a review runs and play is not paused")
+	}
+	p.await("the review", func(p *page) bool { return p.last.Review != nil && !p.last.Review.Running })
+	r := p.last.Review
+	if p.last.Paused || r.Budget != "30 ms a position" || len(r.Best) != 3 || r.Accuracy[0] == nil || r.Accuracy[1] == nil {
+		t.Errorf("after the review: paused %v, review %+v", p.last.Paused, r)
+	}
+	for i, m := range p.last.Moves {
+		if m.Eval == nil || m.Eval.WDL == nil || m.Review == nil {
+			t.Errorf("reviewed ply %d: eval %+v, review %+v; want the engine's wdl", i+1, m.Eval, m.Review)
+		}
+	}
+	if m := p.last.Moves[1]; m.Play == nil || played == nil || *m.Play.CP != *played.CP || m.PlayDepth == 0 {
+		t.Errorf("the engine's own score of ply 2 after the review: %+v (depth %d), want %+v", m.Play, m.PlayDepth, played)
+	}
+	p.send(map[string]any{"type": "move", "move": p.last.Legal[0], "ply": 2})
+	p.await("the engine's answer after the review", func(p *page) bool { return len(p.last.Moves) >= 4 || p.last.Turn == "over" })
+}

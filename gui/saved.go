@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sower-engine/sower/bench/record"
@@ -42,8 +43,13 @@ type savedState struct {
 	MultiPV  map[string]int      `json:"multipv,omitempty"` // each engine's MultiPV maximum, as it said
 	Match    *savedMatch         `json:"match,omitempty"`
 	Review   []record.MoveReview `json:"review,omitempty"`
+	// ReviewInfo is what the game's review keeps beside its plies: its
+	// engine, budget and searches (reviewInfo).
+	ReviewInfo *savedReviewInfo `json:"reviewInfo,omitempty"`
 	// Reviewing is a review under way, resumed where it stood.
 	Reviewing *savedReview `json:"reviewing,omitempty"`
+	// Lines are the side lines explored beside the game.
+	Lines []savedLine `json:"lines,omitempty"`
 }
 
 // savedPly is one ply: the move, who made it, the engine's reply and the
@@ -56,10 +62,11 @@ type savedPly struct {
 	Clocks [2]time.Duration `json:"clocks"`
 }
 
-// savedLoss is a loss on time.
+// savedLoss is a loss on time, or by resigning.
 type savedLoss struct {
-	Ply  int    `json:"ply"`
-	Side string `json:"side"` // the loser, south or north
+	Ply      int    `json:"ply"`
+	Side     string `json:"side"` // the loser, south or north
+	Resigned bool   `json:"resigned,omitempty"`
 }
 
 // savedMatch is a traditional match.
@@ -72,12 +79,59 @@ type savedMatch struct {
 }
 
 // savedReview is a review under way: its engine, budget and the plies
-// judged so far.
+// judged so far, its searches so far, and whether play was paused
+// before it.
 type savedReview struct {
 	Engine string              `json:"engine"`
 	Kind   string              `json:"kind"`
 	Value  string              `json:"value"`
 	Plies  []record.MoveReview `json:"plies"`
+	Info   *savedReviewInfo    `json:"info,omitempty"`
+	Paused bool                `json:"paused,omitempty"`
+}
+
+// savedReviewInfo is a review's reviewInfo: for every position searched,
+// the engine's move and its wdl from South's view.
+type savedReviewInfo struct {
+	Engine string    `json:"engine,omitempty"`
+	Budget string    `json:"budget,omitempty"`
+	Best   []string  `json:"best"`
+	WDL    []*[3]int `json:"wdl"`
+}
+
+// savedLine is a side line: from the position after From plies, its
+// moves.
+type savedLine struct {
+	From  int      `json:"from"`
+	Moves []string `json:"moves"`
+}
+
+// saveInfo writes a review's info for the saved state; nil if it has
+// none.
+func saveInfo(in reviewInfo) *savedReviewInfo {
+	if in.engine == "" && in.budget == "" && len(in.pos) == 0 {
+		return nil
+	}
+	si := &savedReviewInfo{Engine: in.engine, Budget: in.budget, Best: []string{}, WDL: []*[3]int{}}
+	for _, p := range in.pos {
+		si.Best, si.WDL = append(si.Best, p.best), append(si.WDL, p.wdl)
+	}
+	return si
+}
+
+// info reads a saved review's info back, for a game of n plies.
+func (si *savedReviewInfo) info(n int) (reviewInfo, error) {
+	if si == nil {
+		return reviewInfo{}, nil
+	}
+	if len(si.Best) != len(si.WDL) || len(si.Best) > n+1 {
+		return reviewInfo{}, fmt.Errorf("review: %d moves and %d wdl for %d positions", len(si.Best), len(si.WDL), n+1)
+	}
+	in := reviewInfo{engine: si.Engine, budget: si.Budget}
+	for i, b := range si.Best {
+		in.pos = append(in.pos, reviewPos{best: b, wdl: si.WDL[i]})
+	}
+	return in, nil
 }
 
 // rulesOf writes rule options as the page and the saved state name them.
@@ -111,19 +165,22 @@ func (s *session) snapshot() []byte {
 		GameID: s.gameID, Game: s.v.Name(), Rules: rulesOf(s.v.Rules()), Start: s.start.String(),
 		Plies: []savedPly{}, View: s.view, Players: s.players, Limit: limitForm(s.limit),
 		Clocks: s.clocks, Running: s.running, Paused: s.paused, Step: s.step,
-		Analysis: s.an, MultiPV: s.maxMPV, Review: s.review,
+		Analysis: s.an, MultiPV: s.maxMPV, Review: s.review, ReviewInfo: saveInfo(s.revInfo),
+	}
+	for _, l := range s.lines {
+		st.Lines = append(st.Lines, savedLine{From: l.From, Moves: moveTexts(l.Moves)})
 	}
 	for i, m := range s.moves {
 		st.Plies = append(st.Plies, savedPly{Move: m.String(), By: s.by[i], Reply: s.replies[i], Proven: s.proven[i], Clocks: s.clockAt[i]})
 	}
 	if s.lost != nil {
-		st.Lost = &savedLoss{Ply: s.lost.ply, Side: s.lost.loser()}
+		st.Lost = &savedLoss{Ply: s.lost.ply, Side: s.lost.loser(), Resigned: s.lost.resigned}
 	}
 	if m := s.match; m != nil {
 		st.Match = &savedMatch{Games: m.games, Players: m.players, Rules: rulesOf(m.rules), Done: m.done, Holder: m.holder}
 	}
 	if r := s.rev; r != nil {
-		st.Reviewing = &savedReview{Engine: r.engine, Kind: r.kind, Value: r.value, Plies: r.plies}
+		st.Reviewing = &savedReview{Engine: r.engine, Kind: r.kind, Value: r.value, Plies: r.plies, Info: saveInfo(r.info), Paused: r.paused}
 	}
 	b, err := json.Marshal(st)
 	if err != nil {
@@ -186,7 +243,7 @@ func (s *session) restore(b []byte) error {
 		if !ok || l.Ply < 0 || l.Ply > n {
 			return fmt.Errorf("a loss on time of %q at ply %d", l.Side, l.Ply)
 		}
-		lost = &timeLoss{ply: l.Ply, side: side}
+		lost = &timeLoss{ply: l.Ply, side: side, resigned: l.Resigned}
 	}
 	switch {
 	case st.View < 0 || st.View > n:
@@ -201,13 +258,25 @@ func (s *session) restore(b []byte) error {
 	if _, ok := s.srv.engineNamed(st.Analysis.Engine); !ok {
 		return fmt.Errorf("analysis: no engine named %q", st.Analysis.Engine)
 	}
+	lines, err := restoreLines(st.Lines, g)
+	if err != nil {
+		return err
+	}
 	var m *tradMatch
 	if sm := st.Match; sm != nil {
 		if m, err = s.restoreMatch(sm); err != nil {
 			return fmt.Errorf("match: %v", err)
 		}
 	}
+	revInfo, err := st.ReviewInfo.info(n)
+	if err != nil {
+		return err
+	}
+	var running reviewInfo
 	if r := st.Reviewing; r != nil {
+		if running, err = r.Info.info(n); err != nil {
+			return err
+		}
 		if _, ok := s.srv.engineNamed(r.Engine); !ok {
 			return fmt.Errorf("review: no engine named %q", r.Engine)
 		}
@@ -237,9 +306,9 @@ func (s *session) restore(b []byte) error {
 			s.maxMPV[name] = mpv
 		}
 	}
-	s.match, s.review = m, st.Review
+	s.match, s.review, s.revInfo, s.lines = m, st.Review, revInfo, lines
 	if r := st.Reviewing; r != nil {
-		s.resume = &reviewRun{engine: r.Engine, kind: r.Kind, value: r.Value, plies: r.Plies}
+		s.resume = &reviewRun{engine: r.Engine, kind: r.Kind, value: r.Value, plies: r.Plies, info: running, paused: r.Paused}
 	}
 	return nil
 }
@@ -284,4 +353,18 @@ func (s *session) restoreMatch(sm *savedMatch) (*tradMatch, error) {
 		}
 	}
 	return &tradMatch{games: sm.Games, players: sm.Players, rules: rules, done: sm.Done, holder: sm.Holder}, nil
+}
+
+// restoreLines reads saved side lines back, each checked against the
+// rules from its ply of game g.
+func restoreLines(saved []savedLine, g *board.Game) ([]sideLine, error) {
+	var lines []sideLine
+	for _, l := range saved {
+		ms, err := lineFrom(g, l.From, l.Moves)
+		if err != nil {
+			return nil, fmt.Errorf("side line %s from ply %d: %v", strings.Join(l.Moves, " "), l.From, err)
+		}
+		lines = append(lines, sideLine{From: l.From, Moves: ms})
+	}
+	return lines, nil
 }

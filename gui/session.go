@@ -69,6 +69,8 @@ type session struct {
 	match   *tradMatch          // a traditional match being played, if any
 	review  []record.MoveReview // the game's review, ply by ply, as far as it goes
 	rev     *reviewRun          // a review under way, if any
+	revInfo reviewInfo          // the game's review's engine, budget and searches
+	lines   []sideLine          // side lines explored beside the game
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -227,11 +229,13 @@ func (s *session) handle(b []byte) {
 	case "resume":
 		s.resumeHere()
 	case "pause":
-		s.paused, s.step = !s.paused, false
-		s.faults = 0
+		err = s.pauseOrResume()
 	case "step":
-		s.paused, s.step = true, true
-		s.faults = 0
+		err = s.stepOne()
+	case "resign":
+		err = s.resign()
+	case "line":
+		err = s.exploreLine(r.Line)
 	case "analyse":
 		if r.On {
 			s.stopReview() // the analysis would hold the engine
@@ -314,6 +318,7 @@ func (s *session) begin(v *board.Variant, start board.Position, moves []board.Mo
 	s.lost = nil
 	s.paused, s.step, s.faults = false, false, 0
 	s.keepReview(0)
+	s.keepLines(0)
 }
 
 // setup sets up a position from notation in the current game and rules;
@@ -370,6 +375,7 @@ func (s *session) cut(n int) {
 	}
 	s.stopJob()
 	s.keepReview(n)
+	s.keepLines(n)
 	s.lost = nil
 	s.moves, s.replies, s.proven, s.by, s.clockAt = s.moves[:n], s.replies[:n], s.proven[:n], s.by[:n], s.clockAt[:n]
 	s.clocks = s.fullClocks()
@@ -414,6 +420,7 @@ func (s *session) takeBack() {
 		}
 	}
 	s.cut(n)
+	s.step = false // a Step asked for before is not replayed on the ply taken back
 	if s.players[board.South] != "human" && s.players[board.North] != "human" {
 		s.paused = true
 	}

@@ -40,7 +40,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	lost := s.lostAt(s.view)
 	if lost != nil {
-		m.Status, m.Reason = lost.winner().String(), string(record.TimeForfeit)
+		m.Status, m.Reason = lost.winner().String(), string(lost.termination())
 	}
 	if !st.Over() && lost == nil {
 		for _, mv := range p.LegalMoves() {
@@ -88,6 +88,7 @@ func (s *session) sendState(g *board.Game) {
 	}
 	m.Match = s.matchState()
 	m.Review = s.reviewState()
+	s.endgameState(&m, g)
 	s.sent.gameID, s.sent.view, s.sent.fen = s.gameID, s.view, m.Fen
 	s.send(m)
 	if tm, ok := s.srv.tablesView(&p, m.Turn == "over"); ok {
@@ -140,11 +141,26 @@ func (l *timeLoss) text() string {
 	if l.winner() == board.NorthWins {
 		who = "North wins"
 	}
+	if l.resigned {
+		return who + ": " + l.side.String() + " resigned"
+	}
 	return who + ": " + l.side.String() + " lost on time"
+}
+
+// termination is how records name the end: a time forfeit or a
+// resignation.
+func (l *timeLoss) termination() record.Termination {
+	if l.resigned {
+		return record.Resignation
+	}
+	return record.TimeForfeit
 }
 
 // reason says what happened, as records write it.
 func (l *timeLoss) reason() string {
+	if l.resigned {
+		return strings.ToLower(l.side.String()) + " resigned"
+	}
 	return fmt.Sprintf("%s's clock ran out", strings.ToLower(l.side.String()))
 }
 
@@ -162,6 +178,7 @@ func (s *session) record() *record.GameRecord {
 	rec := record.RecordGame(g, s.players[board.South], s.players[board.North], s.limitText(board.South), s.limitText(board.North), s.replies)
 	rec.Date = time.Now().Format("2006-01-02")
 	s.writeReview(rec)
+	s.writeLines(rec)
 	if l := s.lostAt(len(s.moves)); l != nil {
 		// As sower match records a forfeit: the loser, the termination
 		// and what happened.
@@ -169,7 +186,7 @@ func (s *session) record() *record.GameRecord {
 		if l.winner() == board.NorthWins {
 			rec.Result = "0-1"
 		}
-		rec.Termination, rec.Reason, rec.Loser = record.TimeForfeit, l.reason(), l.loser()
+		rec.Termination, rec.Reason, rec.Loser = l.termination(), l.reason(), l.loser()
 	}
 	return rec
 }
@@ -212,22 +229,26 @@ func (s *session) export(format string) error {
 // importRecord replaces the game with the first game of a record; a
 // record that does not fit the rules changes nothing.
 func (s *session) importRecord(text string) error {
-	recs, err := record.ReadRecords([]byte(text))
+	recs, err := readRecords(text)
 	if err != nil {
-		return fmt.Errorf("import: %v", err)
+		return err
 	}
 	rec := recs[0]
 	g, err := rec.Replay()
 	if err != nil {
 		return fmt.Errorf("import: %v", err)
 	}
+	lines, err := sideLinesOf(&rec, g)
+	if err != nil {
+		return err
+	}
 	s.stopJob()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil
 	end := g.Position()
-	if rec.Termination == record.TimeForfeit && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
-		s.lost = &timeLoss{ply: len(s.moves), side: end.Side()}
+	if (rec.Termination == record.TimeForfeit || rec.Termination == record.Resignation) && !g.Status().Over() && rec.Loser == strings.ToLower(end.Side().String()) {
+		s.lost = &timeLoss{ply: len(s.moves), side: end.Side(), resigned: rec.Termination == record.Resignation}
 	}
 	for i, m := range rec.Moves {
 		r := client.Reply{Elapsed: time.Duration(m.MS) * time.Millisecond}
@@ -247,6 +268,7 @@ func (s *session) importRecord(text string) error {
 		}
 	}
 	s.readReview(&rec)
+	s.lines = lines
 	s.paused = true // look first; Resume plays on
 	return nil
 }

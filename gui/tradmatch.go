@@ -176,6 +176,8 @@ type matchMsg struct {
 	// Next says the game in play is over and another follows ("next"
 	// starts it; between engines it starts by itself).
 	Next bool `json:"next"`
+	// Over says the match's last game is over: the score is final.
+	Over bool `json:"over"`
 }
 
 // matchGameMsg is one finished game of a match.
@@ -217,5 +219,6 @@ func (s *session) matchState() *matchMsg {
 		}
 	}
 	mm.Next = over && m.number() < m.games
+	mm.Over = over && m.number() >= m.games
 	return mm
 }

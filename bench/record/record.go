@@ -56,6 +56,9 @@ type MoveRecord struct {
 	Bound string `json:"bound,omitempty"` // "lowerbound" or "upperbound"
 	// Review is the engine's review of the ply (sower review), or nil.
 	Review *MoveReview `json:"review,omitempty"`
+	// Lines are side lines explored instead of this move (the GUI's),
+	// each from the position before it, its first move first.
+	Lines [][]string `json:"lines,omitempty"`
 }
 
 // NewMoveRecord records move m by side s after reply r.
@@ -258,6 +261,9 @@ func (m MoveRecord) comment() string {
 	if m.Review != nil {
 		parts = append(parts, m.Review.pgnCommands())
 	}
+	for _, l := range m.Lines {
+		parts = append(parts, "[%line "+strings.Join(l, " ")+"]")
+	}
 	return strings.Join(parts, " ")
 }
 
@@ -302,7 +308,7 @@ func (g *GameRecord) CheckResult() error {
 		if g.Loser != "" {
 			return fmt.Errorf("game %d: ended by %s, yet %s is named the loser", g.Game, map[Termination]string{Normal: "the rules", Adjudication: "adjudication"}[g.Termination], g.Loser)
 		}
-	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+	case TimeForfeit, IllegalMove, Crash, NoAnswer, Resignation:
 		if g.Loser == "" || g.Winner == "draw" || g.Loser == g.Winner {
 			return fmt.Errorf("game %d: a %s with loser %q and winner %q", g.Game, g.Termination, g.Loser, g.Winner)
 		}

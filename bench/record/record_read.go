@@ -331,7 +331,7 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 // Result), from the result.
 func (g *GameRecord) readForfeit() {
 	switch g.Termination {
-	case TimeForfeit, IllegalMove, Crash, NoAnswer:
+	case TimeForfeit, IllegalMove, Crash, NoAnswer, Resignation:
 	default:
 		return
 	}
@@ -353,6 +353,7 @@ func (g *GameRecord) readForfeit() {
 // mate written "-M3" (cutechess's notation, Sower's before 2026-12-06)
 // is read too.
 func (m *MoveRecord) readComment(c string) {
+	c, m.Lines = readLines(c)
 	c, m.Review = readCommands(c)
 	for _, w := range strings.Fields(c) {
 		if s, ok := strings.CutSuffix(w, "s"); ok {
@@ -394,4 +395,24 @@ func sign(x float64) float64 {
 		return -1
 	}
 	return 1
+}
+
+// readLines takes the side lines, [%line m1 m2 …] commands, out of a
+// move's comment and returns the rest of it.
+func readLines(c string) (string, [][]string) {
+	var lines [][]string
+	for {
+		i := strings.Index(c, "[%line ")
+		if i < 0 {
+			return c, lines
+		}
+		j := strings.IndexByte(c[i:], ']')
+		if j < 0 {
+			return c, lines
+		}
+		if l := strings.Fields(c[i+len("[%line ") : i+j]); len(l) > 0 {
+			lines = append(lines, l)
+		}
+		c = c[:i] + c[i+j+1:]
+	}
 }

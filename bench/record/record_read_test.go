@@ -104,6 +104,9 @@ func TestReadForfeits(t *testing.T) {
 	forfeit := RecordGame(g, "A", "B", "tc=1+0", "tc=1+0", nil)
 	forfeit.Result, forfeit.Winner = "1-0", "south"
 	forfeit.Termination, forfeit.Loser, forfeit.Reason = TimeForfeit, "north", "no bestmove within 990 ms (+50 ms margin)"
+	resigned := RecordGame(g, "human", "B", "none", "tc=1+0", nil)
+	resigned.Result, resigned.Winner = "0-1", "north"
+	resigned.Termination, resigned.Loser, resigned.Reason = Resignation, "south", "south resigned"
 	tags := "[Event \"x\"]\n[Variant \"katro-4x4\"]\n[Termination %q]\n[Result %q]\n\n1. a1 {0.010s} %s %s\n"
 	tests := []struct {
 		name, text          string
@@ -111,6 +114,7 @@ func TestReadForfeits(t *testing.T) {
 		loser, reason, want string
 	}{
 		{"sower match", forfeit.PGN(), TimeForfeit, "north", forfeit.Reason, "1-0"},
+		{"resignation", resigned.PGN(), Resignation, "south", "south resigned", "0-1"},
 		{"cutechess, time", fmt.Sprintf(tags, "time forfeit", "1-0", "{North loses on time}", "1-0"), TimeForfeit, "north", "North loses on time", "1-0"},
 		{"cutechess, no comment", fmt.Sprintf(tags, "time forfeit", "0-1", "", "0-1"), TimeForfeit, "south", "", "0-1"},
 		{"illegal move", fmt.Sprintf(tags, "illegal move", "0-1", `{South forfeits: illegal move: played "zz"}`, "0-1"), IllegalMove, "south", `played "zz"`, "0-1"},

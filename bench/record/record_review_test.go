@@ -74,3 +74,28 @@ func TestReadCommands(t *testing.T) {
 		t.Fatalf("a move with a NAG: %+v, %v", recs, err)
 	}
 }
+
+// TestSideLinesRoundTrip writes side lines on moves, with and without a
+// review, and reads them back from JSON and PGN.
+func TestSideLinesRoundTrip(t *testing.T) {
+	v := variant(t, board.NameKatro4x4)
+	g := board.NewGame(v.Start())
+	ms, _ := v.ParseMoves("a1 a4 c1")
+	if err := g.PlayAll(ms); err != nil {
+		t.Fatal(err)
+	}
+	rec := RecordGame(g, "me", "you", "none", "none", nil)
+	rec.Moves[0].Lines = [][]string{{"b1", "d4"}, {"c1"}}
+	rec.Moves[2].Review = &MoveReview{Mark: "mistake", Loss: 0.12, Best: "b1", Line: []string{"b1"}}
+	rec.Moves[2].Lines = [][]string{{"b1", "b4", "d1"}}
+	js, err := json.Marshal(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{string(js) + "\n", rec.PGN()} {
+		got, err := ReadRecords([]byte(text))
+		if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0].Moves, rec.Moves) {
+			t.Errorf("side lines read back as %+v (%v), want %+v\nfrom %s", got, err, rec.Moves, text)
+		}
+	}
+}

@@ -14,6 +14,7 @@ const (
 	IllegalMove  Termination = "illegal move" // an illegal or unparseable bestmove
 	Crash        Termination = "crash"        // the engine exited, closed its pipes or could not start
 	NoAnswer     Termination = "no answer"    // no readyok, or no bestmove without a clock, within the timeout
+	Resignation  Termination = "resignation"  // the player gave the game up (a person, in the GUI)
 	// Unterminated is a game still in progress (records written by the
 	// GUI), as in PGN.
 	Unterminated Termination = "unterminated"

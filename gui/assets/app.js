@@ -6,6 +6,9 @@ import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindReview, drawReview, markPly } from './review.js';
+import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
+import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
+import { bindSideLine, endLine, lineClick, lineStatus, lineStays, onLine, startLine, withLines } from './sideline.js';
 
 const $ = (sel) => document.querySelector(sel);
 const body = document.body;
@@ -124,6 +127,7 @@ function connect() {
       case 'message': setMessage(m.text); break;
       case 'export': download(m.filename, m.text); break;
       case 'preview': onPreview(m); break;
+      case 'line': onLine(m); break;
       case 'tables': onTables(m, ui.state); break;
     }
   };
@@ -283,7 +287,9 @@ function onState(s) {
   const newGame = s.gameId !== ui.gameId;
   ui.state = s;
   ui.pending = false;
-  ui.preview = null;
+  // A side line being explored stays on the board while the game and
+  // the ply shown stay (sideline.js).
+  if (!lineStays(s)) ui.preview = null;
   $('#pv-preview').hidden = true;
   if (newGame) {
     ui.gameId = s.gameId;
@@ -295,7 +301,9 @@ function onState(s) {
   }
   const speed = animSpeed(s);
   let anim = null;
-  if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
+  if (ui.preview) {
+    drawPosition(ui.preview.counts, ui.preview.captured);
+  } else if (!newGame && speed > 0 && s.steps && prev && prev.view + 1 === s.view) {
     anim = animate(s, prev, speed);
   } else {
     drawPosition(s.counts, s.captured);
@@ -303,9 +311,11 @@ function onState(s) {
   drawMarks(s);
   markTables(s);
   drawPanel(s);
+  drawEnd(s);
+  updateArrows();
   foldNewGame(s);
   drawMoves(s);
-  drawReview(s, sendShown);
+  drawReview(s, sendShown, startLine);
   drawGraphIn($('#eval-graph'), s, goToShown);
   const hoy = s.family === 'hoyito';
   $('#graph-what').textContent = hoy ? "South's expected final margin in seeds (the engine's score):" : "South's share of the game (win + half the draws):";
@@ -466,8 +476,10 @@ function ownerName(o) { return o === 'south' ? 'South' : 'North'; }
 
 function drawMarks(s) {
   const preview = ui.preview;
-  const legal = new Set(preview ? [] : s.legal);
-  const humanTurn = !preview && s.turn === 'human' && ui.conn === 'ok';
+  // A side line's position is played on; an analysis line's is only shown.
+  const line = preview && preview.line;
+  const legal = new Set(line ? preview.legal : preview ? [] : s.legal);
+  const humanTurn = ui.conn === 'ok' && (line || (!preview && s.turn === 'human'));
   s.holes.forEach((h, i) => {
     const el = document.querySelector(`[data-hole="${h}"]`);
     if (!el) return;
@@ -496,11 +508,12 @@ function drawPanel(s) {
   const mine = s.running && s.players[s.running === 'south' ? 0 : 1] === 'human';
   if (ui.conn === 'lost') text = 'Connection lost — reconnecting…' + (mine ? ' Your clock keeps running on the server.' : ' Play goes on when it is back.');
   else if (ui.conn === 'taken') text = 'This game continued in another tab.';
+  else if (ui.preview && ui.preview.line) text = lineStatus();
   else if (ui.preview) text = `Preview of the line ${ui.preview.moves}, not the game: Esc or a click on the board returns`;
   else if (s.turn === 'over') text = 'Game over';
   else if (s.thinking) text = `${side} to move — ${player} is thinking…`;
   else if (s.turn === 'human' && s.legal.length === 1 && s.legal[0] === 'pass') text = `${side} must pass` + (s.analysis.on ? ' (analysis)' : ': press Pass');
-  else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move');
+  else if (s.turn === 'human') text = `${side} to move` + (s.analysis.on ? ' (analysis)' : ' — your move') + playNote(s);
   else if (s.paused) text = `${side} to move — ${player} is paused: press Resume`;
   else if (s.view < s.moves.length) text = `${side} to move — viewing ply ${s.view} of ${s.moves.length}`;
   else text = `${side} to move`;
@@ -517,6 +530,7 @@ function drawPanel(s) {
   st.dataset.conn = ui.conn;
   document.querySelector('.board-wrap').classList.toggle('previewing', !!ui.preview);
   $('#preview-badge').hidden = !ui.preview;
+  $('#preview-badge').textContent = ui.preview && ui.preview.line ? 'Side line' : 'Preview';
   $('#result').dataset.winner = s.turn === 'over' ? s.status : '';
   $('#result').textContent = s.result || '';
   $('#rules').textContent = rulesText(s);
@@ -525,12 +539,9 @@ function drawPanel(s) {
   $('#north-name').textContent = 'North · ' + s.players[1];
   document.querySelector('.player-bar.south').classList.toggle('to-move', s.side === 'south' && s.turn !== 'over');
   document.querySelector('.player-bar.north').classList.toggle('to-move', s.side === 'north' && s.turn !== 'over');
-  const pause = $('#pause');
-  pause.textContent = s.paused ? 'Resume' : 'Pause';
-  pause.setAttribute('aria-pressed', s.paused ? 'true' : 'false');
-  // With no move, only a loss on time before the first move can be taken back.
-  $('#takeback').disabled = s.moves.length === 0 && !(s.turn === 'over' && s.reason === 'time forfeit');
-  $('#resume').disabled = s.view === s.moves.length && !s.paused;
+  // With no move, only a loss on time or a resignation before the first
+  // move can be taken back.
+  $('#takeback').disabled = s.moves.length === 0 && !(s.turn === 'over' && (s.reason === 'time forfeit' || s.reason === 'resignation'));
   const an = $('#analyse');
   an.setAttribute('aria-pressed', s.analysis.on ? 'true' : 'false');
   an.textContent = s.analysis.on ? 'Stop' : 'Analyse';
@@ -543,7 +554,6 @@ function drawPanel(s) {
   note.textContent = s.analysis.on
     ? `${engines[0]} stays your opponent: it moves on its turns, and the analysis runs on yours.`
     : `Analysis looks at your turns; ${engines[0] || 'the engine'} stays your opponent.`;
-  pause.title = s.paused ? 'Let the engines move again' : 'Stop the engines moving until Resume (analysis and your moves go on)';
   const mpv = $('#multipv');
   mpv.max = String(s.analysis.maxMultipv);
   mpv.disabled = s.analysis.maxMultipv <= 1;
@@ -616,7 +626,7 @@ function drawMoves(s) {
     li.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); goToShown(ply); } });
     return li;
   });
-  ol.replaceChildren(...items);
+  ol.replaceChildren(...withLines(s, items));
   // The list scrolls itself to the shown ply, never the page (a phone
   // keeps the board in view).
   const cur = ol.querySelector('[aria-current="true"]');
@@ -853,7 +863,12 @@ function onInfo(m) {
   if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
   ui.lines.set(m.multipv, m);
   renderLines();
-  if (m.multipv === 1) drawEval(s);
+  if (m.multipv === 1) { drawEval(s); updateArrows(); }
+}
+
+// updateArrows draws the arrows of the shown position (arrows.js).
+function updateArrows() {
+  if (ui.state) drawArrows(ui.state, arrowsFor(ui.state, ui.lines.get(1), ui.preview));
 }
 
 function renderLines() {
@@ -913,6 +928,7 @@ function onPreview(m) {
   drawMarks(s);
   drawPanel(s);
   drawEval(s);
+  updateArrows();
   const p = $('#pv-preview');
   p.hidden = false;
   p.textContent = `Showing the line: ${m.moves}. `;
@@ -924,24 +940,44 @@ function onPreview(m) {
 }
 
 function endPreview() {
+  if (ui.preview && ui.preview.line) { endLine(); return; }
+  showInstead(null);
+}
+
+// showInstead shows pos (an analysis line's or a side line's position)
+// on the board instead of the game's; null shows the game's again.
+function showInstead(pos) {
   const s = ui.state;
-  ui.preview = null;
+  ui.preview = pos;
   $('#pv-preview').hidden = true;
   if (!s) return;
-  drawPosition(s.counts, s.captured);
+  const p = pos || s;
+  drawPosition(p.counts, p.captured);
   drawMarks(s);
   drawPanel(s);
+  drawEnd(s);
   drawEval(s);
+  updateArrows();
 }
 
 // ---- actions ----
 
 function clickHole(name) {
   const s = ui.state;
-  if (!s) return;
+  if (!s || ui.conn !== 'ok') return;
+  if (ui.preview && ui.preview.line) { lineClick(name); return; }
   if (ui.preview) { endPreview(); return; }
-  if (s.turn !== 'human' || !s.legal.includes(name)) return;
-  request({ type: 'move', move: name, ply: s.view });
+  const back = s.view < s.moves.length;
+  // Looking back, the game's own next move steps forward.
+  if (back && s.moves[s.view].move === name) { hideNote(); goTo(s.view + 1); return; }
+  if (!s.legal.includes(name) || (s.turn !== 'human' && !back)) { holeHint(s, name); return; }
+  const play = () => request({ type: 'move', move: name, ply: s.view });
+  // Another move at an earlier ply would cut the game: the person is
+  // asked, and may explore it as a side line instead (the only way at an
+  // engine's turn).
+  if (back) { askCut(s, name, s.turn === 'human' ? play : null, () => startLine(s.view, [name])); return; }
+  hideNote();
+  play();
 }
 
 // goToShown and sendShown are goTo and send for the panels beside or
@@ -986,6 +1022,7 @@ function download(name, text) {
 
 function bind() {
   watchBoard(() => ui.state);
+  watchArrows();
   $('#eval-graph').addEventListener('click', graphClick);
   $('#new-game').addEventListener('click', newGame);
   $('#game-select').addEventListener('change', showHoyitoOptions);
@@ -996,7 +1033,7 @@ function bind() {
   $('#flip').addEventListener('click', () => {
     ui.flipped = !ui.flipped;
     $('#flip').setAttribute('aria-pressed', ui.flipped ? 'true' : 'false');
-    if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); }
+    if (ui.state) { buildBoard(ui.state); drawPosition(ui.state.counts, ui.state.captured); drawMarks(ui.state); updateArrows(); }
   });
   $('#takeback').addEventListener('click', () => request({ type: 'takeback' }));
   $('#play-here').addEventListener('click', () => { ui.conn = 'connecting'; drawConn(); connect(); });
@@ -1038,6 +1075,8 @@ function bind() {
     e.target.value = '';
   });
   bindReview(request, () => (ui.state ? ui.state.analysis.engine : ''));
+  bindEnd({ state: () => ui.state, request, send: sendShown, goTo: goToShown, sideLine: startLine });
+  bindSideLine({ state: () => ui.state, request, show: (pos) => { showInstead(pos); revealBoard(); } });
   bindTables(() => ui.state && drawEval(ui.state));
   $('#analyse').addEventListener('click', () => {
     const s = ui.state;

@@ -84,9 +84,10 @@ export function fitBoard(s) {
   };
   // mustSee is how far the bottom of what must be in view is past the
   // window's: the board, and when stacked the score and Take back under
-  // it.
+  // it, and once the game is over its result card.
+  const card = document.querySelector('#end-card');
   const overflow = (beside) => Math.max(wrap.getBoundingClientRect().bottom,
-    beside ? 0 : Math.max(bottom('#eval-now'), bottom('#takeback'))) + margin - innerHeight;
+    beside ? 0 : Math.max(bottom('#eval-now'), bottom('#takeback'), card.hidden ? 0 : bottom('#end-card'))) + margin - innerHeight;
   const trial = (beside) => {
     panel.classList.toggle('beside', beside);
     const cs = getComputedStyle(panel);

@@ -181,10 +181,22 @@ export function graphScale(family, views) {
   let lo = Math.max(-48, Math.floor(Math.min(0, ...ms) / step) * step);
   if (hi - lo < 2 * step) { hi = Math.max(hi, step); lo = Math.min(lo, -step); }
   const sign = (x) => (x > 0 ? '+' : x < 0 ? '-' : '') + Math.abs(x);
-  const labels = [[hi, sign(hi)], [lo, sign(lo)]];
-  if (hi > 0 && lo < 0) labels.push([0, '0']);
   return { kind: 'margin', value: (v) => Math.max(lo, Math.min(hi, v.margin)), hi, lo, mid: 0,
-    labels, up: '', down: '' };
+    labels: marginTicks(lo, hi).map((x) => [x, sign(x)]), up: '', down: '' };
+}
+
+// marginTicks are the labels of a margin scale from lo to hi (multiples
+// of 4, 0 between them or at one end): 0 and the multiples of a round
+// step, at most six, then the top and the bottom where they are at least
+// half a step from those (14 px or more at the graph's height).
+export function marginTicks(lo, hi) {
+  const step = [4, 8, 12, 16, 24].find((k) => (hi - lo) / k <= 5) || 24;
+  const ticks = [];
+  for (let x = Math.ceil(lo / step) * step; x <= hi; x += step) ticks.push(x);
+  for (const x of [hi, lo]) {
+    if (ticks.every((t) => Math.abs(t - x) >= step / 2)) ticks.push(x);
+  }
+  return ticks.sort((a, b) => b - a);
 }
 
 export function drawGraph(svg, s, pick) {
