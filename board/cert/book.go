@@ -94,7 +94,9 @@ func (b *Book) Add(ctx context.Context, r io.Reader) error {
 }
 
 // Merge adds the positions of book o, of the same variant; a position
-// both hold keeps b's entry.
+// both hold keeps the entry whose proof's longest line is shorter (b's
+// at equal lengths), so that play from the merged book still shortens
+// the proof at every move of the winner.
 func (b *Book) Merge(o *Book) error {
 	if o.v.Name() != b.v.Name() {
 		return fmt.Errorf("a book of %s merged into one of %s", o.v.Name(), b.v.Name())
@@ -103,8 +105,8 @@ func (b *Book) Merge(o *Book) error {
 	return nil
 }
 
-// merge adds positions to the book, sorted by hash; a position already
-// there keeps its entry.
+// merge adds positions to the book, sorted by hash; a position both hold
+// keeps the entry of the shorter proof (the book's own at equal lengths).
 func (b *Book) merge(hashes []uint64, entries []uint32, north []bool) {
 	hashes = append(slices.Clone(b.hashes), hashes...)
 	entries = append(slices.Clone(b.entries), entries...)
@@ -120,7 +122,15 @@ func (b *Book) merge(hashes []uint64, entries []uint32, north []bool) {
 		case hashes[x] > hashes[y]:
 			return 1
 		}
-		return int(x - y) // the book's own entry first
+		// A position two proofs hold keeps the shorter proof's entry:
+		// then every move the book plays leads to positions whose
+		// longest lines are shorter still, so that its play can never
+		// cycle through entries of different proofs. At equal lengths,
+		// the book's own entry first.
+		if dx, dy := entries[x]>>entryDepthShift&entryMax, entries[y]>>entryDepthShift&entryMax; dx != dy {
+			return int(dx) - int(dy)
+		}
+		return int(x - y)
 	})
 	b.hashes, b.entries, b.winner = b.hashes[:0], b.entries[:0], b.winner[:0]
 	for k, i := range order {
