@@ -18,7 +18,7 @@ import (
 // cacheSalt changes the cache files' names when what a book holds for the
 // same certificates changes (the meaning of an entry, not its file
 // format, which cert.ReadBook checks).
-const cacheSalt = "sower proof book 1"
+const cacheSalt = "sower proof book 2"
 
 // DefaultCacheDir returns the directory of the book cache by default: sower/books
 // in the user's cache directory (os.UserCacheDir), or "" (no cache) when
