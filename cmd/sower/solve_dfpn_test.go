@@ -185,7 +185,7 @@ func TestKatro46FirstMoves(t *testing.T) {
 }
 
 // TestKatro46AfterE1C4 checks the stored certificates of katro-4x6 after
-// e1 c4 and South's replies b1, c1, d1 and e1 (pieces of the proof of
+// e1 c4 and South's replies b1, c1, d1, e1 and f1 (pieces of the proof of
 // e1, docs/proofs.md): North wins each, by the rules alone.
 func TestKatro46AfterE1C4(t *testing.T) {
 	cases := []struct{ move, root string }{
@@ -193,6 +193,7 @@ func TestKatro46AfterE1C4(t *testing.T) {
 		{"e1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,1,4,4,1/3,3,3,3,0,0 N 1"},
 		{"b1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,0,3,3,1/3,0,4,4,0,4 N 1"}, // 461,141 positions
 		{"d1", "1,4,1,0,3,3/1,3,0,3,3,1/0,3,0,3,3,1/3,3,3,0,2,4 N 1"}, // 616,023 positions
+		{"f1", "1,4,1,0,3,3/1,3,0,0,0,1/2,5,2,1,0,2/5,5,5,1,2,1 N 0"}, // 1,421,706 positions
 	}
 	if testing.Short() {
 		cases = cases[:2]

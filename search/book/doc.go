@@ -13,7 +13,7 @@
 // book it makes as a file there (cert.Book.WriteTo; LoadCached) and reads it
 // back the next time, under a name that changes with the certificates.
 //
-// Embedded, they cost the binary their size (about 3.8 MB) and give every
+// Embedded, they cost the binary their size (about 4.3 MB) and give every
 // user, a GUI that plugs the binary in included, perfect play in every
 // position they reach, with no file to find or option to set.
 package book
