@@ -194,7 +194,7 @@ func (c *Client) ensure(ctx context.Context) error {
 		ctx, cancel = context.WithTimeout(ctx, setupTimeout)
 		defer cancel()
 	}
-	if _, err := c.JS.AccountInfo(ctx); err != nil {
+	if err := c.accountInfo(ctx, accountTry); err != nil {
 		return fmt.Errorf("the broker at %s has no JetStream for us: %v", c.url, err)
 	}
 	if _, err := c.JS.CreateOrUpdateStream(ctx, jetstream.StreamConfig{
@@ -227,6 +227,25 @@ func (c *Client) ensure(ctx context.Context) error {
 		return fmt.Errorf("the engine store: %w", err)
 	}
 	return nil
+}
+
+// accountTry bounds one JetStream account request in accountInfo.
+const accountTry = 5 * time.Second
+
+// accountInfo asks for the JetStream account, waiting up to each for an
+// answer, until it is answered, the server says JetStream is off, or ctx
+// ends. One request that a busy
+// server drops is asked again instead of using up the whole setup time:
+// a coordinator once waited a minute for a single lost answer.
+func (c *Client) accountInfo(ctx context.Context, each time.Duration) error {
+	for {
+		try, cancel := context.WithTimeout(ctx, each)
+		_, err := c.JS.AccountInfo(try)
+		cancel()
+		if err == nil || ctx.Err() != nil || !(errors.Is(err, context.DeadlineExceeded) || errors.Is(err, nats.ErrTimeout)) {
+			return err
+		}
+	}
 }
 
 // DefaultAckWait is how long a task may go without an acknowledgement

@@ -8,9 +8,11 @@ import (
 	"net"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -188,5 +190,54 @@ func TestRetryablePublish(t *testing.T) {
 		if got := retryablePublish(c.err); got != c.want {
 			t.Errorf("%v: retryable %v, want %v", c.err, got, c.want)
 		}
+	}
+}
+
+// TestAccountInfoAsksAgain checks that a JetStream account request the
+// server drops is asked again: a broker that answers only the third
+// request is found, and one with no JetStream at all is reported at once.
+func TestAccountInfoAsksAgain(t *testing.T) {
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: server.RANDOM_PORT, NoSigs: true, NoLog: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	t.Cleanup(s.Shutdown)
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("the server did not start")
+	}
+	c, err := Dial(ClientOptions{URL: s.ClientURL()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// No JetStream and nobody answering: an error at once, not a wait.
+	start := time.Now()
+	if err := c.accountInfo(ctx, 10*time.Second); err == nil || time.Since(start) > 5*time.Second {
+		t.Fatalf("no JetStream: got %v after %v, want an error at once", err, time.Since(start))
+	}
+
+	// An account service that drops the first two requests.
+	var asked atomic.Int32
+	sub, err := c.NC.Subscribe("$JS.API.INFO", func(m *nats.Msg) {
+		if asked.Add(1) > 2 {
+			_ = m.Respond([]byte(`{"type":"io.nats.jetstream.api.v1.account_info_response","memory":0,"storage":0,"streams":0,"consumers":0,"limits":{}}`))
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sub.Unsubscribe()
+	if err := c.NC.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.accountInfo(ctx, 200*time.Millisecond); err != nil {
+		t.Fatalf("asked %d times: %v", asked.Load(), err)
+	}
+	if n := asked.Load(); n != 3 {
+		t.Errorf("asked %d times, want 3", n)
 	}
 }
