@@ -49,6 +49,7 @@
 package campaign
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -480,38 +481,37 @@ func (c *campaign) cut(i int) bool {
 // df-pn proves in 38,000 nodes, pieces cut on the best try at each step of
 // 1,000 nodes went 16 plies deep and took millions).
 func (c *campaign) clearBest(p *board.Position) (board.Move, bool) {
-	w := c.cfg.Winner
-	best, bestPN, second, open, unknown := board.NoMove, uint32(0), uint32(dfpn.Infinity), 0, 0
+	type try struct {
+		m  board.Move
+		pn uint32
+	}
+	var open []try
+	unknown := false
 	for _, m := range p.LegalMoves() {
 		q := *p
 		if !q.Play(m) {
 			continue
 		}
-		pn, dn, ok := c.s.Numbers(&q, w)
+		pn, dn, ok := c.s.Numbers(&q, c.cfg.Winner)
 		switch {
 		case ok && dn == 0:
 			continue // disproven (or lost on the path)
 		case ok && pn == 0:
 			return board.NoMove, false // proven: the piece is about to be
 		case !ok:
-			pn = dfpn.Infinity // never searched: nothing says another is better
-			unknown++
+			unknown = true // never searched: nothing says another is better
 		}
-		open++
-		if best == board.NoMove || pn < bestPN {
-			best, bestPN, second = m, pn, min(second, bestPN)
-			if open == 1 {
-				second = dfpn.Infinity
-			}
-		} else {
-			second = min(second, pn)
-		}
+		open = append(open, try{m, pn})
 	}
-	switch {
-	case open == 1:
-		return best, true
-	case open > 1 && unknown == 0 && uint64(bestPN)*clearRatio <= uint64(second):
-		return best, true
+	if len(open) == 1 {
+		return open[0].m, true
+	}
+	if len(open) == 0 || unknown {
+		return board.NoMove, false
+	}
+	slices.SortStableFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
+	if uint64(open[0].pn)*clearRatio <= uint64(open[1].pn) {
+		return open[0].m, true
 	}
 	return board.NoMove, false
 }
