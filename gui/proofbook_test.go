@@ -2,15 +2,14 @@ package gui
 
 import (
 	"context"
-	"io/fs"
 	"strconv"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/board/cert"
 	"github.com/sower-engine/sower/search/book"
+	"github.com/sower-engine/sower/search/book/booktest"
 )
 
 // TestProofView walks katro-4x6's proof after c1 (North wins) from its
@@ -21,11 +20,8 @@ import (
 // (2N-1 plies with the winner to move, 2N with the loser), signed for
 // South, and the position's own value agrees with its best move.
 func TestProofView(t *testing.T) {
-	data, err := fs.ReadFile(book.Proofs(), "proofs/katro-4x6/c1.proof")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lib := &book.Library{FS: fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}}
+	small, data := booktest.Small(t)
+	lib := &book.Library{FS: small}
 	bk, err := lib.Wait(context.Background(), board.NameKatro4x6)
 	if err != nil || bk == nil {
 		t.Fatalf("book: %v", err)

@@ -1,13 +1,12 @@
 package protocol
 
 import (
-	"io/fs"
 	"slices"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/sower-engine/sower/search/book"
+	"github.com/sower-engine/sower/search/book/booktest"
 )
 
 // TestProofBook: with a book (here katro-4x6's proof after c1 alone), the
@@ -15,11 +14,8 @@ import (
 // and its proven result; isready waits for the book; ProofBook false
 // searches instead.
 func TestProofBook(t *testing.T) {
-	data, err := fs.ReadFile(book.Proofs(), "proofs/katro-4x6/c1.proof")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := newSession(t, Config{Books: &book.Library{FS: fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}}})
+	small, _ := booktest.Small(t)
+	s := newSession(t, Config{Books: &book.Library{FS: small}})
 	s.send("uci")
 	if l := s.expect("uciok"); !slices.Contains(l, "option name ProofBook type check default true") {
 		t.Errorf("uci: no ProofBook option in %q", l)

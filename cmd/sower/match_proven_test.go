@@ -3,26 +3,21 @@ package main
 import (
 	"bytes"
 	"context"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"testing/fstest"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/book"
+	"github.com/sower-engine/sower/search/book/booktest"
 )
 
 // TestMatchAdjudicateProven plays katro-4x6 from a position of the
 // proof's loser: whatever South plays, the book proves North's win, and
 // the game is adjudicated after that one ply.
 func TestMatchAdjudicateProven(t *testing.T) {
-	data, err := fs.ReadFile(book.Proofs(), "proofs/katro-4x6/c1.proof")
-	if err != nil {
-		t.Fatal(err)
-	}
-	proofs := fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}
+	proofs, _ := booktest.Small(t)
 	b, err := book.Load(context.Background(), proofs, board.NameKatro4x6)
 	if err != nil {
 		t.Fatal(err)

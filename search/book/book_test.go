@@ -12,17 +12,15 @@ import (
 	"github.com/sower-engine/sower/board/cert"
 	"github.com/sower-engine/sower/search"
 	"github.com/sower-engine/sower/search/book"
+	"github.com/sower-engine/sower/search/book/booktest"
 )
 
 // smallFS holds the certificate of katro-4x6 after c1 alone (635
 // positions of North), for tests that load a book quickly.
 func smallFS(t *testing.T) fs.FS {
 	t.Helper()
-	data, err := fs.ReadFile(book.Proofs(), "proofs/katro-4x6/c1.proof")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return fstest.MapFS{"proofs/katro-4x6/c1.proof": {Data: data}}
+	small, _ := booktest.Small(t)
+	return small
 }
 
 // rootOf returns the root a certificate's header names.
