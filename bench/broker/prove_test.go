@@ -99,9 +99,6 @@ func TestSolveDistributed(t *testing.T) {
 		if job.Tree.Size() == 1 {
 			t.Errorf("%s: the tree was not expanded: the test checks too little", attacker)
 		}
-		if !strings.Contains(progress.String(), "worker w") {
-			t.Errorf("%s: no progress line names a worker:\n%s", attacker, progress.String())
-		}
 		if pn == 0 {
 			checkProof(t, job, attacker)
 		} else if _, err := os.Stat(job.Proof); err == nil {

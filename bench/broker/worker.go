@@ -113,9 +113,9 @@ type slot struct {
 	log   io.Writer
 	turn  int // the slot's place in the rotation over the runs
 
-	match string // the match table is for
-	table *match.Table
-	prover       // the df-pn solver of the proof it searched last
+	match  string // the match table is for
+	table  *match.Table
+	prover // the df-pn solver of the proof it searched last
 
 	sending *sync.WaitGroup // results on their way
 }
