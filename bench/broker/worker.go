@@ -242,7 +242,11 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 	if err := msg.DoubleAck(ctx); err != nil {
 		fmt.Fprintf(s.w.Progress, "%s: acknowledging: %v\n", t.what(), err)
 	}
-	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
+	done := "played"
+	if t.Proof != nil {
+		done = "searched"
+	}
+	fmt.Fprintf(s.w.Progress, "%s %s (slot %d)\n", t.what(), done, s.n)
 }
 
 // play plays the task's pair. When ctx ends it returns ctx's error; a
