@@ -185,7 +185,8 @@ const heartbeatEvery = 5 * time.Second
 // machine.
 const setupTimeout = time.Minute
 
-// ensure creates the streams, buckets and object store the matches use,
+// ensure creates the streams, buckets and object stores the matches,
+// self-play runs and proofs use,
 // or checks that they are there. It fails with a clear message when the
 // server has no JetStream.
 func (c *Client) ensure(ctx context.Context) error {
@@ -225,6 +226,11 @@ func (c *Client) ensure(ctx context.Context) error {
 		Bucket: EngineBucket, Storage: jetstream.FileStorage, Description: "sower: engine programs by SHA-256",
 	}); err != nil {
 		return fmt.Errorf("the engine store: %w", err)
+	}
+	if _, err := c.JS.CreateOrUpdateObjectStore(ctx, jetstream.ObjectStoreConfig{
+		Bucket: ProofBucket, Storage: jetstream.FileStorage, Description: "sower: certificate pieces of distributed proofs by SHA-256",
+	}); err != nil {
+		return fmt.Errorf("the proof store: %w", err)
 	}
 	return nil
 }

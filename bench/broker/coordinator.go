@@ -34,8 +34,9 @@ type job interface {
 	// over reports whether the run is over: every task done or failed,
 	// or decided.
 	over() bool
-	// line returns a progress line, or "".
-	line(workers, running int) string
+	// line returns a progress line (or lines), or "": running holds the
+	// tasks started, by the worker that runs them.
+	line(workers int, running map[int]string) string
 	// resumed returns a line on what earlier runs did, or "": waiting
 	// is the number of their results not yet collected (delivered to a
 	// coordinator that stopped before acknowledging them, or never
@@ -67,6 +68,11 @@ type repairing interface {
 	repair() (map[string]string, []Task)
 	repairFailed(task int, reason string)
 }
+
+// feeding is a job whose tasks come as it goes (a proof, whose tree
+// chooses its next leaves from the results): more returns the tasks to
+// queue now, after a result and at every progress line.
+type feeding interface{ more() []Task }
 
 // status is what the match bucket holds under "<id>.status".
 type status struct {
@@ -117,6 +123,7 @@ type coordinator struct {
 	gone    map[int]bool   // tasks the last checkStuck found gone from the stream without a result
 	lease   *lease
 	tasks   jetstream.Consumer // the run's task consumer
+	stamp   string             // names this run's publications in their message ids
 }
 
 // start stores the run's settings (or checks them against those stored),
@@ -292,6 +299,9 @@ func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) err
 		case <-tick.C:
 			co.progress(ctx)
 			co.checkStuck(ctx, results)
+			if err := co.feed(ctx); err != nil {
+				return err
+			}
 			continue
 		case seq := <-exhausted:
 			co.giveUp(ctx, seq)
@@ -317,6 +327,9 @@ func (co *coordinator) loop(ctx context.Context, results jetstream.Consumer) err
 			return err
 		}
 		co.repair(ctx)
+		if err := co.feed(ctx); err != nil {
+			return err
+		}
 		// Written, the result is acknowledged even after Ctrl-C: else
 		// it would be delivered again to the run that resumes.
 		actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ackTimeout)
@@ -359,6 +372,24 @@ func (co *coordinator) repair(ctx context.Context) {
 			j.repairFailed(t.Pair, err.Error())
 		}
 	}
+}
+
+// feed queues the tasks a feeding job has for now.
+func (co *coordinator) feed(ctx context.Context) error {
+	f, ok := co.job.(feeding)
+	if !ok || co.job.over() {
+		return nil
+	}
+	for _, t := range f.more() {
+		b, err := json.Marshal(&t)
+		if err != nil {
+			return err
+		}
+		if err := co.c.publish(ctx, taskSubject(co.id, t.Pair), b, fmt.Sprintf("task.%s.%d.%s", co.id, t.Pair, co.stamp)); err != nil {
+			return fmt.Errorf("publishing %s: %w", t.what(), err)
+		}
+	}
+	return nil
 }
 
 // sleep waits for d or until ctx ends.
@@ -455,6 +486,7 @@ func (co *coordinator) publish(ctx context.Context) error {
 		co.before = info.State.LastSeq
 	}
 	run := strconv.FormatInt(time.Now().UnixNano(), 36)
+	co.stamp = run
 	for _, t := range co.job.tasks() {
 		b, err := json.Marshal(&t)
 		if err != nil {
@@ -500,7 +532,7 @@ func (co *coordinator) progress(ctx context.Context) {
 			delete(co.running, n)
 		}
 	}
-	if line := co.job.line(workers, len(co.running)); line != "" {
+	if line := co.job.line(workers, co.running); line != "" {
 		fmt.Fprintln(co.out, line)
 	}
 }

@@ -268,8 +268,8 @@ func (j *datagenJob) fail(g int, worker, reason string) {
 // over reports whether every game still missing has failed.
 func (j *datagenJob) over() bool { return len(j.pending) == len(j.failed) }
 
-func (j *datagenJob) line(workers, running int) string { return "" }
-func (j *datagenJob) resumed(uint64) string            { return "" }
+func (j *datagenJob) line(int, map[int]string) string { return "" }
+func (j *datagenJob) resumed(uint64) string           { return "" }
 
 // end names the games not played.
 func (j *datagenJob) end() error {

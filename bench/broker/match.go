@@ -327,10 +327,10 @@ func (j *matchJob) decision() string {
 }
 
 // line describes the workers and the pairs.
-func (j *matchJob) line(workers, running int) string {
-	queued := max(j.pairs-len(j.done)-len(j.failed)-running, 0)
+func (j *matchJob) line(workers int, running map[int]string) string {
+	queued := max(j.pairs-len(j.done)-len(j.failed)-len(running), 0)
 	return fmt.Sprintf("Match %s: %d workers; pairs %d queued, %d running, %d done, %d failed of %d",
-		j.m.ID, workers, queued, running, len(j.done), len(j.failed), j.pairs)
+		j.m.ID, workers, queued, len(running), len(j.done), len(j.failed), j.pairs)
 }
 
 // resumed describes what earlier runs played: the results counted, and

@@ -48,6 +48,12 @@ func decodeTask(b []byte) (*Task, error) {
 	if t.Pair < 0 || t.Pair >= maxGames {
 		return &t, refuse("task number %d", t.Pair)
 	}
+	if t.Proof != nil {
+		if t.Datagen != nil || len(t.Games) > 0 {
+			return &t, refuse("a proof task with self-play games")
+		}
+		return &t, checkProofTask(t.Proof)
+	}
 	if t.Datagen != nil {
 		d := t.Datagen
 		if d.Games < 1 || d.Games > maxGames {
@@ -127,6 +133,11 @@ func decodeResult(b []byte, run string) (*Result, error) {
 	r.Failed = printable(r.Failed)
 	if r.Corrupt != "" && (r.Failed == "" || !isSHA256(r.Corrupt)) {
 		r.Corrupt = "" // names no object: an ordinary result or failure
+	}
+	if r.Proof != nil {
+		if err := checkProofResult(r.Proof, r.Failed != ""); err != nil {
+			return nil, refuse("a result from worker %s: %v", r.Worker, err)
+		}
 	}
 	if r.Failed != "" {
 		r.Records, r.Data = nil, nil

@@ -17,8 +17,9 @@ import (
 
 // Version is the version of the task and result messages; a worker refuses
 // a task of another version and says so. Version 3 added clocks with
-// periods (timecontrol.Limit.Moves) and the adjudication rules.
-const Version = 3
+// periods (timecontrol.Limit.Moves) and the adjudication rules; version 4
+// the proof tasks (Task.Proof, Result.Proof).
+const Version = 4
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (
@@ -27,6 +28,7 @@ const (
 	MatchBucket  = "sower_matches" // key <run>: the settings; <run>.status: the state
 	WorkerBucket = "sower_workers" // key <worker name>: a heartbeat that expires
 	EngineBucket = "sower_engines" // object store: engine programs named by SHA-256
+	ProofBucket  = "sower_proofs"  // object store: proofs' certificate pieces named by SHA-256
 )
 
 func taskSubject(id string, pair int) string { return fmt.Sprintf("sower.task.%s.%d", id, pair) }
@@ -100,6 +102,9 @@ type Task struct {
 	// Games are the game numbers to play and Pair numbers the task.
 	Datagen *DatagenSetup `json:"datagen,omitempty"`
 	Games   []int         `json:"games,omitempty"`
+	// Proof, in a task of a distributed proof (sower solve --broker), is
+	// the leaf to search; Pair numbers the task in its round.
+	Proof *ProofTask `json:"proof,omitempty"`
 }
 
 // Result is what a worker publishes for a task: the pair's records (or a
@@ -122,6 +127,9 @@ type Result struct {
 	// worker refused as damaged or missing: the coordinator checks and
 	// replaces it, and queues the pair again once.
 	Corrupt string `json:"corrupt,omitempty"`
+	// Proof is a proof task's answer: the leaf's numbers, or with Failed
+	// the leaf that failed.
+	Proof *ProofResult `json:"proof,omitempty"`
 }
 
 // NewSetup describes cfg's games; hashes gives the SHA-256 of each engine

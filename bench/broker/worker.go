@@ -113,8 +113,9 @@ type slot struct {
 	log   io.Writer
 	turn  int // the slot's place in the rotation over the runs
 
-	match string // the match table is for
-	table *match.Table
+	match  string // the match table is for
+	table  *match.Table
+	prover // the df-pn solver of the proof it searched last
 
 	sending *sync.WaitGroup // results on their way
 }
@@ -183,9 +184,12 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 		}
 	})
 	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games}
-	if t.Datagen != nil {
+	switch {
+	case t.Proof != nil:
+		r.Proof, err = s.prove(pctx, t)
+	case t.Datagen != nil:
 		r.Data, err = playDatagen(pctx, t, s.w.Build)
-	} else {
+	default:
 		r.Records, err = s.play(pctx, t)
 	}
 	stop()
@@ -238,7 +242,11 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 	if err := msg.DoubleAck(ctx); err != nil {
 		fmt.Fprintf(s.w.Progress, "%s: acknowledging: %v\n", t.what(), err)
 	}
-	fmt.Fprintf(s.w.Progress, "%s played (slot %d)\n", t.what(), s.n)
+	done := "played"
+	if t.Proof != nil {
+		done = "searched"
+	}
+	fmt.Fprintf(s.w.Progress, "%s %s (slot %d)\n", t.what(), done, s.n)
 }
 
 // play plays the task's pair. When ctx ends it returns ctx's error; a
@@ -312,7 +320,7 @@ func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason stri
 func (s *slot) failCorrupt(ctx context.Context, msg jetstream.Msg, t *Task, reason, corrupt string) {
 	fmt.Fprintf(s.w.Progress, "%s failed: %s\n", t.what(), reason)
 	if t.Match != "" && CheckID(t.Match) == nil {
-		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason, Corrupt: corrupt}
+		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason, Corrupt: corrupt, Proof: t.echo()}
 		if b, err := json.Marshal(&r); err == nil {
 			// Sent until the broker has it: a task terminated without its
 			// failure report would leave the coordinator waiting for it.
@@ -327,6 +335,9 @@ func (s *slot) failCorrupt(ctx context.Context, msg jetstream.Msg, t *Task, reas
 // the broker's duplicate window. A self-play task is named by its games,
 // since its number is that of one publication.
 func (t *Task) resultID(kind string) string {
+	if t.Proof != nil {
+		return fmt.Sprintf("%s.%s.%s.%d", kind, t.Match, t.Proof.Round, t.Pair)
+	}
 	if t.Datagen != nil {
 		return kind + "." + t.Match + "." + batchID(t.Games)
 	}
@@ -335,6 +346,9 @@ func (t *Task) resultID(kind string) string {
 
 // what names the task in progress lines.
 func (t *Task) what() string {
+	if t.Proof != nil {
+		return fmt.Sprintf("proof task %d (%s) of %s", t.Pair, leafName(t.Proof.Path), t.Match)
+	}
 	if t.Datagen != nil {
 		return fmt.Sprintf("games %v of run %s", t.Games, t.Match)
 	}

@@ -30,6 +30,9 @@ func (c *cli) solveDfpn(game *board.Game, o solveFlags) error {
 		if run, err = c.openSplit(game, o); err != nil {
 			return err
 		}
+		if o.brk.on() {
+			return c.solveOnBroker(game, run, o)
+		}
 	}
 	cfg := o.dfpn
 	cfg.Every = 5 * time.Second

@@ -55,6 +55,9 @@ type solveFlags struct {
 	step      uint64
 	saveEvery int
 	fs        *pflag.FlagSet
+	// brk holds the flags of a proof whose leaves the broker's workers
+	// search (solve_broker.go).
+	brk *proofOnBroker
 	// dfpn is the proof-number search's configuration that hash and
 	// threads give (filled by check).
 	dfpn dfpn.Config
@@ -172,6 +175,9 @@ func (o *solveFlags) checkDfpn() error {
 		return usagef("--proof: not with --each (solve the position without --each, --resume the table --each saved, for its certificate)")
 	}
 	if err := o.checkSplit(); err != nil {
+		return err
+	}
+	if err := o.brk.check(o); err != nil {
 		return err
 	}
 	o.dfpn = dfpn.Config{HashMiB: o.hash, Threads: o.threads}

@@ -1,0 +1,357 @@
+package broker
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/board/cert"
+	"github.com/sower-engine/sower/internal/sowertest"
+	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/split"
+)
+
+// proofGame returns a new game at the start of a Katro board.
+func proofGame(t *testing.T, name string) *board.Game {
+	t.Helper()
+	v, err := board.New(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return board.NewGame(v.Start())
+}
+
+// proofJobFor opens (or reads back) the tree of attacker's win at game's
+// position in dir, leaves of leafNodes nodes, and returns its job.
+func proofJobFor(t *testing.T, dir string, game *board.Game, attacker board.Side, leafNodes uint64, progress *sowertest.SyncBuffer) ProofJob {
+	t.Helper()
+	file := filepath.Join(dir, "tree.split")
+	tr, _, err := split.Open(file, game.Position(), game.History(), split.Options{Attacker: attacker, LeafNodes: leafNodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ProofJob{Tree: tr, File: file, Game: game, Proof: filepath.Join(dir, "proof.cert"), ID: "p", HashMiB: 4,
+		Tasks: 3, AckWait: time.Second, ProgressEvery: 200 * time.Millisecond, Progress: progress, Build: testBuild}
+}
+
+// localVerdict solves the game's position with one df-pn solver and
+// reports whether attacker wins.
+func localVerdict(t *testing.T, game *board.Game, attacker board.Side) bool {
+	t.Helper()
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _, err := s.ProveWithin(context.Background(), game.Position(), game.History(), attacker, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.PN == 0
+}
+
+// checkProof verifies the certificate the job wrote, by the rules.
+func checkProof(t *testing.T, job ProofJob, attacker board.Side) {
+	t.Helper()
+	f, err := os.Open(job.Proof)
+	if err != nil {
+		t.Fatalf("no certificate: %v", err)
+	}
+	defer f.Close()
+	st, err := cert.Verify(context.Background(), f, job.Game.Position(), cert.Options{History: job.Game.History()})
+	if err != nil {
+		t.Fatalf("the joined certificate is refused: %v", err)
+	}
+	if st.Winner != attacker {
+		t.Fatalf("the certificate proves %s's win, want %s's", st.Winner, attacker)
+	}
+}
+
+// TestSolveDistributed proves both sides' questions at katro-4x4's start
+// with two workers in process, leaves small enough that the tree is
+// expanded: each answer is the local solver's, and the proven side's
+// joined certificate verifies.
+func TestSolveDistributed(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	for i := range 2 {
+		w := &Worker{Name: []string{"w1", "w2"}[i], CacheDir: t.TempDir(), Build: testBuild}
+		defer serveWorker(ctx, t, srv, w)()
+	}
+	game := proofGame(t, board.NameKatro4x4)
+	sides := []board.Side{board.South, board.North}
+	if testing.Short() {
+		sides = sides[:1] // the proven side: the certificate joined
+	}
+	for _, attacker := range sides {
+		want := localVerdict(t, game, attacker)
+		var progress sowertest.SyncBuffer
+		job := proofJobFor(t, t.TempDir(), game, attacker, 100, &progress)
+		job.ID = "p-" + strings.ToLower(attacker.String())
+		if err := Prove(ctx, dial(t, srv), job); err != nil {
+			t.Fatalf("%s: %v\n%s", attacker, err, progress.String())
+		}
+		pn, dn := job.Tree.Root()
+		if (pn == 0) != want || (pn != 0 && dn != 0) {
+			t.Fatalf("%s's win: the distributed proof says pn %d dn %d, the local solver won=%v\n%s", attacker, pn, dn, want, progress.String())
+		}
+		t.Logf("%s's win: pn %d dn %d, %d positions, %d nodes", attacker, pn, dn, job.Tree.Size(), job.Tree.Searched())
+		if job.Tree.Size() == 1 {
+			t.Errorf("%s: the tree was not expanded: the test checks too little", attacker)
+		}
+		if pn == 0 {
+			checkProof(t, job, attacker)
+		} else if _, err := os.Stat(job.Proof); err == nil {
+			t.Errorf("%s: a certificate written for a question disproven", attacker)
+		}
+	}
+}
+
+// startProof runs Prove on its own connection until it returns, on the
+// returned channel.
+func startProof(ctx context.Context, t *testing.T, srv *Server, job ProofJob) <-chan error {
+	t.Helper()
+	c := dial(t, srv)
+	done := make(chan error, 1)
+	go func() { done <- Prove(ctx, c, job) }()
+	return done
+}
+
+// finishProof waits for a proof started by startProof, then checks its
+// verdict against the local solver's and, when proven, its certificate.
+func finishProof(t *testing.T, done <-chan error, job ProofJob, progress *sowertest.SyncBuffer) {
+	t.Helper()
+	if err := <-done; err != nil {
+		t.Fatalf("Prove: %v\n%s", err, progress.String())
+	}
+	attacker := job.Tree.Attacker()
+	want := localVerdict(t, job.Game, attacker)
+	pn, _ := job.Tree.Root()
+	if (pn == 0) != want {
+		t.Fatalf("%s's win: the distributed proof says proven=%v, the local solver %v\n%s", attacker, pn == 0, want, progress.String())
+	}
+	if pn == 0 {
+		checkProof(t, job, attacker)
+	}
+}
+
+// takeTask takes the next task of run from the queue as a worker would,
+// waiting for it.
+func takeTask(ctx context.Context, t *testing.T, c *Client, run string) (jetstream.Msg, *Task) {
+	t.Helper()
+	cons := tasksOf(ctx, c, run)
+	for ctx.Err() == nil {
+		msg, task, err := nextTask(cons)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg != nil {
+			return msg, task
+		}
+	}
+	t.Fatal("no task before the test's deadline")
+	return nil, nil
+}
+
+// TestSolveWorkerKilled: a worker takes the root's task and dies without
+// a word; after the task's AckWait the broker hands it to a live worker,
+// and the proof ends as the local one.
+func TestSolveWorkerKilled(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	done := startProof(ctx, t, srv, job)
+	c := dial(t, srv)
+	msg, task := takeTask(ctx, t, c, job.ID)
+	if task.Proof == nil || task.Proof.Path != "" {
+		t.Fatalf("the first task is not the root's: %+v", task)
+	}
+	// The dead worker never answers; a live one starts.
+	var workerOut sowertest.SyncBuffer
+	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &workerOut})()
+	finishProof(t, done, job, &progress)
+	if meta, err := msg.Metadata(); err != nil || meta.NumDelivered != 1 {
+		t.Fatalf("the dead worker's delivery: %v %+v", err, meta)
+	}
+	if !strings.Contains(workerOut.String(), "proof task 0 (the root) of p searched") {
+		t.Errorf("the live worker did not search the root's task handed out again:\n%s", workerOut.String())
+	}
+}
+
+// TestSolveResumed stops the coordinator once its tree file holds an
+// expanded tree, then runs it again from the file: the proof goes on
+// from there and ends as the local one.
+func TestSolveResumed(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	game := proofGame(t, board.NameKatro4x4)
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, dir, game, board.South, 100, &progress)
+	first, stop := context.WithCancel(ctx)
+	done := startProof(first, t, srv, job)
+	// One worker, stopped as soon as the tree file holds an expanded
+	// tree, so that the first coordinator has work left.
+	stopWorker := serveWorker(ctx, t, srv, &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild})
+	var read *split.Tree
+	for read == nil || read.Size() == 1 {
+		select {
+		case err := <-done:
+			t.Fatalf("the proof ended before it was stopped: %v\n%s", err, progress.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+		tr, ok, err := split.Open(job.File, game.Position(), game.History(), split.Options{Attacker: board.South})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok {
+			read = tr
+		}
+	}
+	stopWorker()
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped coordinator: %v\n%s", err, progress.String())
+	}
+	if job.Tree.Settled() {
+		t.Skip("the tree was settled before the coordinator stopped: nothing to resume")
+	}
+	again := proofJobFor(t, dir, game, board.South, 0, &progress)
+	if again.Tree.Size() == 1 {
+		t.Fatalf("the tree read back has only its root")
+	}
+	resumedFrom := again.Tree.Searched()
+	defer serveWorker(ctx, t, srv, &Worker{Name: "w2", CacheDir: t.TempDir(), Build: testBuild})()
+	finishProof(t, startProof(ctx, t, srv, again), again, &progress)
+	if again.Tree.Searched() <= resumedFrom {
+		t.Errorf("the resumed proof searched nothing: %d nodes before, %d after", resumedFrom, again.Tree.Searched())
+	}
+}
+
+// TestSolveUntrustedResults answers the root's task with a forged result
+// before the workers start: each is refused, naming why, the root is
+// handed out again, and the proof ends as the local one.
+func TestSolveUntrustedResults(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	game := proofGame(t, board.NameKatro4x4)
+	// A certificate of South's win at the root: a true piece, but not of
+	// the question asked (North's win).
+	southPiece := southCertificate(t, game)
+	cases := []struct {
+		name   string
+		forge  func(c *Client, p *ProofResult)
+		refuse string
+	}{
+		{"wrong position", func(c *Client, p *ProofResult) {
+			p.Position, p.PN, p.DN = "1,2,2,2/2,2,2,2/2,2,2,2/2,2,2,3 S 0", 0, dfpn.Infinity
+			p.Piece = storePiece(ctx, t, c, southPiece)
+		}, "but the leaf is"},
+		{"false proven", func(c *Client, p *ProofResult) {
+			p.PN, p.DN, p.Piece = 0, dfpn.Infinity, storePiece(ctx, t, c, southPiece)
+		}, "proves South's win, not North's"},
+		{"proven without a piece in the store", func(c *Client, p *ProofResult) {
+			p.PN, p.DN, p.Piece = 0, dfpn.Infinity, strings.Repeat("ab", 32)
+		}, "is not in the proof store"},
+		{"damaged piece", func(c *Client, p *ProofResult) {
+			name := storePiece(ctx, t, c, southPiece)
+			obs, err := c.JS.ObjectStore(ctx, ProofBucket)
+			if err != nil {
+				t.Fatal(err)
+			}
+			damaged := append([]byte(nil), southPiece...)
+			damaged[len(damaged)/2] ^= 0x20
+			if _, err := obs.PutBytes(ctx, name, damaged); err != nil {
+				t.Fatal(err)
+			}
+			p.PN, p.DN, p.Piece = 0, dfpn.Infinity, name
+		}, "is damaged"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			var progress sowertest.SyncBuffer
+			job := proofJobFor(t, t.TempDir(), game, board.North, 100, &progress)
+			job.ID = strings.ReplaceAll(tc.name, " ", "-")
+			done := startProof(ctx, t, srv, job)
+			c := dial(t, srv)
+			msg, task := takeTask(ctx, t, c, job.ID)
+			p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 10}
+			tc.forge(c, p)
+			b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "rogue", Proof: p})
+			if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
+				t.Fatal(err)
+			}
+			_ = msg.DoubleAck(ctx)
+			stopWorker := serveWorker(ctx, t, srv, &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild})
+			finishProof(t, done, job, &progress)
+			stopWorker()
+			out := progress.String()
+			if !strings.Contains(out, "refusing the result for the root from worker rogue") || !strings.Contains(out, tc.refuse) {
+				t.Errorf("the forged result was not refused with %q:\n%s", tc.refuse, out)
+			}
+		})
+	}
+}
+
+// southCertificate returns a certificate of South's win at the game's
+// position.
+func southCertificate(t *testing.T, game *board.Game) []byte {
+	t.Helper()
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	oracle := func(q *board.Position) (board.Move, bool) {
+		m, _, ok := s.WinningMove(context.Background(), q)
+		return m, ok
+	}
+	var buf bytes.Buffer
+	if _, err := cert.Write(context.Background(), &buf, game.Position(), board.South, oracle, cert.Options{History: game.History(), Format: cert.FormatCompact}); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// storePiece puts data in the proof store and returns its name.
+func storePiece(ctx context.Context, t *testing.T, c *Client, data []byte) string {
+	t.Helper()
+	name, err := putPiece(ctx, c.JS, data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestSolveOtherBuild: a worker of another build refuses every task,
+// naming both builds, and the proof stops with that reason once the root
+// has failed too often.
+func TestSolveOtherBuild(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	other := Build{Version: testBuild.Version, SHA256: strings.Repeat("1", 64)}
+	defer serveWorker(ctx, t, srv, &Worker{Name: "other", CacheDir: t.TempDir(), Build: other})()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	err := <-startProof(ctx, t, srv, job)
+	want := "this worker is sower test (build 111111111111); the run's games are played by sower test (build 000000000000)"
+	if err == nil || !strings.Contains(err.Error(), "the root failed 5 times") || !strings.Contains(err.Error(), want) {
+		t.Fatalf("Prove: %v\n%s", err, progress.String())
+	}
+	if pn, dn := job.Tree.Root(); pn == 0 || dn == 0 {
+		t.Errorf("the tree was settled by a worker of another build: pn %d dn %d", pn, dn)
+	}
+}
