@@ -160,8 +160,8 @@ func TestMatchTablesJudgeRepetition(t *testing.T) {
 			ok      bool
 		}{
 			{[]uint64{1, 2, 3}, true},
-			{[]uint64{1, 2, 1}, false},       // a second occurrence since the capture
-			{[]uint64{5, 5, 1, 2, 3}, true},  // before it
+			{[]uint64{1, 2, 1}, false},      // a second occurrence since the capture
+			{[]uint64{5, 5, 1, 2, 3}, true}, // before it
 		} {
 			_, why, ok := j.judge(p, c.history)
 			if ok != c.ok {
