@@ -91,9 +91,11 @@ type Config struct {
 	// Proven, if set, is asked after every move whether the position's
 	// result is proven (by a proof book, by endgame tables, which the
 	// arbiter does not read itself): if so the game is adjudicated to it,
-	// with the reason Proven gives. It is called from several goroutines
-	// at once.
-	Proven func(p board.Position) (board.Result, string, bool)
+	// with the reason Proven gives. history holds the keys of the game's
+	// positions before p (board.Game.History), which the repetition rule
+	// may need; Proven must not change it. It is called from several
+	// goroutines at once.
+	Proven func(p board.Position, history []uint64) (board.Result, string, bool)
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -680,7 +682,7 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 		}
 		res, why, ok := adj.add(side, rep.Info)
 		if !ok && r.cfg.Proven != nil {
-			res, why, ok = r.cfg.Proven(g.Position())
+			res, why, ok = r.cfg.Proven(g.Position(), g.History())
 		}
 		if ok {
 			endPonders()

@@ -170,7 +170,7 @@ func (g *GameRecord) PGN() string {
 			}
 		}
 		for _, m := range g.Moves[i:j] {
-			toks = append(toks, m.Move, pgnComment(m.comment()))
+			toks = append(toks, pgnMove(m.Move), pgnComment(m.comment()))
 		}
 		i = j
 	}
@@ -188,6 +188,31 @@ func (g *GameRecord) PGN() string {
 	b.WriteString(wrap(toks, 79))
 	b.WriteString("\n\n")
 	return b.String()
+}
+
+// pgnPass is how PGN writes a Hoyito III pass: "Z0", the null move of
+// chess PGN. It is a symbol token of the PGN standard, and readers that
+// take moves as chess SAN (python-chess, pgn-parser, ChessBase) read it
+// as a move, where they skip or reject the rule book's "pass". The
+// readers of records take it back as "pass", and "--", another common
+// null move, too.
+const pgnPass = "Z0"
+
+// pgnMove writes a move of the rule book's notation as a PGN move token.
+func pgnMove(m string) string {
+	if m == board.Pass.String() {
+		return pgnPass
+	}
+	return m
+}
+
+// moveFromPGN reads a PGN move token in the rule book's notation: a null
+// move ("Z0", "--") is a pass.
+func moveFromPGN(tok string) string {
+	if tok == pgnPass || tok == "--" {
+		return board.Pass.String()
+	}
+	return tok
 }
 
 // pgnComment writes text as a PGN comment, {text}. A brace comment

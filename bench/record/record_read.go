@@ -304,7 +304,7 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 			// the move's comment may follow it
 			continue
 		default:
-			g.Moves = append(g.Moves, MoveRecord{Move: tok})
+			g.Moves = append(g.Moves, MoveRecord{Move: moveFromPGN(tok)})
 			last = "move"
 			continue
 		}

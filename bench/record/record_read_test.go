@@ -178,3 +178,42 @@ func TestReadPGNPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestPGNPass writes a Hoyito III pass as "Z0", the null move chess PGN
+// readers take as a move, never as "pass", which they skip or reject; the
+// reader takes "Z0", and "--", back as the pass.
+func TestPGNPass(t *testing.T) {
+	v, err := board.New(board.NameHoyito3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, err := v.ParsePosition("4,4,4,4,4,4/0,0,0,0,0,0 S 0 24 0") // South's row is empty
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(start)
+	if err := g.Play(board.Pass); err != nil {
+		t.Fatal(err)
+	}
+	p := g.Position()
+	if err := g.Play(p.LegalMoves()[0]); err != nil {
+		t.Fatal(err)
+	}
+	text := RecordGame(g, "a", "b", "none", "none", nil).PGN()
+	if !strings.Contains(text, "\n1. Z0 {") || strings.Contains(text, "pass") {
+		t.Fatalf("the pass is not written Z0:\n%s", text)
+	}
+	for _, form := range []string{"Z0", "--"} {
+		recs, err := ReadRecords([]byte(strings.Replace(text, "1. Z0 {", "1. "+form+" {", 1)))
+		if err != nil {
+			t.Fatalf("%s: %v", form, err)
+		}
+		if len(recs) != 1 || len(recs[0].Moves) != 2 || recs[0].Moves[0].Move != "pass" {
+			t.Fatalf("%s read back as %+v", form, recs)
+		}
+		back, err := recs[0].Replay()
+		if err != nil || back.Ply() != 2 || back.Moves()[0] != board.Pass {
+			t.Errorf("%s: replayed %v, %v", form, back.Moves(), err)
+		}
+	}
+}

@@ -26,6 +26,7 @@ type matchFlags struct {
 	chosen, each          []string
 	gauntlet, roundRobin  bool
 	proven                bool
+	tablesDir             string
 	anchor                string
 	tc                    string
 	movetime, depth       int
@@ -134,6 +135,7 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
 	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
 	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a game as soon as the proof book proves its result (katro-4x6)")
+	fs.StringVar(&f.tablesDir, "tables", "", "end a hoyito3 game as soon as its position is in the endgame tables of this directory, with their exact result under the game's rules")
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
@@ -173,6 +175,9 @@ func (c *cli) match(args []string) error {
 	}
 	if f.proven && onBroker.url != "" {
 		return usagef("--adjudicate-proven with --broker: the workers do not read the proof book")
+	}
+	if f.tablesDir != "" && onBroker.url != "" {
+		return usagef("--tables with --broker: the workers do not read the endgame tables")
 	}
 	if err := onBroker.check(fs, &cfg); err != nil {
 		return err
@@ -216,6 +221,15 @@ func (c *cli) match(args []string) error {
 		if conf.Proven, err = c.provenBy(ctx, cfg.Variant); err != nil {
 			return err
 		}
+	}
+	if f.tablesDir != "" {
+		j, err := openTableJudge(f.tablesDir, cfg.Variant, cfg.Traditional)
+		if err != nil {
+			return err
+		}
+		defer j.close()
+		fmt.Fprintf(c.stderr, "Adjudicating by the endgame tables of %s: positions of 8 to %d seeds\n", f.tablesDir, j.top())
+		conf.Proven = j.judge
 	}
 	switch {
 	case tn != nil:
@@ -289,7 +303,7 @@ func (c *cli) match(args []string) error {
 
 // provenBy loads the proof book of v's game and returns what
 // --adjudicate-proven asks of it after every move: the result it proves.
-func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Position) (board.Result, string, bool), error) {
+func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Position, []uint64) (board.Result, string, bool), error) {
 	lib := &book.Library{FS: c.proofs}
 	if c.proofs == nil {
 		lib.CacheDir = book.DefaultCacheDir()
@@ -305,7 +319,7 @@ func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Positi
 	if w := lib.Warning(v.Name()); w != nil {
 		fmt.Fprintf(c.stderr, "proof book: %v\n", w)
 	}
-	return func(p board.Position) (board.Result, string, bool) {
+	return func(p board.Position, _ []uint64) (board.Result, string, bool) {
 		_, plies, win, ok := b.Probe(&p)
 		if !ok {
 			return board.None, "", false
