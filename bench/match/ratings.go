@@ -3,6 +3,9 @@ package match
 import (
 	"errors"
 	"math"
+
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/optimize"
 )
 
 // eloSlope is ln 10 / 400: the logistic model's expected score at an Elo
@@ -40,8 +43,8 @@ type Ratings struct {
 // ratings are those under which the games played are most likely; at
 // them each engine's expected score over its games equals its score.
 // anchor is the engine fixed at 0, or −1 to fix the mean of the rated
-// engines at 0. Newton's method finds the fit (the log-likelihood is
-// concave); the margins are 1.96 standard errors from the inverse of its
+// engines at 0. Newton's method (gonum's optimize) finds the fit (the
+// log-likelihood is concave); the margins are 1.96 standard errors from the inverse of its
 // curvature (the Fisher information) under the anchor's constraint.
 func FitRatings(n int, results []Result, anchor int) (Ratings, error) {
 	if anchor < -1 || anchor >= n {
@@ -196,95 +199,92 @@ func expected(d float64) float64 { return 1 / (1 + math.Exp(-eloSlope*d)) }
 
 // information returns the Fisher information of the ratings at elo: the
 // negated second derivatives of the log-likelihood.
-func (f *fit) information(elo []float64) [][]float64 {
+func (f *fit) information(elo []float64) *mat.SymDense {
 	m := len(f.engines)
-	h := make([][]float64, m)
-	for a := range h {
-		h[a] = make([]float64, m)
-	}
+	h := mat.NewSymDense(m, nil)
 	for a, i := range f.engines {
 		for b, j := range f.engines {
-			if a != b && f.games[i][j] > 0 {
+			if b > a && f.games[i][j] > 0 {
 				p := expected(elo[a] - elo[b])
 				w := eloSlope * eloSlope * f.games[i][j] * p * (1 - p)
-				h[a][b] -= w
-				h[a][a] += w
+				h.SetSym(a, b, h.At(a, b)-w)
+				h.SetSym(a, a, h.At(a, a)+w)
+				h.SetSym(b, b, h.At(b, b)+w)
 			}
 		}
 	}
 	return h
 }
 
-// maximize returns the ratings of largest likelihood with engine fixed
-// (a place in f.engines) at 0, by Newton's method with step halving.
-func (f *fit) maximize(fixed int) []float64 {
-	m := len(f.engines)
-	elo := make([]float64, m)
-	for range 200 {
-		grad := make([]float64, m)
-		for a, i := range f.engines {
-			for b, j := range f.engines {
-				if a != b && f.games[i][j] > 0 {
-					grad[a] += eloSlope * (f.points[i][j] - f.games[i][j]*expected(elo[a]-elo[b]))
-				}
+// gradient returns the log-likelihood's derivatives at elo.
+func (f *fit) gradient(elo []float64) []float64 {
+	grad := make([]float64, len(f.engines))
+	for a, i := range f.engines {
+		for b, j := range f.engines {
+			if a != b && f.games[i][j] > 0 {
+				grad[a] += eloSlope * (f.points[i][j] - f.games[i][j]*expected(elo[a]-elo[b]))
 			}
 		}
-		info := f.information(elo)
-		free := without(info, fixed)
-		g := make([]float64, 0, m-1)
-		for a := range m {
-			if a != fixed {
-				g = append(g, grad[a])
-			}
-		}
-		inv, ok := invert(free)
-		if !ok {
-			break
-		}
-		step := make([]float64, m)
-		largest := 0.0
-		for a, k := 0, 0; a < m; a++ {
-			if a == fixed {
-				continue
-			}
-			for c := range g {
-				step[a] += inv[k][c] * g[c]
-			}
-			largest = max(largest, math.Abs(step[a]))
-			k++
-		}
-		if largest < 1e-10 {
-			break
-		}
-		base := f.logLikelihood(elo)
-		next := make([]float64, m)
-		for t := 1.0; t > 1e-12; t /= 2 {
-			for a := range m {
-				next[a] = elo[a] + t*step[a]
-			}
-			if f.logLikelihood(next) >= base {
-				break
-			}
-		}
-		copy(elo, next)
 	}
-	return elo
+	return grad
 }
 
-// without returns the square matrix a without row and column k.
-func without(a [][]float64, k int) [][]float64 {
-	var out [][]float64
-	for i, row := range a {
+// maximize returns the ratings of largest likelihood with engine fixed
+// (a place in f.engines) at 0: gonum's Newton method on the other
+// ratings, which the concave log-likelihood suits.
+func (f *fit) maximize(fixed int) []float64 {
+	m := len(f.engines)
+	full := func(x []float64) []float64 { return insertZero(x, fixed) }
+	p := optimize.Problem{
+		Func: func(x []float64) float64 { return -f.logLikelihood(full(x)) },
+		Grad: func(grad, x []float64) {
+			for k, g := range dropAt(f.gradient(full(x)), fixed) {
+				grad[k] = -g
+			}
+		},
+		Hess: func(h *mat.SymDense, x []float64) {
+			h.CopySym(withoutAt(f.information(full(x)), fixed))
+		},
+	}
+	settings := &optimize.Settings{GradientThreshold: 1e-12, MajorIterations: 200}
+	res, err := optimize.Minimize(p, make([]float64, m-1), settings, &optimize.Newton{})
+	if err != nil && res == nil {
+		return make([]float64, m)
+	}
+	return full(res.X)
+}
+
+// insertZero returns x with a 0 put in at place k.
+func insertZero(x []float64, k int) []float64 {
+	out := make([]float64, 0, len(x)+1)
+	out = append(out, x[:k]...)
+	out = append(out, 0)
+	return append(out, x[k:]...)
+}
+
+// dropAt returns x without its element k.
+func dropAt(x []float64, k int) []float64 {
+	out := make([]float64, 0, len(x)-1)
+	out = append(out, x[:k]...)
+	return append(out, x[k+1:]...)
+}
+
+// withoutAt returns the symmetric matrix a without row and column k.
+func withoutAt(a *mat.SymDense, k int) *mat.SymDense {
+	n := a.SymmetricDim()
+	out := mat.NewSymDense(n-1, nil)
+	for i, r := 0, 0; i < n; i++ {
 		if i == k {
 			continue
 		}
-		var r []float64
-		for j, x := range row {
-			if j != k {
-				r = append(r, x)
+		for j, c := 0, 0; j < n; j++ {
+			if j == k {
+				continue
 			}
+			out.SetSym(r, c, a.At(i, j))
+			c++
 		}
-		out = append(out, r)
+		r++
 	}
 	return out
 }
@@ -294,9 +294,10 @@ func without(a [][]float64, k int) [][]float64 {
 // inverse of the information without it; with the mean held at 0
 // (mean set) it is the information's pseudo-inverse, (I + J/m)⁻¹ − J/m
 // for J the matrix of ones, since the information's null space is the
-// common shift of all ratings.
-func covariance(info [][]float64, fixed int, mean bool) [][]float64 {
-	m := len(info)
+// common shift of all ratings. Entries are NaN when the information
+// cannot be inverted.
+func covariance(info *mat.SymDense, fixed int, mean bool) [][]float64 {
+	m := info.SymmetricDim()
 	out := make([][]float64, m)
 	for a := range out {
 		out[a] = make([]float64, m)
@@ -305,24 +306,23 @@ func covariance(info [][]float64, fixed int, mean bool) [][]float64 {
 		}
 	}
 	if mean {
-		shifted := make([][]float64, m)
-		for a := range info {
-			shifted[a] = make([]float64, m)
-			for b := range info[a] {
-				shifted[a][b] = info[a][b] + 1/float64(m)
+		shifted := mat.NewSymDense(m, nil)
+		for a := range m {
+			for b := a; b < m; b++ {
+				shifted.SetSym(a, b, info.At(a, b)+1/float64(m))
 			}
 		}
-		inv, ok := invert(shifted)
+		inv, ok := inverse(shifted)
 		if ok {
-			for a := range inv {
-				for b := range inv[a] {
-					out[a][b] = inv[a][b] - 1/float64(m)
+			for a := range m {
+				for b := range m {
+					out[a][b] = inv.At(a, b) - 1/float64(m)
 				}
 			}
 		}
 		return out
 	}
-	inv, ok := invert(without(info, fixed))
+	inv, ok := inverse(withoutAt(info, fixed))
 	if !ok {
 		return out
 	}
@@ -335,7 +335,7 @@ func covariance(info [][]float64, fixed int, mean bool) [][]float64 {
 		}
 		for b, l := 0, 0; b < m; b++ {
 			if b != fixed {
-				out[a][b] = inv[k][l]
+				out[a][b] = inv.At(k, l)
 				l++
 			}
 		}
@@ -344,43 +344,16 @@ func covariance(info [][]float64, fixed int, mean bool) [][]float64 {
 	return out
 }
 
-// invert returns the inverse of a square matrix by Gauss–Jordan
-// elimination with partial pivoting, or false when it is singular.
-func invert(a [][]float64) ([][]float64, bool) {
-	n := len(a)
-	m := make([][]float64, n)
-	for i := range a {
-		m[i] = make([]float64, 2*n)
-		copy(m[i], a[i])
-		m[i][n+i] = 1
+// inverse returns the inverse of a positive definite matrix by its
+// Cholesky factorization, or false when it is not positive definite.
+func inverse(a *mat.SymDense) (*mat.SymDense, bool) {
+	var c mat.Cholesky
+	if !c.Factorize(a) {
+		return nil, false
 	}
-	for c := range n {
-		p := c
-		for r := c + 1; r < n; r++ {
-			if math.Abs(m[r][c]) > math.Abs(m[p][c]) {
-				p = r
-			}
-		}
-		if math.Abs(m[p][c]) < 1e-300 {
-			return nil, false
-		}
-		m[c], m[p] = m[p], m[c]
-		d := m[c][c]
-		for k := range m[c] {
-			m[c][k] /= d
-		}
-		for r := range n {
-			if r != c && m[r][c] != 0 {
-				x := m[r][c]
-				for k := range m[r] {
-					m[r][k] -= x * m[c][k]
-				}
-			}
-		}
+	var inv mat.SymDense
+	if err := c.InverseTo(&inv); err != nil {
+		return nil, false
 	}
-	out := make([][]float64, n)
-	for i := range m {
-		out[i] = m[i][n:]
-	}
-	return out, true
+	return &inv, true
 }
