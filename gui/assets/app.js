@@ -656,16 +656,21 @@ function shownEval(s) {
   return null;
 }
 
-// plySource says where a ply's score comes from: the game's review (it
-// scores the position after every ply), else the engine that played it.
+// plySource says where a ply's score comes from: the endgame tables'
+// exact result of the position after it (the server puts it there), the
+// game's review (it scores the position after every ply), else the
+// engine that played it.
 function plySource(m) {
+  if (m.source === 'tables') return { source: 'tables' };
   const r = m.review;
   return { source: r && (r.cp !== undefined || r.mate !== undefined) ? 'review' : 'engine' };
 }
 
 // plyCredit names who produced a ply's score.
 function plyCredit(m) {
-  if (plySource(m).source === 'review') return 'the review';
+  const src = plySource(m).source;
+  if (src === 'tables') return 'the tables';
+  if (src === 'review') return 'the review';
   return `${m.side === 'S' ? 'South' : 'North'}'s engine (${m.by})`;
 }
 
