@@ -209,6 +209,9 @@ type infoMsg struct {
 	TimeMS int64    `json:"time"`
 	PV     []string `json:"pv"`
 	Fen    string   `json:"fen"` // the position analysed
+	// Restored marks a line kept from before a reload or a restart, sent
+	// again while the engine searches anew.
+	Restored bool `json:"restored,omitempty"`
 }
 
 // sessionMsg is the first message of a socket: the game's session id,

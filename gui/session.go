@@ -71,6 +71,7 @@ type session struct {
 	rev     *reviewRun          // a review under way, if any
 	revInfo reviewInfo          // the game's review's engine, budget and searches
 	lines   []sideLine          // side lines explored beside the game
+	anLines keptLines           // the analysis's latest lines
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -125,6 +126,7 @@ func (s *session) run(ctx context.Context) {
 			s.resume = nil
 		}
 		s.update()
+		s.sendKeptLines()
 	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()

@@ -865,7 +865,15 @@ function fmtNum(n) {
 function onInfo(m) {
   const s = ui.state;
   if (!s) return;
-  if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
+  // A new search clears the lines but those kept from before a reload
+  // (restored) of the same position: each stays until the new search's
+  // line goes as deep.
+  if (m.gen !== ui.infoGen) {
+    ui.infoGen = m.gen;
+    for (const [k, l] of ui.lines) if (!(l.restored && l.fen === m.fen)) ui.lines.delete(k);
+  }
+  const old = ui.lines.get(m.multipv);
+  if (old && old.restored && !m.restored && old.fen === m.fen && m.depth < old.depth) return;
   ui.lines.set(m.multipv, m);
   renderLines();
   if (m.multipv === 1) { drawEval(s); updateArrows(); }
@@ -898,7 +906,9 @@ function renderLines() {
     score.textContent = v ? v.score : '';
     const meta = document.createElement('span');
     meta.className = 'pv-meta';
-    meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
+    meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}` +
+      (m.restored ? ' · kept from before the reload, until the new search goes as deep' : '');
+    if (m.restored) d.dataset.restored = 'true';
     head.append(sc, ' ', score, ' ', meta, ' ');
     if (v) {
       const w = document.createElement('div');
