@@ -129,7 +129,7 @@ func testPhoneWholeStory(t *testing.T, browser context.Context, srv *guiServer) 
 	eval[bool](tb, `(() => { document.querySelector('#review-kind').value = 'depth'; document.querySelector('#review-value').value = '6'; return true; })()`)
 	tb.clickInView("#end-review")
 	c = waitControls(tb, "the review in the result card", func(c controls) bool { return c.Accuracy != "" })
-	if !regexp.MustCompile(`Accuracy: South \d+% .* North \d+%`).MatchString(c.Accuracy) {
+	if !regexp.MustCompile(`Accuracy: South \d+% .* North \d+%.*Average loss: South \d+\.\d · North \d+\.\d points of win chance`).MatchString(c.Accuracy) {
 		t.Errorf("the result card after the review: accuracy %q", c.Accuracy)
 	}
 	tb.screenshot("phone-reviewed")
