@@ -5,6 +5,7 @@
 import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
+import { bindSound, soundFor } from './sound.js';
 import { bindReview, drawReview, markPly } from './review.js';
 import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
 import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
@@ -308,6 +309,7 @@ function onState(s) {
   } else {
     drawPosition(s.counts, s.captured);
   }
+  soundFor(prev, s);
   drawMarks(s);
   markTables(s);
   drawPanel(s);
@@ -1036,6 +1038,7 @@ function download(name, text) {
 }
 
 function bind() {
+  bindSound($('#sound-toggle'));
   watchBoard(() => ui.state);
   watchArrows();
   $('#eval-graph').addEventListener('click', graphClick);
