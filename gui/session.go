@@ -207,6 +207,10 @@ func (s *session) handle(b []byte) {
 		s.say("bad message from the page: %v", err)
 		return
 	}
+	if r.Type == "games" {
+		s.sendPastGames()
+		return
+	}
 	if r.Type == "preview" {
 		if err := s.preview(r.Fen, r.Moves); err != nil {
 			s.say("%v", err)
@@ -331,6 +335,7 @@ func (s *session) setup(f string) error {
 		return err
 	}
 	s.stopJob()
+	s.archive()
 	s.begin(s.v, p, nil)
 	s.match = nil
 	return nil

@@ -245,6 +245,7 @@ func (s *session) importRecord(text string) error {
 		return err
 	}
 	s.stopJob()
+	s.archive()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil

@@ -6,6 +6,7 @@ import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
 import { bindSound, soundFor } from './sound.js';
+import { bindPastGames, onGames } from './pastgames.js';
 import { bindReview, drawReview, markPly } from './review.js';
 import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
 import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
@@ -130,6 +131,7 @@ function connect() {
       case 'preview': onPreview(m); break;
       case 'line': onLine(m); break;
       case 'tables': onTables(m, ui.state); break;
+      case 'games': onGames(m); break;
     }
   };
   ws.onclose = () => {
@@ -1039,6 +1041,7 @@ function download(name, text) {
 
 function bind() {
   bindSound($('#sound-toggle'));
+  bindPastGames(send);
   watchBoard(() => ui.state);
   watchArrows();
   $('#eval-graph').addEventListener('click', graphClick);
