@@ -127,6 +127,9 @@ func (s *session) run(ctx context.Context) {
 		}
 		s.update()
 		s.sendKeptLines()
+		if s.enginesWaited() {
+			s.say("The engines did not play while no tab showed this game: a game between engines runs only while a tab shows it. It goes on now from ply %d.", len(s.moves))
+		}
 	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
@@ -531,6 +534,16 @@ func (s *session) update() {
 	s.armFlag()
 	s.sendState(g)
 	s.autoNext()
+}
+
+// enginesWaited reports whether a restored game is one between engines
+// that was playing when its last tab went (not paused, not over): its
+// engines stopped with that tab, and go on now.
+func (s *session) enginesWaited() bool {
+	n := len(s.moves)
+	g := s.gameAt(n)
+	return s.players[board.South] != "human" && s.players[board.North] != "human" &&
+		!s.paused && !g.Status().Over() && s.lostAt(n) == nil && s.view == n
 }
 
 // engineMoves reports whether an engine is to move for side at the shown
