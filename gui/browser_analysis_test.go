@@ -23,6 +23,9 @@ type analysisLine struct{ MultiPV, Depth, Score, Restored, Text string }
 // marked as kept from before the reload, and the new engine process's
 // shallower search does not replace it.
 func TestBrowserAnalysisReload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full run has it")
+	}
 	browser := newBrowser(t)
 	bin := sowertest.Build(t, raceEnabled)
 	cmd := scriptedCommand(t, "sleep 1500ms|info depth 3 score cp 10 nodes 5 nps 5 time 1 pv b1",

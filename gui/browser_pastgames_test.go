@@ -24,6 +24,9 @@ const pastJS = `(() => ({ note: document.querySelector('#past-note').textContent
 // game is listed with its players, result and plies; its link opens it
 // as it ended, with its result.
 func TestBrowserPastGames(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full run has it")
+	}
 	browser := newBrowser(t)
 	bin := sowertest.Build(t, raceEnabled)
 	srv := startServer(t, bin)

@@ -25,6 +25,9 @@ const soundJS = `(() => ({ checked: document.querySelector('#sound-toggle').chec
 // then every move played makes a sound (a move or a capture), and going
 // back through the game or taking a move back makes none.
 func TestBrowserSounds(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the full run has it")
+	}
 	browser := newBrowser(t)
 	bin := sowertest.Build(t, raceEnabled)
 	srv := startServer(t, bin)
