@@ -57,3 +57,42 @@ func accuracies(f board.Family, start board.Position, moves []board.Move, plies 
 	}
 	return acc
 }
+
+// moveLoss is what a move lost, in the unit the page writes losses in:
+// points of win chance (0 to 100) in Katro, seeds of final margin in
+// Hoyito III; 0 for the engine's own move, as its accuracy is 100.
+func moveLoss(f board.Family, pr record.MoveReview) float64 {
+	if pr.Mark == marks.Best {
+		return 0
+	}
+	if f == board.Hoyito {
+		return max(pr.Loss, 0)
+	}
+	return 100 * max(pr.Loss, 0)
+}
+
+// averageLosses is each side's average loss over the plies reviewed
+// (South first), in moveLoss's unit: the mean of its moves' losses, as
+// lichess's average centipawn loss; nil for a side with no move
+// reviewed.
+func averageLosses(f board.Family, start board.Position, moves []board.Move, plies []record.MoveReview) [2]*float64 {
+	var sum [2]float64
+	var n [2]int
+	p := start
+	for i, pr := range plies {
+		if i >= len(moves) {
+			break
+		}
+		sum[p.Side()] += moveLoss(f, pr)
+		n[p.Side()]++
+		p, _ = p.After(moves[i])
+	}
+	var avg [2]*float64
+	for s := range 2 {
+		if n[s] > 0 {
+			a := sum[s] / float64(n[s])
+			avg[s] = &a
+		}
+	}
+	return avg
+}

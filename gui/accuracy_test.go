@@ -39,3 +39,22 @@ func TestMoveAccuracy(t *testing.T) {
 		t.Errorf("no review: accuracies %v", acc)
 	}
 }
+
+// TestAverageLosses checks each side's average loss: the mean of its
+// moves' losses in the page's unit (points of win chance in Katro, seeds
+// in Hoyito III), the engine's own move counting none.
+func TestAverageLosses(t *testing.T) {
+	v, _ := board.New(board.NameKatro4x4)
+	ms, _ := v.ParseMoves("a1 a4 b1 b4")
+	plies := []record.MoveReview{{Mark: marks.Best, Loss: 0.02}, {Mark: marks.Blunder, Loss: 0.5}, {Mark: marks.Mistake, Loss: 0.12}, {Mark: marks.Good, Loss: 0.01}}
+	avg := averageLosses(board.Katro, v.Start(), ms, plies)
+	if avg[0] == nil || avg[1] == nil || math.Abs(*avg[0]-6) > 1e-9 || math.Abs(*avg[1]-25.5) > 1e-9 {
+		t.Errorf("Katro average losses %v %v, want 6 (0 and 12 points) and 25.5 (50 and 1)", avg[0], avg[1])
+	}
+	h, _ := board.New(board.NameHoyito3)
+	hs, _ := h.ParseMoves("a1")
+	avg = averageLosses(board.Hoyito, h.Start(), hs, []record.MoveReview{{Mark: marks.Mistake, Loss: 5}})
+	if avg[0] == nil || *avg[0] != 5 || avg[1] != nil {
+		t.Errorf("Hoyito III average losses %v %v, want 5 seeds for South, none for North", avg[0], avg[1])
+	}
+}

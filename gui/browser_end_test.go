@@ -129,7 +129,7 @@ func testPhoneWholeStory(t *testing.T, browser context.Context, srv *guiServer) 
 	eval[bool](tb, `(() => { document.querySelector('#review-kind').value = 'depth'; document.querySelector('#review-value').value = '6'; return true; })()`)
 	tb.clickInView("#end-review")
 	c = waitControls(tb, "the review in the result card", func(c controls) bool { return c.Accuracy != "" })
-	if !regexp.MustCompile(`Accuracy: South \d+% .* North \d+%`).MatchString(c.Accuracy) {
+	if !regexp.MustCompile(`Accuracy: South \d+% .* North \d+%.*Average loss: South \d+\.\d · North \d+\.\d points of win chance`).MatchString(c.Accuracy) {
 		t.Errorf("the result card after the review: accuracy %q", c.Accuracy)
 	}
 	tb.screenshot("phone-reviewed")
@@ -318,9 +318,10 @@ func exploreOnPhone(tb *tab, r *referee) {
 
 // testSideLinesPage explores a side line from an earlier ply of a game
 // between two people: the question's Side line, a move on the line's
-// board, a move of the line's bar, Back to the game; the line is in the
-// move list and in the record, a tap on the game's own next move steps
-// forward, and Drop forgets the line.
+// board, a move of the line's bar, another move there (a line from within
+// the line, the first kept), Back to the game; the lines are in the move
+// list (the second nested under the first) and in the record, a tap on
+// the game's own next move steps forward, and Drop forgets each line.
 func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 	tb := newTab(t, browser, srv)
 	dir := allowDownloads(tb)
@@ -349,7 +350,16 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 	tb.clickSteady(`[data-hole="` + next + `"]`)
 	tb.waitFor("the line played on", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
 	tb.clickSteady("#line-moves .line-move")
-	tb.waitFor("the line's first move", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
+	s = tb.waitFor("the line's first move", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt) && s.Busy == "false" })
+	// Another move than the line's own: a line from within it.
+	other := legalOther(s, next)
+	tb.clickSteady(`[data-hole="` + other + `"]`)
+	tb.waitFor("the line from within the line", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, other) && s.Busy == "false" })
+	type item struct{ Text, Parent string }
+	items := eval[[]item](tb, `[...document.querySelectorAll('#movelist li.side-line-item')].map((li) => ({ text: li.textContent, parent: li.dataset.parent || '' }))`)
+	if len(items) != 2 || items[0] != (item{"⑂ " + alt + " " + next, ""}) || items[1] != (item{"⑂ … " + other, "0"}) {
+		t.Errorf("the move list's side lines: %+v, want the first line, then the one from within it nested under it", items)
+	}
 	tb.clickSteady("#line-back")
 	tb.waitFor("the game at ply 1", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1") && s.Busy == "false" })
 	if got := eval[string](tb, `document.querySelector('#movelist li.side-line-item[data-from="1"]').textContent`); got != "⑂ "+alt+" "+next {
@@ -360,13 +370,19 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 	}
 	tb.click("#export-jsonl")
 	data, err := os.ReadFile(waitDownload(t, dir, ".jsonl"))
-	if err != nil || !strings.Contains(string(data), `"lines":[["`+alt+`","`+next+`"]]`) {
+	if err != nil || !strings.Contains(string(data), `"lines":[["`+alt+`","`+next+`"],["`+alt+`","`+other+`"]]`) {
 		t.Errorf("the record's side line (%v):\n%s", err, data)
 	}
 	// The game's own move steps forward, without a question.
 	tb.clickSteady(`[data-hole="a4"]`)
 	tb.waitFor("ply 2", 10*time.Second, func(s pageState) bool { return s.Busy == "false" && s.Plies[1].Current && len(s.Plies) == 4 })
-	// The line again, from the move list, then dropped.
+	// The lines again, from the move list, then dropped.
+	tb.clickSteady(`#movelist li.side-line-item.nested`)
+	tb.waitFor("the nested line again", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, other) && s.Busy == "false" })
+	tb.clickSteady("#line-drop")
+	tb.waitFor("one line left", 10*time.Second, func(s pageState) bool {
+		return s.Busy == "false" && s.Fen == after("a1", "a4") && eval[int](tb, `document.querySelectorAll('#movelist li.side-line-item').length`) == 1
+	})
 	tb.clickSteady(`#movelist li.side-line-item`)
 	tb.waitFor("the side line again", 10*time.Second, func(s pageState) bool { return s.Fen == after("a1", alt, next) && s.Busy == "false" })
 	tb.clickSteady("#line-drop")

@@ -313,6 +313,7 @@ func checkReview(t *testing.T, when string, r reviewView) {
 // reviewWords is what the review card says besides the marks.
 type reviewWords struct {
 	Ply, Budget, Accuracy, Method string
+	Loss                          []string // each side's average loss
 	Estimates                     []string // reviewed plies' scores written with ≈
 }
 
@@ -328,6 +329,7 @@ func checkReviewWords(tb *tab) {
 		budget: document.querySelector('#review-budget').textContent,
 		accuracy: [...document.querySelectorAll('#review-summary .review-accuracy td')].map((td) => td.textContent).join(' '),
 		method: document.querySelector('#accuracy-note').textContent,
+		loss: [...document.querySelectorAll('#review-summary .review-loss td')].map((td) => td.textContent),
 		estimates: [...document.querySelectorAll('#movelist li[data-mark] .sc')].map((e) => e.textContent).filter((t) => t.includes('\u2248')),
 	}))()`)
 	if !regexp.MustCompile(`^Ply 9, a1: blunder \?\? \(lost \d+\.\d points of win chance\)\.`).MatchString(w.Ply) || !strings.Contains(w.Ply, "by the review (depth ") {
@@ -341,5 +343,19 @@ func checkReviewWords(tb *tab) {
 	}
 	if len(w.Estimates) > 0 {
 		tb.t.Errorf("reviewed scores estimated from cp: %q", w.Estimates)
+	}
+	// Each side's average loss, in points of win chance: South's five
+	// moves include ply 9's blunder, so its average is at least a fifth
+	// of that loss.
+	lossRE := regexp.MustCompile(`^(South|North) (\d+\.\d) points of win chance$`)
+	blunder := regexp.MustCompile(`lost (\d+\.\d) points`).FindStringSubmatch(w.Ply)
+	if len(w.Loss) != 2 || !lossRE.MatchString(w.Loss[0]) || !lossRE.MatchString(w.Loss[1]) || blunder == nil || !strings.Contains(w.Method, "average loss is the mean") {
+		tb.t.Errorf("average losses %q, said as %q", w.Loss, w.Method)
+		return
+	}
+	south, _ := strconv.ParseFloat(lossRE.FindStringSubmatch(w.Loss[0])[2], 64)
+	lost, _ := strconv.ParseFloat(blunder[1], 64)
+	if south < lost/5-0.1 {
+		tb.t.Errorf("South's average loss %.1f, but ply 9 alone lost %.1f of South's five moves", south, lost)
 	}
 }

@@ -119,7 +119,11 @@ func (s *session) startJob(kind, key string, g *board.Game, side board.Side) {
 		proven := pf.proves(in)
 		s.post(func() {
 			if s.job != nil && s.job.gen == j.gen {
-				s.send(infoOf(j, in, proven, fenText, fen.Side()))
+				m := infoOf(j, in, proven, fenText, fen.Side())
+				if j.kind == "analysis" {
+					s.keepInfo(m)
+				}
+				s.send(m)
 			}
 		})
 	}

@@ -148,6 +148,9 @@ type plyMsg struct {
 	// when the review's replaces it as Eval.
 	Play      *evalMsg `json:"play,omitempty"`
 	PlayDepth int      `json:"playDepth,omitempty"`
+	// Source is "tables" when Eval is the endgame tables' exact result
+	// of the position after the ply (tablesPly), "" otherwise.
+	Source string `json:"source,omitempty"`
 }
 
 // evalMsg is an engine's score from South's view (the page shows every
@@ -168,6 +171,8 @@ type evalMsg struct {
 	// or a draw. A Mate is always proven; any other score is an estimate,
 	// however large.
 	Proven bool `json:"proven,omitempty"`
+	// Exact says a proven CP score is the endgame tables' result.
+	Exact bool `json:"exact,omitempty"`
 	// Bound is "lower" (South's true score is at least this one) or
 	// "upper", after a search that failed high or low.
 	Bound string `json:"bound,omitempty"`
@@ -204,6 +209,9 @@ type infoMsg struct {
 	TimeMS int64    `json:"time"`
 	PV     []string `json:"pv"`
 	Fen    string   `json:"fen"` // the position analysed
+	// Restored marks a line kept from before a reload or a restart, sent
+	// again while the engine searches anew.
+	Restored bool `json:"restored,omitempty"`
 }
 
 // sessionMsg is the first message of a socket: the game's session id,

@@ -63,6 +63,7 @@ func (s *session) newGame(r request) (note string, err error) {
 		}
 	}
 	s.stopJob()
+	s.archive()
 	s.players, s.limit = ns.players, ns.limit
 	s.begin(ns.v, ns.start, ns.moves)
 	s.match = m

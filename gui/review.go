@@ -61,6 +61,9 @@ type reviewMsg struct {
 	// Accuracy is each side's accuracy (accuracy.go), South first; nil
 	// for a side none of whose moves were reviewed.
 	Accuracy [2]*float64 `json:"accuracy"`
+	// AvgLoss is each side's average loss (averageLosses), South first,
+	// in points of win chance (Katro) or seeds of margin (Hoyito III).
+	AvgLoss [2]*float64 `json:"avgLoss"`
 	// Best is the engine's move in each position reviewed, from the
 	// start ("" when unknown), for the page's arrows.
 	Best []string `json:"best"`
@@ -347,6 +350,7 @@ func (s *session) reviewState() *reviewMsg {
 		m.Best = append(m.Best, p.best)
 	}
 	m.Accuracy = accuracies(s.v.Family(), s.start, s.moves, plies)
+	m.AvgLoss = averageLosses(s.v.Family(), s.start, s.moves, plies)
 	return &m
 }
 

@@ -50,6 +50,9 @@ type savedState struct {
 	Reviewing *savedReview `json:"reviewing,omitempty"`
 	// Lines are the side lines explored beside the game.
 	Lines []savedLine `json:"lines,omitempty"`
+	// AnalysisLines are the analysis's latest lines, best first, while
+	// it is on: its info messages.
+	AnalysisLines []infoMsg `json:"analysisLines,omitempty"`
 }
 
 // savedPly is one ply: the move, who made it, the engine's reply and the
@@ -166,6 +169,7 @@ func (s *session) snapshot() []byte {
 		Plies: []savedPly{}, View: s.view, Players: s.players, Limit: limitForm(s.limit),
 		Clocks: s.clocks, Running: s.running, Paused: s.paused, Step: s.step,
 		Analysis: s.an, MultiPV: s.maxMPV, Review: s.review, ReviewInfo: saveInfo(s.revInfo),
+		AnalysisLines: s.savedLines(),
 	}
 	for _, l := range s.lines {
 		st.Lines = append(st.Lines, savedLine{From: l.From, Moves: moveTexts(l.Moves)})
@@ -262,6 +266,10 @@ func (s *session) restore(b []byte) error {
 	if err != nil {
 		return err
 	}
+	anLines, err := restoreAnalysisLines(st.AnalysisLines, v)
+	if err != nil {
+		return err
+	}
 	var m *tradMatch
 	if sm := st.Match; sm != nil {
 		if m, err = s.restoreMatch(sm); err != nil {
@@ -306,7 +314,7 @@ func (s *session) restore(b []byte) error {
 			s.maxMPV[name] = mpv
 		}
 	}
-	s.match, s.review, s.revInfo, s.lines = m, st.Review, revInfo, lines
+	s.match, s.review, s.revInfo, s.lines, s.anLines = m, st.Review, revInfo, lines, anLines
 	if r := st.Reviewing; r != nil {
 		s.resume = &reviewRun{engine: r.Engine, kind: r.Kind, value: r.Value, plies: r.Plies, info: running, paused: r.Paused}
 	}

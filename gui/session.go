@@ -71,6 +71,7 @@ type session struct {
 	rev     *reviewRun          // a review under way, if any
 	revInfo reviewInfo          // the game's review's engine, budget and searches
 	lines   []sideLine          // side lines explored beside the game
+	anLines keptLines           // the analysis's latest lines
 
 	gen  int  // numbers the engine jobs
 	job  *job // the job running, if any
@@ -125,6 +126,10 @@ func (s *session) run(ctx context.Context) {
 			s.resume = nil
 		}
 		s.update()
+		s.sendKeptLines()
+		if s.enginesWaited() {
+			s.say("The engines did not play while no tab showed this game: a game between engines runs only while a tab shows it. It goes on now from ply %d.", len(s.moves))
+		}
 	}
 	ping := time.NewTicker(pingEvery)
 	defer ping.Stop()
@@ -203,6 +208,10 @@ func (s *session) handle(b []byte) {
 	var r request
 	if err := json.Unmarshal(b, &r); err != nil {
 		s.say("bad message from the page: %v", err)
+		return
+	}
+	if r.Type == "games" {
+		s.sendPastGames()
 		return
 	}
 	if r.Type == "preview" {
@@ -329,6 +338,7 @@ func (s *session) setup(f string) error {
 		return err
 	}
 	s.stopJob()
+	s.archive()
 	s.begin(s.v, p, nil)
 	s.match = nil
 	return nil
@@ -524,6 +534,16 @@ func (s *session) update() {
 	s.armFlag()
 	s.sendState(g)
 	s.autoNext()
+}
+
+// enginesWaited reports whether a restored game is one between engines
+// that was playing when its last tab went (not paused, not over): its
+// engines stopped with that tab, and go on now.
+func (s *session) enginesWaited() bool {
+	n := len(s.moves)
+	g := s.gameAt(n)
+	return s.players[board.South] != "human" && s.players[board.North] != "human" &&
+		!s.paused && !g.Status().Over() && s.lostAt(n) == nil && s.view == n
 }
 
 // engineMoves reports whether an engine is to move for side at the shown

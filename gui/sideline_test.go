@@ -89,17 +89,37 @@ func TestSideLines(t *testing.T) {
 	line(-1, 3, alt, -1)
 	p.awaitLine("a second line")
 	p.await("two lines", func(p *page) bool { return len(p.last.Lines) == 2 })
+	// A line from within the first: after a1 c4, another move than c1.
+	ms1, _ := v.ParseMoves("a1 c4")
+	g1 := board.NewGame(v.Start())
+	g1.PlayAll(ms1)
+	p1 := g1.Position()
+	inner := ""
+	for _, m := range p1.LegalMoves() {
+		if m.String() != "c1" {
+			inner = m.String()
+		}
+	}
+	line(-1, 1, "c4 "+inner, -1)
+	p.awaitLine("a line from within the first")
+	p.await("three lines", func(p *page) bool { return len(p.last.Lines) == 3 })
 	for _, format := range []string{"jsonl", "pgn"} {
 		text := p.export(format)
 		recs, err := record.ReadRecords([]byte(text))
-		if err != nil || len(recs[0].Moves) != 4 || !slices.Equal(recs[0].Moves[1].Lines[0], []string{"c4", "c1"}) || !slices.Equal(recs[0].Moves[3].Lines[0], []string{alt}) {
+		if err != nil || len(recs[0].Moves) != 4 || len(recs[0].Moves[1].Lines) != 2 || !slices.Equal(recs[0].Moves[1].Lines[0], []string{"c4", "c1"}) ||
+			!slices.Equal(recs[0].Moves[1].Lines[1], []string{"c4", inner}) || !slices.Equal(recs[0].Moves[3].Lines[0], []string{alt}) {
 			t.Fatalf("the %s record's side lines: %v\n%s", format, err, text)
+		}
+		// PGN writes them as variations, the line from within the first
+		// nested in it where they part.
+		if want := "a4 {0.000s} (c4 c1 (" + inner + "))"; format == "pgn" && !strings.Contains(strings.ReplaceAll(text, "\n", " "), want) {
+			t.Errorf("the PGN record's variations: want %q in\n%s", want, text)
 		}
 		p.send(map[string]any{"type": "new", "game": "hoyito3", "south": "human", "north": "human"})
 		p.await("hoyito3", func(p *page) bool { return p.last.Game == "hoyito3" && len(p.last.Lines) == 0 })
 		p.send(map[string]any{"type": "import", "text": text})
 		p.await("the record", func(p *page) bool { return p.last.Game == "katro-4x4" })
-		if l := p.last.Lines; len(l) != 2 || l[0].From != 1 || !slices.Equal(l[0].Text, []string{"c4", "c1"}) || l[1].From != 3 {
+		if l := p.last.Lines; len(l) != 3 || l[0].From != 1 || !slices.Equal(l[0].Text, []string{"c4", "c1"}) || l[1].From != 1 || !slices.Equal(l[1].Text, []string{"c4", inner}) || l[2].From != 3 {
 			t.Errorf("the %s record opened: lines %+v", format, l)
 		}
 	}
@@ -108,16 +128,19 @@ func TestSideLines(t *testing.T) {
 	p.msg = ""
 	p.send(map[string]any{"type": "import", "text": bad})
 	p.await("a refusal", func(p *page) bool { return p.msg != "" })
-	if !strings.Contains(p.msg, "ply 4's side line a1") || len(p.last.Lines) != 2 {
+	if !strings.Contains(p.msg, "ply 4's side line a1") || len(p.last.Lines) != 3 {
 		t.Errorf("a bad side line: %q, %d lines", p.msg, len(p.last.Lines))
 	}
 	// A take back to ply 3 drops the line from ply 3, keeps the other.
 	p.send(map[string]any{"type": "takeback"})
 	p.await("the take back", func(p *page) bool { return len(p.last.Moves) == 3 })
-	if l := p.last.Lines; len(l) != 1 || l[0].From != 1 {
+	if l := p.last.Lines; len(l) != 2 || l[0].From != 1 || l[1].From != 1 {
 		t.Errorf("after the take back: lines %+v", l)
 	}
-	line(0, 1, "", -1)
+	line(1, 1, "", -1)
 	p.awaitLine("the line dropped")
+	p.await("one line", func(p *page) bool { return len(p.last.Lines) == 1 })
+	line(0, 1, "", -1)
+	p.awaitLine("the other dropped")
 	p.await("no line", func(p *page) bool { return len(p.last.Lines) == 0 })
 }

@@ -72,8 +72,10 @@ func (s *session) sendState(g *board.Game) {
 			pm.Eval.Proven = s.proven[i] && !in.IsMate
 		}
 		s.reviewPly(&pm, i)
-		m.Moves = append(m.Moves, pm)
 		replay.Play(mv)
+		after := replay.Position()
+		s.tablesPly(&pm, &after, replay.Status().Over() || s.lostAt(i+1) != nil)
+		m.Moves = append(m.Moves, pm)
 	}
 	if s.limit.HasClock() {
 		c := [2]int64{s.clocks[0].Milliseconds(), s.clocks[1].Milliseconds()}
@@ -243,6 +245,7 @@ func (s *session) importRecord(text string) error {
 		return err
 	}
 	s.stopJob()
+	s.archive()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil

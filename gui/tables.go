@@ -18,6 +18,9 @@ const tablePathOption = "TablePath"
 type tableSets struct {
 	dir  string
 	sets map[board.Rules]tableSet
+	// exact keeps the positions' exact results for the move list
+	// (tablesExact).
+	exact map[exactKey]*tableValue
 }
 
 // tableSet is the set opened for one set of rules, or why there is none.

@@ -113,6 +113,14 @@ func TestBrowserTables(t *testing.T) {
 		// The engine's score at depth 1 is not the position's: the
 		// tables' exact result is.
 		checkTablesScore(tb, "+40.00\u00a0seeds")
+		// The move list and the graph show the same: the tables' exact
+		// result, not the engine's depth-1 estimate.
+		type plyScore struct{ Text, Title, Forced, Margin string }
+		got := eval[plyScore](tb, `(() => { const sc = document.querySelector('#movelist li[data-ply="1"] .sc'), pt = document.querySelector('#eval-graph circle[data-ply="1"]');
+			return { text: sc ? sc.textContent : '', title: sc ? sc.title : '', forced: pt ? pt.dataset.forced : '', margin: pt ? pt.dataset.margin : '' }; })()`)
+		if got.Text != "+40.00\u00a0seeds, exact" || !strings.Contains(got.Title, "by the tables") || strings.Contains(got.Title, "depth") || got.Forced != "south" || got.Margin != "40" {
+			t.Errorf("ply 1 in the move list and the graph: %+v, want +40.00 seeds, exact, by the tables with no depth, a ring at 40", got)
+		}
 	})
 	t.Run("outside the tables", func(t *testing.T) {
 		tb.t = t

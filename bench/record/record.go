@@ -57,7 +57,9 @@ type MoveRecord struct {
 	// Review is the engine's review of the ply (sower review), or nil.
 	Review *MoveReview `json:"review,omitempty"`
 	// Lines are side lines explored instead of this move (the GUI's),
-	// each from the position before it, its first move first.
+	// each from the position before it, its first move first. PGN
+	// writes them as variations, nested where they share their first
+	// moves (ravTokens).
 	Lines [][]string `json:"lines,omitempty"`
 }
 
@@ -108,7 +110,8 @@ func optionOrder() []string { return RuleOptions()[1:] }
 // South as White and North as Black, then the variant, start and rules),
 // then the moves numbered
 // by turns, each with a comment giving the engine's score/depth and time
-// ({+0.35/12 0.520s}), a final comment with the reason, and the result.
+// ({+0.35/12 0.520s}) and its side lines as variations ("(b1 d4)"), a
+// final comment with the reason, and the result.
 // A '}' in a comment's text is written as ')' (see pgnComment).
 //
 // A turn is a run of consecutive plies by one side (a Hoyito III extra turn
@@ -152,6 +155,7 @@ func (g *GameRecord) PGN() string {
 
 	var toks []string
 	turn := 0
+	rav := false // a variation was just written
 	for i := 0; i < len(g.Moves); {
 		j := i
 		for j < len(g.Moves) && g.Moves[j].Side == g.Moves[i].Side {
@@ -165,12 +169,14 @@ func (g *GameRecord) PGN() string {
 			if turn == 0 {
 				turn = 1
 			}
-			if !single {
+			if !single || rav {
 				toks = append(toks, strconv.Itoa(turn)+"...")
 			}
 		}
 		for _, m := range g.Moves[i:j] {
 			toks = append(toks, pgnMove(m.Move), pgnComment(m.comment()))
+			toks = append(toks, ravTokens(m.Lines)...)
+			rav = len(m.Lines) > 0
 		}
 		i = j
 	}
@@ -285,9 +291,6 @@ func (m MoveRecord) comment() string {
 	parts = append(parts, fmt.Sprintf("%.3fs", float64(m.MS)/1000))
 	if m.Review != nil {
 		parts = append(parts, m.Review.pgnCommands())
-	}
-	for _, l := range m.Lines {
-		parts = append(parts, "[%line "+strings.Join(l, " ")+"]")
 	}
 	return strings.Join(parts, " ")
 }

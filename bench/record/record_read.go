@@ -268,31 +268,59 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 	}
 	g.Moves = []MoveRecord{}
 	var last string
+	var vars []ravFrame // the variations being read, innermost last
 	for rest := body; ; {
 		rest = strings.TrimLeft(rest, " \t\r\n")
 		if rest == "" {
 			break
 		}
-		if rest[0] == '{' {
+		switch rest[0] {
+		case '{':
 			end := strings.IndexByte(rest, '}')
 			if end < 0 {
 				return errors.New("unterminated comment")
 			}
 			c := rest[1:end]
 			rest = rest[end+1:]
-			if n := len(g.Moves); n > 0 && last == "move" {
+			switch n := len(g.Moves); {
+			case len(vars) > 0:
+				// a comment in a side line: not kept
+			case n > 0 && last == "move":
 				g.Moves[n-1].readComment(c)
-			} else {
+			default:
 				g.Reason = c
 			}
 			last = "comment"
 			continue
+		case '(':
+			var ok bool
+			if vars, ok = g.openVariation(vars); !ok {
+				return errors.New("a variation before any move")
+			}
+			rest, last = rest[1:], ""
+			continue
+		case ')':
+			if len(vars) == 0 {
+				return errors.New("')' closes no variation")
+			}
+			vars = g.closeVariation(vars)
+			rest, last = rest[1:], ""
+			continue
 		}
 		tok := rest
-		if i := strings.IndexAny(rest, " \t\r\n{"); i >= 0 {
+		if i := strings.IndexAny(rest, " \t\r\n{()"); i >= 0 {
 			tok, rest = rest[:i], rest[i:]
 		} else {
 			rest = ""
+		}
+		switch {
+		case len(vars) > 0 && (strings.HasSuffix(tok, ".") || strings.HasPrefix(tok, "$")):
+			// a turn number or a glyph in a side line
+			continue
+		case len(vars) > 0:
+			top := &vars[len(vars)-1]
+			top.moves = append(top.moves, moveFromPGN(tok))
+			continue
 		}
 		switch {
 		case tok == "1-0" || tok == "0-1" || tok == "1/2-1/2" || tok == "*":
@@ -309,6 +337,9 @@ func (g *GameRecord) readMovetext(body string, tags map[string]string) error {
 			continue
 		}
 		last = ""
+	}
+	if len(vars) > 0 {
+		return errors.New("unterminated variation")
 	}
 	switch g.Result {
 	case "1-0":
@@ -398,7 +429,8 @@ func sign(x float64) float64 {
 }
 
 // readLines takes the side lines, [%line m1 m2 …] commands, out of a
-// move's comment and returns the rest of it.
+// move's comment and returns the rest of it. (PGN now writes side lines
+// as variations; records written before keep them so.)
 func readLines(c string) (string, [][]string) {
 	var lines [][]string
 	for {

@@ -217,3 +217,24 @@ func TestPGNPass(t *testing.T) {
 		}
 	}
 }
+
+// TestPGNPassInVariation checks that a pass in a side line is written
+// "Z0" inside its variation too, and read back as a pass.
+func TestPGNPassInVariation(t *testing.T) {
+	g := GameRecord{Variant: board.NameHoyito3, Result: "*", Moves: []MoveRecord{
+		{Move: "a1", Lines: [][]string{{"b1", "pass", "c2"}}},
+		{Move: "pass"},
+	}}
+	text := g.PGN()
+	if !strings.Contains(text, "(b1 Z0 c2)") || !strings.Contains(text, ") Z0 {") || strings.Contains(text, "pass") {
+		t.Fatalf("the passes are not written Z0:\n%s", text)
+	}
+	recs, err := ReadRecords([]byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 1 || len(recs[0].Moves) != 2 || recs[0].Moves[1].Move != "pass" ||
+		len(recs[0].Moves[0].Lines) != 1 || strings.Join(recs[0].Moves[0].Lines[0], " ") != "b1 pass c2" {
+		t.Fatalf("read back as %+v", recs)
+	}
+}

@@ -85,14 +85,20 @@ func TestSideLinesRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := RecordGame(g, "me", "you", "none", "none", nil)
-	rec.Moves[0].Lines = [][]string{{"b1", "d4"}, {"c1"}}
+	// Two lines from ply 1, one with two lines branching from it (one
+	// of them twice), and a line from ply 3.
+	rec.Moves[0].Lines = [][]string{{"b1", "d4", "a1"}, {"b1", "c4"}, {"b1", "d4", "b2", "a4"}, {"b1", "d4", "b2", "b4"}, {"c1"}}
 	rec.Moves[2].Review = &MoveReview{Mark: "mistake", Loss: 0.12, Best: "b1", Line: []string{"b1"}}
 	rec.Moves[2].Lines = [][]string{{"b1", "b4", "d1"}}
 	js, err := json.Marshal(rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, text := range []string{string(js) + "\n", rec.PGN()} {
+	pgn := rec.PGN()
+	if want := "a1 {0.000s} (b1 d4 (c4) a1 (b2 a4 (b4))) (c1) 1... a4"; !strings.Contains(pgn, want) {
+		t.Errorf("PGN:\n%s\nwant the side lines as variations, %q", pgn, want)
+	}
+	for _, text := range []string{string(js) + "\n", pgn} {
 		got, err := ReadRecords([]byte(text))
 		if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0].Moves, rec.Moves) {
 			t.Errorf("side lines read back as %+v (%v), want %+v\nfrom %s", got, err, rec.Moves, text)

@@ -5,6 +5,8 @@
 import { drawSeeds, fitBoard, revealBoard, watchBoard } from './board.js';
 import { drawGraph as drawGraphIn, evalBar, evalView, graphBox, wdlText } from './scores.js';
 import { bindTables, markTables, onTables, tablesValue } from './tables.js';
+import { bindSound, soundFor } from './sound.js';
+import { bindPastGames, onGames } from './pastgames.js';
 import { bindReview, drawReview, markPly } from './review.js';
 import { askCut, bindEnd, drawEnd, hideNote, holeHint, playNote } from './endgame.js';
 import { arrowsFor, drawArrows, watchArrows } from './arrows.js';
@@ -129,6 +131,7 @@ function connect() {
       case 'preview': onPreview(m); break;
       case 'line': onLine(m); break;
       case 'tables': onTables(m, ui.state); break;
+      case 'games': onGames(m); break;
     }
   };
   ws.onclose = () => {
@@ -308,6 +311,7 @@ function onState(s) {
   } else {
     drawPosition(s.counts, s.captured);
   }
+  soundFor(prev, s);
   drawMarks(s);
   markTables(s);
   drawPanel(s);
@@ -656,16 +660,21 @@ function shownEval(s) {
   return null;
 }
 
-// plySource says where a ply's score comes from: the game's review (it
-// scores the position after every ply), else the engine that played it.
+// plySource says where a ply's score comes from: the endgame tables'
+// exact result of the position after it (the server puts it there), the
+// game's review (it scores the position after every ply), else the
+// engine that played it.
 function plySource(m) {
+  if (m.source === 'tables') return { source: 'tables' };
   const r = m.review;
   return { source: r && (r.cp !== undefined || r.mate !== undefined) ? 'review' : 'engine' };
 }
 
 // plyCredit names who produced a ply's score.
 function plyCredit(m) {
-  if (plySource(m).source === 'review') return 'the review';
+  const src = plySource(m).source;
+  if (src === 'tables') return 'the tables';
+  if (src === 'review') return 'the review';
   return `${m.side === 'S' ? 'South' : 'North'}'s engine (${m.by})`;
 }
 
@@ -860,7 +869,15 @@ function fmtNum(n) {
 function onInfo(m) {
   const s = ui.state;
   if (!s) return;
-  if (m.gen !== ui.infoGen) { ui.infoGen = m.gen; ui.lines.clear(); }
+  // A new search clears the lines but those kept from before a reload
+  // (restored) of the same position: each stays until the new search's
+  // line goes as deep.
+  if (m.gen !== ui.infoGen) {
+    ui.infoGen = m.gen;
+    for (const [k, l] of ui.lines) if (!(l.restored && l.fen === m.fen)) ui.lines.delete(k);
+  }
+  const old = ui.lines.get(m.multipv);
+  if (old && old.restored && !m.restored && old.fen === m.fen && m.depth < old.depth) return;
   ui.lines.set(m.multipv, m);
   renderLines();
   if (m.multipv === 1) { drawEval(s); updateArrows(); }
@@ -893,7 +910,9 @@ function renderLines() {
     score.textContent = v ? v.score : '';
     const meta = document.createElement('span');
     meta.className = 'pv-meta';
-    meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}`;
+    meta.textContent = `depth ${m.depth}${m.seldepth ? '/' + m.seldepth : ''} · nodes ${fmtNum(m.nodes)} · nps ${fmtNum(m.nps)} · ${m.engine}` +
+      (m.restored ? ' · kept from before the reload, until the new search goes as deep' : '');
+    if (m.restored) d.dataset.restored = 'true';
     head.append(sc, ' ', score, ' ', meta, ' ');
     if (v) {
       const w = document.createElement('div');
@@ -1021,6 +1040,8 @@ function download(name, text) {
 }
 
 function bind() {
+  bindSound($('#sound-toggle'));
+  bindPastGames(send);
   watchBoard(() => ui.state);
   watchArrows();
   $('#eval-graph').addEventListener('click', graphClick);

@@ -5,7 +5,7 @@
 // for a hole that cannot be played, and the question before a move
 // played at an earlier ply cuts the game.
 
-import { glyphs, lossText } from './review.js';
+import { avgLossText, glyphs, lossText } from './review.js';
 import { lineShown } from './sideline.js';
 
 const $ = (sel) => document.querySelector(sel);
@@ -181,6 +181,14 @@ function drawReviewBox(s) {
     b.title = `${n} inaccurac${n === 1 ? 'y' : 'ies'}, mistake${n === 1 ? '' : 's'} or blunder${n === 1 ? '' : 's'}`;
     acc.append(i ? ' \u00b7 ' : '', `${side(k)} `, b);
   });
+  // Each side's average loss, with its unit, beside its accuracy.
+  const loss = Object.assign(document.createElement('span'), { className: 'end-loss' });
+  const unit = s.family === 'hoyito' ? 'seeds of margin' : 'points of win chance';
+  const num = (a) => (a === null || a === undefined ? '\u2013' : s.family === 'hoyito' ? a.toFixed(2) : a.toFixed(1));
+  const al = r.avgLoss || [null, null];
+  loss.append(`Average loss: South ${num(al[0])} \u00b7 North ${num(al[1])} ${unit}`);
+  loss.title = `Each side's mean loss a reviewed move: South ${avgLossText(s.family, al[0])}, North ${avgLossText(s.family, al[1])}`;
+  acc.append(loss);
   acc.title = 'lichess\'s accuracy: each move 103.17 e^(\u22120.0435 d) \u2212 3.17, plus 1, within 0 and 100, for d the points of win chance it lost; a side\'s accuracy is the mean of its moves\' (the Game review card says more).';
   const nav = document.createElement('div');
   nav.className = 'end-nav';

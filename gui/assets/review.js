@@ -47,6 +47,13 @@ function lineButton(s, ply, line, k, send) {
 // lossText writes what a move lost with its unit: in Katro points of the
 // mover's win chance (its expected score, draws counting half: 100 points
 // is a sure win given away), in Hoyito III seeds of the final margin.
+// avgLossText writes a side's average loss (the state's avgLoss, already
+// in the unit) with its unit; a dash for a side with none reviewed.
+export function avgLossText(family, avg) {
+  if (avg === null || avg === undefined) return '\u2013';
+  return family === 'hoyito' ? `${avg.toFixed(2)} seeds of margin` : `${avg.toFixed(1)} points of win chance`;
+}
+
 export function lossText(family, loss) {
   if (family === 'hoyito') return `${+loss.toFixed(2)} seed${loss === 1 ? '' : 's'} of margin`;
   return `${(100 * loss).toFixed(1)} points of win chance`;
@@ -71,7 +78,8 @@ function plyNote(s, send, sideLine) {
   const play = evalView(m.play, s.family);
   if (after) {
     const sc = Object.assign(document.createElement('span'), { className: 'review-scores' });
-    sc.textContent = ` After it: ${after.main} by the review${m.depth ? ' (depth ' + m.depth + ')' : ''}` +
+    const by = m.source === 'tables' ? 'by the tables' : `by the review${m.depth ? ' (depth ' + m.depth + ')' : ''}`;
+    sc.textContent = ` After it: ${after.main} ${by}` +
       (play ? `; ${play.main} in play (${m.by}${m.playDepth ? ', depth ' + m.playDepth : ''})` : '') + '.';
     p.append(sc);
   }
@@ -128,7 +136,7 @@ function accuracyNote(s) {
   const unit = s.family === 'hoyito'
     ? 'A loss is in seeds of the final margin; for accuracy a seed counts 2.5 points of win chance.'
     : 'A loss is in points of the mover\'s win chance (draws counting half): 100 points is a sure win given away.';
-  p.textContent = `${unit} Accuracy is lichess's: each move 103.17 e^(\u22120.0435 d) \u2212 3.17, plus 1, within 0 and 100, for d the points it lost (the engine's own move is 100); a side's accuracy is the mean of its moves'.`;
+  p.textContent = `${unit} Accuracy is lichess's: each move 103.17 e^(\u22120.0435 d) \u2212 3.17, plus 1, within 0 and 100, for d the points it lost (the engine's own move is 100); a side's accuracy is the mean of its moves'. A side's average loss is the mean of its reviewed moves' losses, in the unit above (the engine's own move loses none).`;
   return p;
 }
 
@@ -176,6 +184,15 @@ export function drawReview(s, send, sideLine) {
     c.colSpan = 2;
     c.dataset.side = side;
     c.textContent = `${side === 'south' ? 'South' : 'North'} ${r.accuracy[i] === null ? '\u2013' : Math.round(r.accuracy[i]) + '%'}`;
+  });
+  const loss = table.insertRow();
+  loss.className = 'review-loss';
+  loss.append(Object.assign(document.createElement('th'), { textContent: 'average loss' }));
+  ['south', 'north'].forEach((side, i) => {
+    const c = loss.insertCell();
+    c.colSpan = 2;
+    c.dataset.side = side;
+    c.textContent = `${side === 'south' ? 'South' : 'North'} ${avgLossText(s.family, r.avgLoss && r.avgLoss[i])}`;
   });
   const note = document.createElement('p');
   note.className = 'review-note';

@@ -63,8 +63,11 @@ export function endLine() {
   drawBar(ctx.state());
 }
 
-// lineClick plays a move in the line shown (cutting the line there if an
-// earlier move of it is shown), or says why the hole cannot be played.
+// lineClick plays a move in the line shown: at its end it extends the
+// line; where an earlier move of it is shown, the line's own next move
+// steps forward, and another move starts a line from within it (a new
+// side line, the shown one kept, as a variation of a variation); or it
+// says why the hole cannot be played.
 export function lineClick(name) {
   if (!cur) return;
   if (!cur.legal.includes(name)) {
@@ -73,7 +76,9 @@ export function lineClick(name) {
     $('#line-note').hidden = false;
     return;
   }
-  ask(cur.index, cur.from, cur.moves.slice(0, cur.at).concat(name), -1);
+  if (cur.at === cur.moves.length) ask(cur.index, cur.from, cur.moves.concat(name), -1);
+  else if (cur.moves[cur.at] === name) ask(cur.index, cur.from, cur.moves, cur.at + 1);
+  else ask(-1, cur.from, cur.moves.slice(0, cur.at).concat(name), -1);
 }
 
 // lineStatus is the status line while a side line is shown.
@@ -103,18 +108,44 @@ function drawBar(s) {
   }));
 }
 
+// parentLine is the index of the earlier line from the same ply that
+// line i shares the most first moves with, and how many: a line
+// explored from within it (-1 and 0 when none does).
+export function parentLine(lines, i) {
+  let best = -1, n = 0;
+  const l = lines[i];
+  for (let j = 0; j < i; j++) {
+    const o = lines[j];
+    if (o.from !== l.from) continue;
+    let k = 0;
+    while (k < l.moves.length && k < o.moves.length && l.moves[k] === o.moves[k]) k++;
+    if (k > n && k < l.moves.length) { best = j; n = k; }
+  }
+  return { parent: best, shared: n };
+}
+
 // withLines puts the kept side lines into the move list's items, each
-// after the ply it replaces: a button that shows it.
+// after the ply it replaces, a line from within another right after it
+// (indented, its shared moves as "…"): a button that shows it.
 export function withLines(s, items) {
   const out = [...items];
-  s.lines.map((l, i) => [l, i]).sort((a, b) => b[0].from - a[0].from).forEach(([l, i]) => {
+  const order = [];
+  const place = (i) => {
+    order.push(i);
+    s.lines.forEach((_, j) => { if (j > i && parentLine(s.lines, j).parent === i) place(j); });
+  };
+  s.lines.forEach((_, i) => { if (parentLine(s.lines, i).parent < 0) place(i); });
+  // Inserted last first, so that each ply's lines keep their order.
+  order.map((i, k) => [s.lines[i], i, k]).sort((a, b) => b[0].from - a[0].from || b[2] - a[2]).forEach(([l, i]) => {
+    const { parent, shared } = parentLine(s.lines, i);
     const li = document.createElement('li');
-    li.className = 'side-line-item';
+    li.className = 'side-line-item' + (parent >= 0 ? ' nested' : '');
     li.dataset.line = String(i);
     li.dataset.from = String(l.from);
+    if (parent >= 0) li.dataset.parent = String(parent);
     li.tabIndex = 0;
-    li.textContent = `\u2442 ${l.moves.join(' ')}`;
-    li.title = `Side line instead of ply ${l.from + 1}: show it`;
+    li.textContent = parent >= 0 ? `\u2442 \u2026 ${l.moves.slice(shared).join(' ')}` : `\u2442 ${l.moves.join(' ')}`;
+    li.title = parent >= 0 ? `Side line from within the line ${s.lines[parent].moves.join(' ')}, after ${l.moves.slice(0, shared).join(' ')}: show it` : `Side line instead of ply ${l.from + 1}: show it`;
     li.setAttribute('aria-label', `side line instead of ply ${l.from + 1}: ${l.moves.join(' ')}`);
     const open = () => ask(i, l.from, l.moves, -1);
     li.addEventListener('click', open);
