@@ -46,6 +46,7 @@ type matchFlags struct {
 	report                int
 	out, pgn, log         string
 	resume, appendOut     bool
+	playedOut             string
 }
 
 // keyedFlags are the flags whose value is key=value words, and their
@@ -141,6 +142,7 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
 	fs.BoolVar(&f.appendOut, "append", false, "add this match's games to those --out holds already (another match's)")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
+	fs.StringVar(&f.playedOut, "played-out", "", "after the match, compare its games (--out) with the same match played out without adjudication in this file: an adjudicated game must be the start of its game played out, with its result, any other the same game; exit status 1 on a difference")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
 	onBroker := addMatchBrokerFlags(fs, c.stderr)
 	if err := parse(fs, joinSPRT(args)); err != nil {
@@ -171,6 +173,10 @@ func (c *cli) match(args []string) error {
 	}
 
 	if err := f.outCheck(onBroker.url != ""); err != nil {
+		return err
+	}
+	po, err := f.readPlayedOut()
+	if err != nil {
 		return err
 	}
 	if f.proven && onBroker.url != "" {
@@ -298,6 +304,9 @@ func (c *cli) match(args []string) error {
 		}
 	}
 	files = nil
+	if po != nil {
+		return po.check(f.out, c.stdout)
+	}
 	return nil
 }
 
