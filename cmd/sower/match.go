@@ -165,9 +165,6 @@ func (c *cli) match(args []string) error {
 	conf := &cfg // what the outputs and the resumed games go to
 	if tn != nil {
 		conf = &tn.Config
-		if onBroker.url != "" {
-			return usagef("--broker plays a match of two engines; a tournament (--%s) is played here", formatFlag(tn.Format))
-		}
 	} else {
 		cfg.Engines = [2]match.EngineSpec(engines)
 	}
@@ -185,7 +182,7 @@ func (c *cli) match(args []string) error {
 	if f.tablesDir != "" && onBroker.url != "" {
 		return usagef("--tables with --broker: the workers do not read the endgame tables")
 	}
-	if err := onBroker.check(fs, &cfg); err != nil {
+	if err := onBroker.check(fs, &cfg, tn); err != nil {
 		return err
 	}
 	if f.resume {
@@ -238,7 +235,7 @@ func (c *cli) match(args []string) error {
 		conf.Proven = j.judge
 	}
 	switch {
-	case tn != nil:
+	case tn != nil && onBroker.url == "":
 		if err := tn.Check(ctx); err != nil {
 			return usageError{err}
 		}
@@ -280,7 +277,7 @@ func (c *cli) match(args []string) error {
 			tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
 			limitsText(tn.Engines), where)
 		var st match.Standings
-		st, err = match.RunTournament(ctx, *tn)
+		st, err = onBroker.runTournament(ctx, *tn)
 		played = st.Games
 	} else {
 		fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
