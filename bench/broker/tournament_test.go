@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -82,34 +83,41 @@ func sameTournament(t *testing.T, local []record.GameRecord, localReport string,
 	}
 }
 
-// TestTournamentDistributed plays a round robin of four engines over the
-// broker with two workers in process: the games, numbered through the
-// tournament with their pairings, and the standings are those of the
-// same tournament played here.
+// TestTournamentDistributed plays a round robin and a gauntlet of four
+// engines over the broker with two workers in process: the games,
+// numbered through the tournament with their pairings, and the standings
+// are those of the same tournament played here.
 func TestTournamentDistributed(t *testing.T) {
-	tn := builtinTournament(t)
-	local, localReport := localTournament(t, tn)
-	if len(local) != 18 {
-		t.Fatalf("%d games played here, want 18", len(local))
-	}
 	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	for _, name := range []string{"w1", "w2"} {
 		defer serveWorker(ctx, t, srv, &Worker{Name: name, CacheDir: t.TempDir(), Build: testBuild})()
 	}
-	var js, report, progress sowertest.SyncBuffer
-	tn.Config.JSON, tn.Config.Report, tn.Config.Progress = &js, &report, &progress
-	st, err := RunTournament(ctx, dial(t, srv), Tournament{Tournament: tn, ID: "rr", Build: testBuild})
-	if err != nil {
-		t.Fatalf("RunTournament: %v\n%s", err, progress.String())
-	}
-	if st.Games != 18 || len(st.Results) != 6 {
-		t.Errorf("standings: %d games, %d pairings", st.Games, len(st.Results))
-	}
-	sameTournament(t, local, localReport, []byte(js.String()), report.String())
-	if !strings.Contains(progress.String(), "Finished game 18 of 18 (") || !strings.Contains(progress.String(), "; r1 vs g2: ") {
-		t.Errorf("progress:\n%s", progress.String())
+	for _, tc := range []struct {
+		format          match.Format
+		games, pairings int
+		last            string // a pairing's name in the progress lines
+	}{{match.RoundRobin, 18, 6, "; r1 vs g2: "}, {match.Gauntlet, 9, 3, "; g1 vs r2: "}} {
+		tn := builtinTournament(t)
+		tn.Format = tc.format
+		local, localReport := localTournament(t, tn)
+		if len(local) != tc.games {
+			t.Fatalf("%s: %d games played here, want %d", tc.format, len(local), tc.games)
+		}
+		var js, report, progress sowertest.SyncBuffer
+		tn.Config.JSON, tn.Config.Report, tn.Config.Progress = &js, &report, &progress
+		st, err := RunTournament(ctx, dial(t, srv), Tournament{Tournament: tn, Build: testBuild})
+		if err != nil {
+			t.Fatalf("%s: RunTournament: %v\n%s", tc.format, err, progress.String())
+		}
+		if st.Games != tc.games || len(st.Results) != tc.pairings {
+			t.Errorf("%s: standings of %d games, %d pairings", tc.format, st.Games, len(st.Results))
+		}
+		sameTournament(t, local, localReport, []byte(js.String()), report.String())
+		if !strings.Contains(progress.String(), fmt.Sprintf("Finished game %d of %d (", tc.games, tc.games)) || !strings.Contains(progress.String(), tc.last) {
+			t.Errorf("%s: progress:\n%s", tc.format, progress.String())
+		}
 	}
 }
 
