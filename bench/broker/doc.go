@@ -2,14 +2,17 @@
 // self-play run, over many machines through a NATS server with JetStream
 // (docs/distributed.md).
 //
-// A coordinator (Run for a match, Datagen for self-play) claims its run
+// A coordinator (Run for a match, RunTournament for a tournament, Datagen
+// for self-play) claims its run
 // with a lease, publishes its tasks to a work-queue stream through a task
 // consumer of the run's own (its AckWait and MaxDeliver), uploads the
 // engine programs to an object store by their SHA-256 and takes the
 // results. Both run one coordinator loop over a small job interface: the
 // job says what its tasks are, how a result is checked and written, and
 // when the run is over. A match counts its results with a match.Tally, so
-// that its report, records and SPRT are those of a local match. Workers
+// that its report, records and SPRT are those of a local match; a
+// tournament, whose tasks are the pairs of its pairings, with a
+// match.TournamentTally. Workers
 // (Worker.Serve) pull the tasks of every run in turn, play each with a
 // match.Table (or a self-play batch of package bench/selfplay), publish
 // the result and only then acknowledge the task. Serve starts an embedded

@@ -48,6 +48,9 @@ func decodeTask(b []byte) (*Task, error) {
 	if t.Pair < 0 || t.Pair >= maxGames {
 		return &t, refuse("task number %d", t.Pair)
 	}
+	if t.Tournament != nil && (t.Proof != nil || t.Datagen != nil) {
+		return &t, refuse("a tournament's task with a proof or self-play games")
+	}
 	if t.Proof != nil {
 		if t.Datagen != nil || len(t.Games) > 0 {
 			return &t, refuse("a proof task with self-play games")
@@ -71,8 +74,11 @@ func decodeTask(b []byte) (*Task, error) {
 	if s.Games < 1 || s.Games > maxGames {
 		return &t, refuse("a match of %d games", s.Games)
 	}
-	if t.Pair >= (s.Games+1)/2 {
-		return &t, refuse("pair %d of a match of %d games", t.Pair+1, s.Games)
+	if pair := t.pairIn(); pair < 0 || pair >= (s.Games+1)/2 {
+		return &t, refuse("pair %d of a match of %d games", pair+1, s.Games)
+	}
+	if tn := t.Tournament; tn != nil && (tn.Pairing < 1 || tn.Pairing > maxGames) {
+		return &t, refuse("pairing %d of a tournament", tn.Pairing)
 	}
 	for i, e := range s.Engines {
 		if e.Builtin == "" && !isSHA256(e.SHA256) {

@@ -112,7 +112,7 @@ func (co *coordinator) giveUp(ctx context.Context, seq uint64) {
 // report publishes task t as failed for reason, as a worker would, so
 // that a resumed run reads it too; it reports whether that went through.
 func (co *coordinator) report(ctx context.Context, t *Task, msgID, reason string) bool {
-	r := Result{Version: Version, Match: co.id, Pair: t.Pair, Games: t.Games, Worker: noWorker, Failed: reason, Proof: t.echo()}
+	r := Result{Version: Version, Match: co.id, Pair: t.Pair, Games: t.Games, Worker: noWorker, Failed: reason, Proof: t.echo(), Tournament: t.Tournament}
 	b, _ := json.Marshal(&r)
 	if err := co.c.publish(ctx, resultSubject(co.id), b, msgID); err != nil {
 		fmt.Fprintf(co.out, "reporting %s as failed: %v\n", t.what(), err)

@@ -18,8 +18,9 @@ import (
 // Version is the version of the task and result messages; a worker refuses
 // a task of another version and says so. Version 3 added clocks with
 // periods (timecontrol.Limit.Moves) and the adjudication rules; version 4
-// the proof tasks (Task.Proof, Result.Proof).
-const Version = 4
+// the proof tasks (Task.Proof, Result.Proof); version 5 the tournaments'
+// tasks (Task.Tournament, Result.Tournament, Settings.Tournament).
+const Version = 5
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (
@@ -81,11 +82,34 @@ func (s *Setup) builtin() bool {
 
 // Settings are a match's setup with what only the coordinator uses: the
 // openings of its pairs and its SPRT. They are stored under the match id.
+// A tournament's hold its pairings instead of Setup, which is then empty.
 type Settings struct {
 	Version  int      `json:"v"`
 	Setup    Setup    `json:"setup"`
-	Openings []string `json:"openings"` // pair k starts from Openings[k mod len]
+	Openings []string `json:"openings"` // pair k (of every pairing) starts from Openings[k mod len]
 	SPRT     string   `json:"sprt,omitempty"`
+	// Tournament, in a tournament's settings, is its format, engines and
+	// pairings.
+	Tournament *TournamentSettings `json:"tournament,omitempty"`
+}
+
+// TournamentSettings are what decides a tournament's games beyond what
+// its pairings share: the format, the engines and each pairing's setup,
+// as its tasks carry it (the pairing's two engines, its games and its
+// seed for the built-in players).
+type TournamentSettings struct {
+	Format   string   `json:"format"`
+	Engines  []string `json:"engines"` // the names, in order
+	Pairings []Setup  `json:"pairings"`
+}
+
+// TournamentTask names, in a tournament's task and its result, the pair
+// of games to play: pair Pair (from 0: the pairing's games 2·Pair+1 and
+// 2·Pair+2) of pairing Pairing (from 1), whose setup is the task's. The
+// task's own number (Task.Pair) numbers it in the tournament.
+type TournamentTask struct {
+	Pairing int `json:"pairing"`
+	Pair    int `json:"pair"`
 }
 
 // Task is one pair to play: games 2·Pair+1 and 2·Pair+2 (only the first
@@ -105,6 +129,9 @@ type Task struct {
 	// Proof, in a task of a distributed proof (sower solve --broker), is
 	// the leaf to search; Pair numbers the task in its round.
 	Proof *ProofTask `json:"proof,omitempty"`
+	// Tournament, in a task of a tournament, is the pairing and its pair
+	// to play; Pair numbers the task in the tournament.
+	Tournament *TournamentTask `json:"tournament,omitempty"`
 }
 
 // Result is what a worker publishes for a task: the pair's records (or a
@@ -130,6 +157,9 @@ type Result struct {
 	// Proof is a proof task's answer: the leaf's numbers, or with Failed
 	// the leaf that failed.
 	Proof *ProofResult `json:"proof,omitempty"`
+	// Tournament, in a tournament's result, is the task's pairing and
+	// pair, as the task named them.
+	Tournament *TournamentTask `json:"tournament,omitempty"`
 }
 
 // NewSetup describes cfg's games; hashes gives the SHA-256 of each engine

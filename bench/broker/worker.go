@@ -113,7 +113,7 @@ type slot struct {
 	log   io.Writer
 	turn  int // the slot's place in the rotation over the runs
 
-	match  string // the match table is for
+	match  string // the match (or tournament's pairing) table is for: Task.table
 	table  *match.Table
 	prover // the df-pn solver of the proof it searched last
 
@@ -183,7 +183,7 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 			}
 		}
 	})
-	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games}
+	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Tournament: t.Tournament}
 	switch {
 	case t.Proof != nil:
 		r.Proof, err = s.prove(pctx, t)
@@ -257,7 +257,7 @@ func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) 
 			return nil, errors.New(why)
 		}
 	}
-	if s.match != t.Match {
+	if s.match != t.table() {
 		s.drop()
 		var programs [2]string
 		for i, e := range t.Setup.Engines {
@@ -291,7 +291,7 @@ func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) 
 		if s.table, err = match.NewTable(cfg); err != nil {
 			return nil, fmt.Errorf("the task's settings: %w", err)
 		}
-		s.match = t.Match
+		s.match = t.table()
 	}
 	v, err := t.Setup.variant()
 	if err != nil {
@@ -301,7 +301,7 @@ func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) 
 	if err != nil {
 		return nil, fmt.Errorf("the opening %q: %w", t.Opening, err)
 	}
-	recs, err := s.table.PlayPair(ctx, t.Pair, open)
+	recs, err := s.table.PlayPair(ctx, t.pairIn(), open)
 	if err != nil && ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -320,7 +320,7 @@ func (s *slot) fail(ctx context.Context, msg jetstream.Msg, t *Task, reason stri
 func (s *slot) failCorrupt(ctx context.Context, msg jetstream.Msg, t *Task, reason, corrupt string) {
 	fmt.Fprintf(s.w.Progress, "%s failed: %s\n", t.what(), reason)
 	if t.Match != "" && CheckID(t.Match) == nil {
-		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason, Corrupt: corrupt, Proof: t.echo()}
+		r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Failed: reason, Corrupt: corrupt, Proof: t.echo(), Tournament: t.Tournament}
 		if b, err := json.Marshal(&r); err == nil {
 			// Sent until the broker has it: a task terminated without its
 			// failure report would leave the coordinator waiting for it.
@@ -352,5 +352,26 @@ func (t *Task) what() string {
 	if t.Datagen != nil {
 		return fmt.Sprintf("games %v of run %s", t.Games, t.Match)
 	}
+	if tn := t.Tournament; tn != nil {
+		return fmt.Sprintf("pair %d of pairing %d of tournament %s", tn.Pair+1, tn.Pairing, t.Match)
+	}
 	return fmt.Sprintf("pair %d of match %s", t.Pair+1, t.Match)
+}
+
+// table names the match a worker's table plays for the task: the match,
+// or the tournament's pairing, whose engines and seed are its own.
+func (t *Task) table() string {
+	if t.Tournament != nil {
+		return fmt.Sprintf("%s/%d", t.Match, t.Tournament.Pairing)
+	}
+	return t.Match
+}
+
+// pairIn returns the pair to play in the task's match: Pair, or in a
+// tournament the pair of its pairing.
+func (t *Task) pairIn() int {
+	if t.Tournament != nil {
+		return t.Tournament.Pair
+	}
+	return t.Pair
 }

@@ -74,7 +74,9 @@
 // arbiter plays them one after the other: Concurrency is the number of
 // pairs played at once. A Table plays single pairs with the same players
 // and rules, and a Tally counts and writes games played elsewhere, so that
-// a match can be spread over several machines (package bench/broker).
+// a match can be spread over several machines (package bench/broker); a
+// tournament's pairings are such matches (Tournament.PairingConfig), and
+// a TournamentTally counts and writes their games.
 //
 // # Resuming
 //

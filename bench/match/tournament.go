@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/sower-engine/sower/bench/record"
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/protocol/client"
 )
 
@@ -217,18 +218,40 @@ func newTourney(t *Tournament) *tourney {
 	c.noteOpenings(openings, replays)
 	procs := &atomic.Int64{}
 	for p, pair := range tr.pairings {
-		cfg := *c
-		cfg.Engines = [2]EngineSpec{t.Engines[pair[0]], t.Engines[pair[1]]}
-		cfg.Openings, cfg.RandomPlies, cfg.ShuffleOpenings = openings, 0, false
-		cfg.Progress, cfg.Report, cfg.JSON, cfg.PGN, cfg.Log, cfg.Played = nil, nil, nil, nil, nil, nil
+		cfg := t.pairingConfig(p, pair, openings)
 		r := newRunner(&cfg)
 		r.log, r.procs, r.ids = tr.log, procs, pair
-		r.seed = gameSeed(c.Seed, p, 2) // the built-in players' own, pairing by pairing
 		r.number = func(idx int) int { return tr.number(p, idx) }
 		r.cancel = func() { tr.cancel() }
 		tr.runs = append(tr.runs, r)
 	}
 	return tr
+}
+
+// PairingConfig returns pairing p (0-based, in the order of
+// Format.Pairings) as a match of two engines: played pair by pair
+// (NewTable), its games are those the tournament plays in that pairing,
+// numbered in the pairing (game 2k+1 and 2k+2 of pair k, no pairing in
+// the record). Its openings are the tournament's (pair k of every
+// pairing starts from the same one), its seed the pairing's own for the
+// built-in players, and it has no writers and no games played before.
+func (t *Tournament) PairingConfig(p int) (Config, error) {
+	pairings := t.Format.Pairings(len(t.Engines))
+	if p < 0 || p >= len(pairings) {
+		return Config{}, fmt.Errorf("pairing %d: the tournament has %d", p+1, len(pairings))
+	}
+	return t.pairingConfig(p, pairings[p], t.Config.PairOpenings()), nil
+}
+
+// pairingConfig is PairingConfig for pairing p of the engines pair, with
+// the tournament's openings.
+func (t *Tournament) pairingConfig(p int, pair [2]int, openings []board.Position) Config {
+	cfg := t.Config
+	cfg.Engines = [2]EngineSpec{t.Engines[pair[0]], t.Engines[pair[1]]}
+	cfg.Openings, cfg.RandomPlies, cfg.ShuffleOpenings = openings, 0, false
+	cfg.Progress, cfg.Report, cfg.JSON, cfg.PGN, cfg.Log, cfg.Played = nil, nil, nil, nil, nil, nil
+	cfg.Seed = gameSeed(t.Config.Seed, p, 2) // the built-in players' own, pairing by pairing
+	return cfg
 }
 
 // number returns the number in the tournament of game idx (0-based) of

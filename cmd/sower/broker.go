@@ -68,9 +68,9 @@ func addMatchBrokerFlags(fs *pflag.FlagSet, log io.Writer) *matchOnBroker {
 	return m
 }
 
-// check refuses what a match over the broker cannot do, and connects to
-// the broker.
-func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
+// check refuses what a match or tournament (tn, when not nil) over the
+// broker cannot do, and connects to the broker.
+func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config, tn *match.Tournament) error {
 	if m.url == "" {
 		for _, name := range []string{"match-id", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
 			if fs.Changed(name) {
@@ -93,10 +93,15 @@ func (m *matchOnBroker) check(fs *pflag.FlagSet, cfg *match.Config) error {
 			return usagef("--match-id: %v", err)
 		}
 	}
-	if err := cfg.Validate(); err != nil {
+	engines := cfg.Engines[:]
+	validate := cfg.Validate
+	if tn != nil {
+		engines, validate = tn.Engines, tn.Validate
+	}
+	if err := validate(); err != nil {
 		return usageError{err}
 	}
-	for _, e := range cfg.Engines {
+	for _, e := range engines {
 		if e.Dir != "" {
 			return usagef("--engines: %s has a dir, which a match on a broker cannot use: workers run the uploaded program in their own directory", e.Name)
 		}
@@ -117,37 +122,78 @@ func (m *matchOnBroker) run(ctx context.Context, cfg match.Config) (match.Summar
 	defer cancel()
 	fmt.Fprintf(cfg.Progress, "Broker %s\n", c.URL())
 	bm := broker.Match{Config: cfg, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond}
-	if cfg.Engines[0].Builtin != "" || cfg.Engines[1].Builtin != "" {
-		// The workers' built-in players must be this program's.
-		build, err := broker.ThisBuild(protocol.Version)
-		if err != nil {
-			return match.Summary{}, err
-		}
-		bm.Build = build
+	var err error
+	if bm.Build, err = buildFor(cfg.Engines[:]); err != nil {
+		return match.Summary{}, err
 	}
-	for _, o := range []struct {
-		flag, path string
-		read       func(io.Reader) (func(*record.GameRecord) bool, error)
-		held       *func(*record.GameRecord) bool
-	}{{"--out", m.out, broker.Written, &bm.Written}, {"--pgn", m.pgn, broker.WrittenPGN, &bm.PGNWritten}} {
-		if o.path == "" {
-			continue
-		}
-		f, err := os.Open(o.path)
-		if err != nil {
-			return match.Summary{}, flagError(o.flag, err)
-		}
-		*o.held, err = o.read(f)
-		f.Close()
-		if err != nil {
-			return match.Summary{}, flagError(o.flag, err)
-		}
+	if bm.Written, bm.PGNWritten, err = m.written(); err != nil {
+		return match.Summary{}, err
 	}
 	sum, err := broker.Run(ctx, c, bm)
 	if errors.Is(err, broker.ErrSettings) {
 		err = usageError{err}
 	}
 	return sum, connectionLost(ctx, err)
+}
+
+// runTournament plays the tournament, on the broker when one is given.
+func (m *matchOnBroker) runTournament(ctx context.Context, tn match.Tournament) (match.Standings, error) {
+	if m.url == "" {
+		return match.RunTournament(ctx, tn)
+	}
+	c := m.client
+	defer c.Close()
+	ctx, cancel := c.Context(ctx)
+	defer cancel()
+	fmt.Fprintf(tn.Config.Progress, "Broker %s\n", c.URL())
+	bt := broker.Tournament{Tournament: tn, ID: m.id, AckWait: time.Duration(m.ackWait) * time.Millisecond}
+	var err error
+	if bt.Build, err = buildFor(tn.Engines); err != nil {
+		return match.Standings{}, err
+	}
+	if bt.Written, bt.PGNWritten, err = m.written(); err != nil {
+		return match.Standings{}, err
+	}
+	st, err := broker.RunTournament(ctx, c, bt)
+	if errors.Is(err, broker.ErrSettings) {
+		err = usageError{err}
+	}
+	return st, connectionLost(ctx, err)
+}
+
+// buildFor returns this program's build when an engine is a built-in
+// player, whose workers' players must be this program's; else none.
+func buildFor(engines []match.EngineSpec) (broker.Build, error) {
+	for _, e := range engines {
+		if e.Builtin != "" {
+			return broker.ThisBuild(protocol.Version)
+		}
+	}
+	return broker.Build{}, nil
+}
+
+// written reads what the --out and --pgn files hold already, for a
+// resumed match or tournament not to write a record twice.
+func (m *matchOnBroker) written() (json, pgn func(*record.GameRecord) bool, err error) {
+	for _, o := range []struct {
+		flag, path string
+		read       func(io.Reader) (func(*record.GameRecord) bool, error)
+		held       *func(*record.GameRecord) bool
+	}{{"--out", m.out, broker.Written, &json}, {"--pgn", m.pgn, broker.WrittenPGN, &pgn}} {
+		if o.path == "" {
+			continue
+		}
+		f, err := os.Open(o.path)
+		if err != nil {
+			return nil, nil, flagError(o.flag, err)
+		}
+		*o.held, err = o.read(f)
+		f.Close()
+		if err != nil {
+			return nil, nil, flagError(o.flag, err)
+		}
+	}
+	return json, pgn, nil
 }
 
 func (c *cli) broker(args []string) error {

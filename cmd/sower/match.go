@@ -46,6 +46,7 @@ type matchFlags struct {
 	report                int
 	out, pgn, log         string
 	resume, appendOut     bool
+	playedOut             string
 }
 
 // keyedFlags are the flags whose value is key=value words, and their
@@ -141,6 +142,7 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
 	fs.BoolVar(&f.appendOut, "append", false, "add this match's games to those --out holds already (another match's)")
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
+	fs.StringVar(&f.playedOut, "played-out", "", "after the match, compare its games (--out) with the same match played out without adjudication in this file: an adjudicated game must be the start of its game played out, with its result, any other the same game; exit status 1 on a difference")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
 	onBroker := addMatchBrokerFlags(fs, c.stderr)
 	if err := parse(fs, joinSPRT(args)); err != nil {
@@ -163,14 +165,15 @@ func (c *cli) match(args []string) error {
 	conf := &cfg // what the outputs and the resumed games go to
 	if tn != nil {
 		conf = &tn.Config
-		if onBroker.url != "" {
-			return usagef("--broker plays a match of two engines; a tournament (--%s) is played here", formatFlag(tn.Format))
-		}
 	} else {
 		cfg.Engines = [2]match.EngineSpec(engines)
 	}
 
 	if err := f.outCheck(onBroker.url != ""); err != nil {
+		return err
+	}
+	po, err := f.readPlayedOut()
+	if err != nil {
 		return err
 	}
 	if f.proven && onBroker.url != "" {
@@ -179,7 +182,7 @@ func (c *cli) match(args []string) error {
 	if f.tablesDir != "" && onBroker.url != "" {
 		return usagef("--tables with --broker: the workers do not read the endgame tables")
 	}
-	if err := onBroker.check(fs, &cfg); err != nil {
+	if err := onBroker.check(fs, &cfg, tn); err != nil {
 		return err
 	}
 	if f.resume {
@@ -232,7 +235,7 @@ func (c *cli) match(args []string) error {
 		conf.Proven = j.judge
 	}
 	switch {
-	case tn != nil:
+	case tn != nil && onBroker.url == "":
 		if err := tn.Check(ctx); err != nil {
 			return usageError{err}
 		}
@@ -274,7 +277,7 @@ func (c *cli) match(args []string) error {
 			tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
 			limitsText(tn.Engines), where)
 		var st match.Standings
-		st, err = match.RunTournament(ctx, *tn)
+		st, err = onBroker.runTournament(ctx, *tn)
 		played = st.Games
 	} else {
 		fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
@@ -298,6 +301,9 @@ func (c *cli) match(args []string) error {
 		}
 	}
 	files = nil
+	if po != nil {
+		return po.check(f.out, c.stdout)
+	}
 	return nil
 }
 

@@ -109,7 +109,8 @@ func TestTournamentUsage(t *testing.T) {
 		{"unknown anchor", []string{"--engines", file, "--round-robin", "--anchor", "x"}, "--anchor x: not an engine"},
 		{"one engine", []string{"--engines", file, "--engine", "name=g1", "--round-robin"}, "at least two"},
 		{"traditional", []string{"--engines", file, "--round-robin", "--game", "hoyito3", "--traditional-match"}, "--traditional-match is a match of two engines"},
-		{"broker", []string{"--engines", file, "--round-robin", "--broker", "nats://127.0.0.1:1"}, "--broker plays a match of two engines"},
+		{"broker, log", []string{"--engines", file, "--round-robin", "--broker", "nats://127.0.0.1:1", "--log", "x"}, "--log with --broker"},
+		{"broker, no repeat", []string{"--engines", file, "--round-robin", "--broker", "nats://127.0.0.1:1", "--repeat=false"}, "--repeat=false with --broker"},
 	})
 }
 
