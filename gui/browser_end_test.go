@@ -390,3 +390,40 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 		return s.Busy == "false" && s.Fen == after("a1", "a4") && !eval[bool](tb, `!!document.querySelector('#movelist li.side-line-item')`)
 	})
 }
+
+// testResultCardInView plays a whole game against the engine in a small
+// window (the narrowest phone, or a phone held sideways), reviews it from
+// the result card and goes to a mistake: the card's buttons (Rematch, New
+// game, Review, ⚙, the mistakes, Explore), the score and Take back are in
+// view with the page not scrolled, before the review and at the mistake.
+func testResultCardInView(t *testing.T, browser context.Context, srv *guiServer, game string, w, h int64, seed uint64) {
+	tb := newTab(t, browser, srv)
+	tb.setViewport(w, h)
+	r, _ := openGame(tb, game, "south=human&north=sower&depth=2&animate=off")
+	playHuman(tb, r, rand.New(rand.NewPCG(seed, 0)), 1000)
+	if !r.g.Status().Over() {
+		t.Fatalf("the game did not end in %d plies", r.g.Ply())
+	}
+	waitControls(tb, "the result card", func(c controls) bool { return !c.CardHidden })
+	inView := func(when string, sels ...string) {
+		t.Helper()
+		for _, sel := range sels {
+			b := tb.steady(sel)
+			if b.Missing || b.Top < 0 || b.Left < 0 || b.Bottom > b.InnerHeight+0.5 || b.Right > b.InnerWidth+0.5 || b.ScrollY != 0 {
+				tb.fail("%dx%d %s, %s: %s is not in view: %+v", w, h, game, when, sel, b)
+			}
+		}
+	}
+	inView("the game over", "#rematch", "#again", "#end-review", "#end-settings", "#eval-now", "#takeback")
+	eval[bool](tb, `(() => { document.querySelector('#review-kind').value = 'depth'; document.querySelector('#review-value').value = '3'; return true; })()`)
+	tb.clickInView("#end-review")
+	waitControls(tb, "the review in the result card", func(c controls) bool { return c.Accuracy != "" })
+	inView("reviewed", "#rematch", "#again", "#end-settings", "#prev-mistake", "#next-mistake", "#eval-now", "#takeback")
+	if eval[bool](tb, `document.querySelector('#next-mistake').disabled`) {
+		t.Fatalf("%dx%d %s: no mistake in the review of a game of random moves", w, h, game)
+	}
+	tb.clickInView("#next-mistake")
+	waitControls(tb, "a mistake's better move", func(c controls) bool { return strings.Contains(c.CardText, "Explore") })
+	inView("at a mistake", "#rematch", "#again", "#end-settings", "#prev-mistake", "#next-mistake", "#end-explore", "#eval-now", "#takeback")
+	tb.screenshot("mistake")
+}

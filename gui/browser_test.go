@@ -94,6 +94,15 @@ func TestBrowser(t *testing.T) {
 		{"traditional match", false, testTraditionalMatch},
 		{"wins in N", false, testWinsIn},
 		{"phone whole story", false, testPhoneWholeStory},
+		{"result card katro 360x740", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testResultCardInView(t, browser, srv, board.NameKatro, 360, 740, 71)
+		}},
+		{"result card katro-6x3 360x740", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testResultCardInView(t, browser, srv, board.NameKatro6x3, 360, 740, 72)
+		}},
+		{"result card hoyito3 844x390", false, func(t *testing.T, browser context.Context, srv *guiServer) {
+			testResultCardInView(t, browser, srv, board.NameHoyito3, 844, 390, 73)
+		}},
 		{"pause after a review", false, testPauseAfterReview},
 		{"hints and resign", false, testHintsAndResign},
 		{"side lines", false, testSideLinesPage},

@@ -149,7 +149,9 @@ type plyMsg struct {
 	Play      *evalMsg `json:"play,omitempty"`
 	PlayDepth int      `json:"playDepth,omitempty"`
 	// Source is "tables" when Eval is the endgame tables' exact result
-	// of the position after the ply (tablesPly), "" otherwise.
+	// of the position after the ply, "result" when it is the final
+	// margin of a game that ended inside the tables (tablesPly), ""
+	// otherwise.
 	Source string `json:"source,omitempty"`
 }
 

@@ -74,7 +74,7 @@ func (s *session) sendState(g *board.Game) {
 		s.reviewPly(&pm, i)
 		replay.Play(mv)
 		after := replay.Position()
-		s.tablesPly(&pm, &after, replay.Status().Over() || s.lostAt(i+1) != nil)
+		s.tablesPly(&pm, &q, &after, replay.Status(), s.lostAt(i+1) != nil)
 		m.Moves = append(m.Moves, pm)
 	}
 	if s.limit.HasClock() {

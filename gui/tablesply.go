@@ -48,18 +48,33 @@ func (s *Server) tablesExact(p *board.Position, over bool) *tableValue {
 // tablesPly makes the tables' exact result of the position after a ply
 // its score, when they know it: the move list and the graph then show
 // the result, marked exact and credited to the tables, not the depth-1
-// estimate of an engine that answers from them. The engine's own score
-// is kept as the ply's score in play.
-func (s *session) tablesPly(pm *plyMsg, after *board.Position, over bool) {
-	val := s.srv.tablesExact(after, over)
-	if val == nil {
+// estimate of an engine that answers from them. The ply that ends a game
+// played inside the tables (the tables knew the position before it
+// exactly) is scored with the game's final margin, exact, credited to
+// the game's result. The engine's own score is kept as the ply's score
+// in play.
+func (s *session) tablesPly(pm *plyMsg, before, after *board.Position, st board.Status, lost bool) {
+	var cp int
+	switch {
+	case lost:
 		return
+	case st.Over():
+		if s.srv.tablesExact(before, false) == nil {
+			return
+		}
+		cp = 100 * (st.Seeds[board.South] - st.Seeds[board.North])
+		pm.Source = "result"
+	default:
+		val := s.srv.tablesExact(after, false)
+		if val == nil {
+			return
+		}
+		cp = 100 * val.Margin
+		pm.Source = "tables"
 	}
 	if pm.Play == nil && pm.Review == nil {
 		pm.Play, pm.PlayDepth = pm.Eval, pm.Depth
 	}
-	cp := 100 * val.Margin
 	pm.Eval = &evalMsg{CP: &cp, Proven: true, Exact: true}
 	pm.Depth = 0
-	pm.Source = "tables"
 }

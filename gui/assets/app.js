@@ -665,7 +665,7 @@ function shownEval(s) {
 // game's review (it scores the position after every ply), else the
 // engine that played it.
 function plySource(m) {
-  if (m.source === 'tables') return { source: 'tables' };
+  if (m.source === 'tables' || m.source === 'result') return { source: m.source };
   const r = m.review;
   return { source: r && (r.cp !== undefined || r.mate !== undefined) ? 'review' : 'engine' };
 }
@@ -674,6 +674,7 @@ function plySource(m) {
 function plyCredit(m) {
   const src = plySource(m).source;
   if (src === 'tables') return 'the tables';
+  if (src === 'result') return "the game's result";
   if (src === 'review') return 'the review';
   return `${m.side === 'S' ? 'South' : 'North'}'s engine (${m.by})`;
 }

@@ -112,6 +112,14 @@ export function fitBoard(s) {
     best.size = Math.max(min, best.size - Math.ceil(over / s.rows));
     apply(best);
   }
+  // Beside the board, a finished game's result card (its review, its
+  // buttons) is in the column: a smaller board widens the column, which
+  // then takes fewer rows, until the card is in view.
+  for (let k = 0; k < 20 && best === beside && !card.hidden && best.size > min; k++) {
+    if (bottom('#end-card') + margin <= innerHeight) break;
+    best.size = Math.max(min, best.size - 2);
+    apply(best);
+  }
 }
 
 // revealBoard scrolls the page to the board's panel when the board is

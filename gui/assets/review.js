@@ -78,7 +78,8 @@ function plyNote(s, send, sideLine) {
   const play = evalView(m.play, s.family);
   if (after) {
     const sc = Object.assign(document.createElement('span'), { className: 'review-scores' });
-    const by = m.source === 'tables' ? 'by the tables' : `by the review${m.depth ? ' (depth ' + m.depth + ')' : ''}`;
+    const by = m.source === 'tables' ? 'by the tables' : m.source === 'result' ? "by the game's result"
+      : `by the review${m.depth ? ' (depth ' + m.depth + ')' : ''}`;
     sc.textContent = ` After it: ${after.main} ${by}` +
       (play ? `; ${play.main} in play (${m.by}${m.playDepth ? ', depth ' + m.playDepth : ''})` : '') + '.';
     p.append(sc);
