@@ -77,10 +77,14 @@ func allowDownloads(tb *tab) string {
 	return dir
 }
 
+// downloadWait bounds the wait for a download: generous, since a loaded
+// machine once took more than 10 s to write a match's record.
+const downloadWait = 60 * time.Second
+
 // waitDownload waits for a finished download ending in ext.
 func waitDownload(t *testing.T, dir, ext string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(downloadWait)
 	for time.Now().Before(deadline) {
 		fs, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
 		if len(fs) == 1 {
@@ -91,7 +95,7 @@ func waitDownload(t *testing.T, dir, ext string) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 	all, _ := filepath.Glob(filepath.Join(dir, "*"))
-	t.Fatalf("no %s download in 10 s; the directory has %v", ext, all)
+	t.Fatalf("no %s download in %v; the directory has %v", ext, downloadWait, all)
 	return ""
 }
 
