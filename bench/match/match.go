@@ -89,8 +89,8 @@ type Config struct {
 	Resign *ResignRule
 	Draw   *DrawRule
 	// Proven, if set, is asked after every move whether the position's
-	// result is proven (by a proof book, by endgame tables, which the
-	// arbiter does not read itself): if so the game is adjudicated to it,
+	// result is proven (by a proof book, by endgame tables, by a bounded
+	// proof search, which the arbiter does not run itself): if so the game is adjudicated to it,
 	// with the reason Proven gives. history holds the keys of the game's
 	// positions before p (board.Game.History), which the repetition rule
 	// may need; Proven must not change it. It is called from several
