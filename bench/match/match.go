@@ -90,11 +90,11 @@ type Config struct {
 	Draw   *DrawRule
 	// Proven, if set, is asked after every move whether the position's
 	// result is proven (by a proof book, by endgame tables, by a bounded
-	// proof search, which the arbiter does not run itself): if so the game is adjudicated to it,
-	// with the reason Proven gives. history holds the keys of the game's
-	// positions before p (board.Game.History), which the repetition rule
-	// may need; Proven must not change it. It is called from several
-	// goroutines at once.
+	// proof search, which the arbiter does not run itself): if so the
+	// game is adjudicated to it, with the reason Proven gives. history
+	// holds the keys of the game's positions before p
+	// (board.Game.History), which the repetition rule may need; Proven
+	// must not change it. It is called from several goroutines at once.
 	Proven func(p board.Position, history []uint64) (board.Result, string, bool)
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
