@@ -228,7 +228,7 @@ func (c *cli) match(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if f.proven {
-		if conf.Proven, err = c.provenBy(ctx, cfg.Variant, f.adjNodes, f.adjEvery); err != nil {
+		if err := c.adjudicateProven(ctx, conf, cfg.Variant, f.adjNodes, f.adjEvery); err != nil {
 			return err
 		}
 	}
@@ -319,37 +319,42 @@ func (c *cli) match(args []string) error {
 // it is proven, and why.
 type judgeFunc func(p board.Position, history []uint64) (board.Result, string, bool)
 
-// provenBy returns what --adjudicate-proven asks after every move: the
-// result the proof book of v's game proves (katro-4x6), or else, at the
-// game's first ply and every every plies after it, the win a df-pn
-// search within nodes nodes a side proves (nodes 0: the book alone).
-func (c *cli) provenBy(ctx context.Context, v *board.Variant, nodes uint64, every int) (judgeFunc, error) {
+// adjudicateProven sets what --adjudicate-proven asks after every move
+// of conf's games: the result the proof book of v's game proves
+// (katro-4x6), or else, at the game's first ply and every every plies
+// after it, the win a df-pn search within nodes nodes proves (nodes 0:
+// the book alone), with a solver for each game worker.
+func (c *cli) adjudicateProven(ctx context.Context, conf *match.Config, v *board.Variant, nodes uint64, every int) error {
 	if v.Family() != board.Katro {
-		return nil, usagef("--adjudicate-proven: the proofs are of Katro games, not %s (whose endgame tables adjudicate with --tables)", v.Name())
+		return usagef("--adjudicate-proven: the proofs are of Katro games, not %s (whose endgame tables adjudicate with --tables)", v.Name())
 	}
 	var byBook judgeFunc
 	if len(book.Files(c.proofs, v.Name())) > 0 {
 		var err error
 		if byBook, err = c.bookJudge(ctx, v); err != nil {
-			return nil, err
+			return err
 		}
 	} else if nodes == 0 {
-		return nil, usagef("--adjudicate-proven with --adjudicate-nodes 0: no proof book for %s (there is one for %s), and no df-pn search", v.Name(), strings.Join(book.Games(c.proofs), ", "))
+		return usagef("--adjudicate-proven with --adjudicate-nodes 0: no proof book for %s (there is one for %s), and no df-pn search", v.Name(), strings.Join(book.Games(c.proofs), ", "))
 	}
 	if nodes == 0 {
-		return byBook, nil
+		conf.Proven = byBook
+		return nil
 	}
 	fmt.Fprintf(c.stderr, "Adjudicating by df-pn: %d nodes for each side's win, at ply 1 and every %d plies after it\n", nodes, every)
-	d := newDfpnJudge(nodes, every)
-	if byBook == nil {
-		return d.judge, nil
-	}
-	return func(p board.Position, history []uint64) (board.Result, string, bool) {
-		if res, why, ok := byBook(p, history); ok {
-			return res, why, ok
+	conf.NewProven = func() func(board.Position, []uint64) (board.Result, string, bool) {
+		d := newDfpnJudge(nodes, every)
+		if byBook == nil {
+			return d.judge
 		}
-		return d.judge(p, history)
-	}, nil
+		return func(p board.Position, history []uint64) (board.Result, string, bool) {
+			if res, why, ok := byBook(p, history); ok {
+				return res, why, ok
+			}
+			return d.judge(p, history)
+		}
+	}
+	return nil
 }
 
 // bookJudge loads the proof book of v's game and returns the result it

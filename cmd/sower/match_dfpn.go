@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"sync"
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search/dfpn"
@@ -27,24 +26,18 @@ const (
 // (--adjudicate-proven): at the game's first ply and every every plies
 // after it, each side's win is asked of df-pn within nodes nodes, with the
 // game's history (so that the repetition rule and the no-capture clock
-// are those of the game), and a proven win ends the game. Each game
-// searches with a solver of its own, taken from a pool for the match,
-// and cleared at the game's first search: its table carries over between
-// the searches of one game, and a game's adjudications do not depend on
-// the other games or on their order. It is safe for concurrent use.
+// are those of the game), and a proven win ends the game. A judge serves
+// one game worker (match.Config.NewProven): its games come one at a time,
+// each move in order, and it keeps its solver's table from one search of
+// a game to the next, cleared at each game's first search, so that a
+// game's adjudications depend neither on the other games nor on their
+// order. It is not safe for concurrent use.
 type dfpnJudge struct {
 	nodes uint64
 	every int
-
-	mu   sync.Mutex
-	free []*gameProver // the solvers no game is using now
-}
-
-// gameProver is a solver and the game it last searched.
-type gameProver struct {
-	s *dfpn.Solver
-	// keys are the history of the position it last searched, with that
-	// position's key: the game's next searches have them as their
+	s     *dfpn.Solver // made at the first search
+	// keys are the history of the position last searched, with that
+	// position's key: the same game's next searches have them as their
 	// history's start.
 	keys []uint64
 }
@@ -61,14 +54,13 @@ func (j *dfpnJudge) judge(p board.Position, history []uint64) (board.Result, str
 	if p.Variant().Family() != board.Katro || (len(history)-1)%j.every != 0 {
 		return board.None, "", false
 	}
-	gp, err := j.take(history)
-	if err != nil {
+	if err := j.ready(history); err != nil {
 		return board.None, "", false
 	}
-	defer j.give(gp, history, p.Key())
+	j.keys = append(append(j.keys[:0], history...), p.Key())
 	var nodes uint64
 	for _, attacker := range [2]board.Side{p.Side(), p.Side().Other()} {
-		b, n, err := gp.s.ProveWithin(context.Background(), p, history, attacker, j.nodes, nil)
+		b, n, err := j.s.ProveWithin(context.Background(), p, history, attacker, j.nodes, nil)
 		nodes += n
 		if err != nil {
 			return board.None, "", false
@@ -84,43 +76,19 @@ func (j *dfpnJudge) judge(p board.Position, history []uint64) (board.Result, str
 	return board.None, "", false
 }
 
-// take returns the solver that last searched the game history continues,
-// or another, cleared, or a new one when every solver is in use.
-func (j *dfpnJudge) take(history []uint64) (*gameProver, error) {
-	j.mu.Lock()
-	i := slices.IndexFunc(j.free, func(gp *gameProver) bool {
-		return len(gp.keys) <= len(history) && slices.Equal(gp.keys, history[:len(gp.keys)])
-	})
-	var gp *gameProver
-	switch {
-	case i >= 0:
-		gp = j.free[i]
-		j.free = slices.Delete(j.free, i, i+1)
-	case len(j.free) > 0:
-		gp = j.free[len(j.free)-1]
-		j.free = j.free[:len(j.free)-1]
-	}
-	j.mu.Unlock()
-	if i >= 0 {
-		return gp, nil
-	}
-	if gp == nil {
+// ready makes the solver at the first search, and clears its table when
+// history does not continue the game last searched.
+func (j *dfpnJudge) ready(history []uint64) error {
+	if j.s == nil {
 		s, err := dfpn.New(dfpn.Config{HashMiB: proofJudgeMiB})
 		if err != nil {
-			return nil, err
+			return err
 		}
-		return &gameProver{s: s}, nil
+		j.s = s
+		return nil
 	}
-	gp.s.Clear() // another game's
-	gp.keys = gp.keys[:0]
-	return gp, nil
-}
-
-// give returns gp to the pool after searching the position of key after
-// history.
-func (j *dfpnJudge) give(gp *gameProver, history []uint64, key uint64) {
-	gp.keys = append(append(gp.keys[:0], history...), key)
-	j.mu.Lock()
-	j.free = append(j.free, gp)
-	j.mu.Unlock()
+	if len(j.keys) > len(history) || !slices.Equal(j.keys, history[:len(j.keys)]) {
+		j.s.Clear() // another game's
+	}
+	return nil
 }

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/sower-engine/sower/bench/record"
@@ -136,14 +135,13 @@ func TestDfpnJudgeHistory(t *testing.T) {
 	}
 }
 
-// TestDfpnJudgeGames judges the plies of several games at once, each
-// game's plies in order up to its adjudication, and checks that every
-// answer (with the nodes it took) is the one a judge of its own gives the
-// game alone: a game's adjudications depend neither on the other games
-// nor on which solver of the pool served it, nor on a game the solver
-// searched before.
+// TestDfpnJudgeGames plays games one after another on one judge, as a
+// game worker does, each game's plies in order up to its adjudication,
+// the same game twice in a row among them, and checks that every answer
+// (with the nodes it took) is the one a judge of its own gives the game:
+// a game's adjudications do not depend on the games before it.
 func TestDfpnJudgeGames(t *testing.T) {
-	starts := []string{quickLoss, slowLoss, moverWins, quickLoss}
+	starts := []string{quickLoss, slowLoss, moverWins, moverWins, quickLoss}
 	type answer struct {
 		why string
 		ok  bool
@@ -163,32 +161,15 @@ func TestDfpnJudgeGames(t *testing.T) {
 			}
 		}
 	}
-	alone := make([][]answer, len(starts))
+	worker := newDfpnJudge(700, 1)
 	for i, s := range starts {
-		alone[i] = play(newDfpnJudge(700, 1), s)
-	}
-	shared := newDfpnJudge(700, 1)
-	together := make([][]answer, len(starts))
-	var wg sync.WaitGroup
-	for i, s := range starts {
-		wg.Go(func() { together[i] = play(shared, s) })
-	}
-	wg.Wait()
-	// A game played twice in a row, on the one solver: the second time
-	// its table is cleared first.
-	one := newDfpnJudge(700, 1)
-	play(one, starts[2])
-	again := play(one, starts[2])
-	for i := range starts {
-		if fmt.Sprint(together[i]) != fmt.Sprint(alone[i]) {
-			t.Errorf("game %d: %v together, %v alone", i, together[i], alone[i])
+		alone := play(newDfpnJudge(700, 1), s)
+		if got := play(worker, s); fmt.Sprint(got) != fmt.Sprint(alone) {
+			t.Errorf("game %d: %v after the others, %v alone", i, got, alone)
 		}
-	}
-	if fmt.Sprint(again) != fmt.Sprint(alone[2]) {
-		t.Errorf("the game played again: %v, %v the first time", again, alone[2])
-	}
-	if !strings.Contains(fmt.Sprint(alone), "df-pn proves") {
-		t.Errorf("no game adjudicated: %v", alone)
+		if !strings.Contains(fmt.Sprint(alone), "df-pn proves") {
+			t.Errorf("game %d not adjudicated: %v", i, alone)
+		}
 	}
 }
 
