@@ -1,7 +1,10 @@
 package match
 
 import (
+	"fmt"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/sower-engine/sower/bench/record"
@@ -207,5 +210,47 @@ func TestSowerAdjudication(t *testing.T) {
 	}
 	if adjudicated == 0 {
 		t.Error("no game adjudicated by a resign margin of one centi-seed")
+	}
+}
+
+// TestNewProven plays built-in games on two workers with a judge of each
+// worker's own (Config.NewProven) that ends each game at its third ply:
+// at most one judge a worker is made, each is asked one ply at a time,
+// and every game is adjudicated with its judge's reason.
+func TestNewProven(t *testing.T) {
+	var mu sync.Mutex
+	made := 0
+	cfg := Config{
+		Variant: variant(t, board.NameKatro4x4), Games: 8, Concurrency: 2, RandomPlies: 2, Seed: 3,
+		Engines: [2]EngineSpec{builtin("random"), builtin("greedy")},
+		NewProven: func() func(board.Position, []uint64) (board.Result, string, bool) {
+			mu.Lock()
+			made++
+			n := made
+			mu.Unlock()
+			var busy atomic.Bool
+			return func(p board.Position, history []uint64) (board.Result, string, bool) {
+				if !busy.CompareAndSwap(false, true) {
+					t.Errorf("judge %d asked by two games at once", n)
+				}
+				defer busy.Store(false)
+				if len(history) < 3 {
+					return board.None, "", false
+				}
+				return board.SouthWins, fmt.Sprintf("proof adjudication: judge %d", n), true
+			}
+		},
+	}
+	_, recs, _ := run(t, cfg)
+	if made < 1 || made > 2 {
+		t.Errorf("%d judges made for two workers", made)
+	}
+	for _, r := range recs {
+		if r.Termination != record.Adjudication || len(r.Moves) != 3 || r.Winner != "south" || !strings.HasPrefix(r.Reason, "proof adjudication: judge ") {
+			t.Errorf("game %d: %s %s after %d plies (%s)", r.Game, r.Termination, r.Winner, len(r.Moves), r.Reason)
+		}
+	}
+	if len(recs) != 8 {
+		t.Errorf("%d games", len(recs))
 	}
 }

@@ -62,8 +62,9 @@
 // engines' scores, as cutechess-cli's -resign and -draw do: a win both
 // engines agree on for K moves each, or a draw both score near zero for
 // K moves each after the first P plies. Config.Proven adjudicates a
-// position whose result is proven, by a proof book the caller reads (the
-// arbiter reads neither the book nor the tables). The record's
+// position whose result is proven, by a proof book, endgame tables or a
+// bounded proof search the caller provides (the arbiter itself reads
+// neither the book nor the tables, and searches nothing). The record's
 // termination is record.Adjudication and its reason names the rule.
 //
 // # Openings and pairs

@@ -89,13 +89,19 @@ type Config struct {
 	Resign *ResignRule
 	Draw   *DrawRule
 	// Proven, if set, is asked after every move whether the position's
-	// result is proven (by a proof book, by endgame tables, which the
-	// arbiter does not read itself): if so the game is adjudicated to it,
-	// with the reason Proven gives. history holds the keys of the game's
-	// positions before p (board.Game.History), which the repetition rule
-	// may need; Proven must not change it. It is called from several
-	// goroutines at once.
+	// result is proven (by a proof book, by endgame tables, by a bounded
+	// proof search, which the arbiter does not run itself): if so the
+	// game is adjudicated to it, with the reason Proven gives. history
+	// holds the keys of the game's positions before p
+	// (board.Game.History), which the repetition rule may need; Proven
+	// must not change it. It is called from several goroutines at once.
 	Proven func(p board.Position, history []uint64) (board.Result, string, bool)
+	// NewProven, if set, is called once for each game worker (each plays
+	// one game at a time, its moves in order) and returns the function
+	// that worker's games ask instead of Proven: a judge that keeps state
+	// from one move of a game to the next, such as a proof search's
+	// table, gets one of its own for each worker and needs no lock.
+	NewProven func() func(p board.Position, history []uint64) (board.Result, string, bool)
 	// SPRT, if set, is tested on the game pairs after every pair; the
 	// match stops when it accepts a hypothesis.
 	SPRT *SPRT
@@ -406,6 +412,9 @@ func (c *Config) noteOpenings(openings []board.Position, replays bool) {
 // runner.ids), so that an engine's process serves the games that follow.
 type worker struct {
 	players map[int]player
+	// proven is the worker's own Config.NewProven judge, made with its
+	// first game.
+	proven func(p board.Position, history []uint64) (board.Result, string, bool)
 }
 
 func newWorker() *worker { return &worker{players: map[int]player{}} }
@@ -681,8 +690,8 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 			continue
 		}
 		res, why, ok := adj.add(side, rep.Info)
-		if !ok && r.cfg.Proven != nil {
-			res, why, ok = r.cfg.Proven(g.Position(), g.History())
+		if judge := r.provenOf(w); !ok && judge != nil {
+			res, why, ok = judge(g.Position(), g.History())
 		}
 		if ok {
 			endPonders()
@@ -701,6 +710,18 @@ func (r *runner) play(ctx context.Context, w *worker, idx int, open board.Positi
 	endPonders()
 	rec.Finish(g)
 	return rec
+}
+
+// provenOf returns what w's games ask after every move: w's own
+// Config.NewProven judge (made the first time), or else Config.Proven.
+func (r *runner) provenOf(w *worker) func(p board.Position, history []uint64) (board.Result, string, bool) {
+	if r.cfg.NewProven == nil {
+		return r.cfg.Proven
+	}
+	if w.proven == nil {
+		w.proven = r.cfg.NewProven()
+	}
+	return w.proven
 }
 
 // finish counts a finished game, writes its records and progress, and

@@ -26,6 +26,8 @@ type matchFlags struct {
 	chosen, each          []string
 	gauntlet, roundRobin  bool
 	proven                bool
+	adjNodes              uint64
+	adjEvery              int
 	tablesDir             string
 	anchor                string
 	tc                    string
@@ -135,7 +137,9 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
 	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
 	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
-	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a game as soon as the proof book proves its result (katro-4x6)")
+	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a Katro game as soon as its result is proven: by the proof book (katro-4x6) after every move, or by a bounded df-pn search")
+	fs.Uint64Var(&f.adjNodes, "adjudicate-nodes", defaultAdjudicateNodes, "--adjudicate-proven: df-pn nodes for each side's win (0: the proof book alone)")
+	fs.IntVar(&f.adjEvery, "adjudicate-every", defaultAdjudicateEvery, "--adjudicate-proven: search with df-pn at the game's first ply and every this many plies after it")
 	fs.StringVar(&f.tablesDir, "tables", "", "end a hoyito3 game as soon as its position is in the endgame tables of this directory, with their exact result under the game's rules")
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
@@ -177,7 +181,10 @@ func (c *cli) match(args []string) error {
 		return err
 	}
 	if f.proven && onBroker.url != "" {
-		return usagef("--adjudicate-proven with --broker: the workers do not read the proof book")
+		return usagef("--adjudicate-proven with --broker: the workers do not adjudicate by proof")
+	}
+	if err := f.proofFlags(fs.Changed("adjudicate-nodes"), fs.Changed("adjudicate-every")); err != nil {
+		return err
 	}
 	if f.tablesDir != "" && onBroker.url != "" {
 		return usagef("--tables with --broker: the workers do not read the endgame tables")
@@ -221,7 +228,7 @@ func (c *cli) match(args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if f.proven {
-		if conf.Proven, err = c.provenBy(ctx, cfg.Variant); err != nil {
+		if err := c.adjudicateProven(ctx, conf, cfg.Variant, f.adjNodes, f.adjEvery); err != nil {
 			return err
 		}
 	}
@@ -307,15 +314,55 @@ func (c *cli) match(args []string) error {
 	return nil
 }
 
-// provenBy loads the proof book of v's game and returns what
-// --adjudicate-proven asks of it after every move: the result it proves.
-func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Position, []uint64) (board.Result, string, bool), error) {
+// judgeFunc is what Config.Proven asks after every move: the result of
+// the position reached after the positions whose keys are history, when
+// it is proven, and why.
+type judgeFunc func(p board.Position, history []uint64) (board.Result, string, bool)
+
+// adjudicateProven sets what --adjudicate-proven asks after every move
+// of conf's games: the result the proof book of v's game proves
+// (katro-4x6), or else, at the game's first ply and every every plies
+// after it, the win a df-pn search within nodes nodes proves (nodes 0:
+// the book alone), with a solver for each game worker.
+func (c *cli) adjudicateProven(ctx context.Context, conf *match.Config, v *board.Variant, nodes uint64, every int) error {
+	if v.Family() != board.Katro {
+		return usagef("--adjudicate-proven: the proofs are of Katro games, not %s (whose endgame tables adjudicate with --tables)", v.Name())
+	}
+	var byBook judgeFunc
+	if len(book.Files(c.proofs, v.Name())) > 0 {
+		var err error
+		if byBook, err = c.bookJudge(ctx, v); err != nil {
+			return err
+		}
+	} else if nodes == 0 {
+		return usagef("--adjudicate-proven with --adjudicate-nodes 0: no proof book for %s (there is one for %s), and no df-pn search", v.Name(), strings.Join(book.Games(c.proofs), ", "))
+	}
+	if nodes == 0 {
+		conf.Proven = byBook
+		return nil
+	}
+	fmt.Fprintf(c.stderr, "Adjudicating by df-pn: %d nodes for each side's win, at ply 1 and every %d plies after it\n", nodes, every)
+	conf.NewProven = func() func(board.Position, []uint64) (board.Result, string, bool) {
+		d := newDfpnJudge(nodes, every)
+		if byBook == nil {
+			return d.judge
+		}
+		return func(p board.Position, history []uint64) (board.Result, string, bool) {
+			if res, why, ok := byBook(p, history); ok {
+				return res, why, ok
+			}
+			return d.judge(p, history)
+		}
+	}
+	return nil
+}
+
+// bookJudge loads the proof book of v's game and returns the result it
+// proves of a position.
+func (c *cli) bookJudge(ctx context.Context, v *board.Variant) (judgeFunc, error) {
 	lib := &book.Library{FS: c.proofs}
 	if c.proofs == nil {
 		lib.CacheDir = book.DefaultCacheDir()
-	}
-	if len(book.Files(c.proofs, v.Name())) == 0 {
-		return nil, usagef("--adjudicate-proven: no proof book for %s (there is one for %s)", v.Name(), strings.Join(book.Games(c.proofs), ", "))
 	}
 	fmt.Fprintf(c.stderr, "Loading the proof book of %s (from its cache, or the certificates the first time: half a minute)\n", v.Name())
 	b, err := lib.Wait(ctx, v.Name())
@@ -340,6 +387,18 @@ func (c *cli) provenBy(ctx context.Context, v *board.Variant) (func(board.Positi
 		}
 		return res, fmt.Sprintf("proof adjudication: the proof book has %s winning within %d plies", winner, plies), true
 	}, nil
+}
+
+// proofFlags refuses --adjudicate-nodes and --adjudicate-every without
+// --adjudicate-proven, and a schedule below one ply.
+func (f *matchFlags) proofFlags(nodesSet, everySet bool) error {
+	switch {
+	case (nodesSet || everySet) && !f.proven:
+		return usagef("--adjudicate-nodes and --adjudicate-every set --adjudicate-proven's df-pn search: add --adjudicate-proven")
+	case f.adjEvery < 1:
+		return usagef("--adjudicate-every %d: want 1 or more plies", f.adjEvery)
+	}
+	return nil
 }
 
 // adjudication reads --resign and --draw into cfg.

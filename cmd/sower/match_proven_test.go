@@ -62,9 +62,10 @@ func TestMatchAdjudicateProven(t *testing.T) {
 		}
 	}
 
-	// A game without a book, and the broker, are refused.
+	// A Katro game without a book and without df-pn, and the broker, are
+	// refused.
 	for _, args := range [][]string{
-		{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", "katro", "--adjudicate-proven"},
+		{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", "katro", "--adjudicate-proven", "--adjudicate-nodes", "0"},
 		{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", board.NameKatro4x6, "--adjudicate-proven", "--broker", "nats://127.0.0.1:1"},
 	} {
 		c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, proofs: proofs}
