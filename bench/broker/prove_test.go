@@ -355,3 +355,66 @@ func TestSolveOtherBuild(t *testing.T) {
 		t.Errorf("the tree was settled by a worker of another build: pn %d dn %d", pn, dn)
 	}
 }
+
+// TestSolvePreferredWorkerGone: the root's result comes from a worker
+// that then is gone, so the root's children prefer it; the live worker
+// hands each back once and then searches it, and the proof ends as the
+// local one.
+func TestSolvePreferredWorkerGone(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	done := startProof(ctx, t, srv, job)
+	c := dial(t, srv)
+	msg, task := takeTask(ctx, t, c, job.ID)
+	// Open numbers after the whole leaf budget: the root is expanded next.
+	p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 100}
+	b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "gone", Proof: p})
+	if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
+		t.Fatal(err)
+	}
+	_ = msg.DoubleAck(ctx)
+	var workerOut sowertest.SyncBuffer
+	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &workerOut})()
+	finishProof(t, done, job, &progress)
+	out := workerOut.String()
+	if !strings.Contains(out, "handed back once for worker gone") || !strings.Contains(out, "searched (slot 1)") {
+		t.Errorf("the live worker did not hand back the tasks preferring the worker gone, then search them:\n%s", out)
+	}
+}
+
+// TestSolveStalledSearch: a worker whose search hangs while its process
+// lives stops telling the broker the task is in progress, so that after
+// AckWait a live worker searches it, and the proof ends as the local one.
+func TestSolveStalledSearch(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	done := startProof(ctx, t, srv, job)
+	// The stalled worker takes the root's task, alone, and its one slot
+	// hangs in it until the test ends.
+	var stuckOut sowertest.SyncBuffer
+	stuck := &Worker{Name: "stuck", CacheDir: t.TempDir(), Build: testBuild, Progress: &stuckOut}
+	stuck.stall = func(ctx context.Context) { <-ctx.Done() }
+	defer serveWorker(ctx, t, srv, stuck)()
+	var liveOut sowertest.SyncBuffer
+	for !strings.Contains(stuckOut.String(), "started") {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the worker that stalls took no task")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &liveOut})()
+	finishProof(t, done, job, &progress)
+	if !strings.Contains(liveOut.String(), "proof task 0 (the root) of p searched") {
+		t.Errorf("the live worker did not search the stalled root's task:\n%s", liveOut.String())
+	}
+	if !strings.Contains(stuckOut.String(), "the search has made no progress for") {
+		t.Errorf("the stalled worker did not say its search stopped:\n%s", stuckOut.String())
+	}
+}

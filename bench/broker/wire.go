@@ -18,8 +18,9 @@ import (
 // Version is the version of the task and result messages; a worker refuses
 // a task of another version and says so. Version 3 added clocks with
 // periods (timecontrol.Limit.Moves) and the adjudication rules; version 4
-// the proof tasks (Task.Proof, Result.Proof).
-const Version = 4
+// the proof tasks (Task.Proof, Result.Proof); version 5 a proof task's
+// preferred worker (ProofTask.Prefer).
+const Version = 5
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (
