@@ -353,9 +353,9 @@ func TestWorkerRefusesTask(t *testing.T) {
 	missing.Engines[0] = Engine{Name: "gone", SHA256: strings.Repeat("a", 64)}
 	tasks := map[string]string{
 		`{"v":1,"match":"odd","pair":0}`:                                                   "task version 1",
-		`{"v":4,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
-		`{"v":4,"match":"odd","pair":2,"datagen":{"games":4},"games":[1,1]}`:               "game 1 twice",
-		`{"v":4,"match":"odd","pair":2,"setup":{"games":2}}`:                               "pair 3 of a match of 2 games",
+		`{"v":5,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:               "a task of other in the queue of odd",
+		`{"v":5,"match":"odd","pair":2,"datagen":{"games":4},"games":[1,1]}`:               "game 1 twice",
+		`{"v":5,"match":"odd","pair":2,"setup":{"games":2}}`:                               "pair 3 of a match of 2 games",
 		encode(Task{Version: Version, Match: "odd", Pair: 3, Setup: noHash}):               "engine1: \"\" is not a SHA-256",
 		encode(Task{Version: Version, Match: "odd", Pair: 4, Setup: setup, Opening: "no"}): "the opening \"no\"",
 		encode(Task{Version: Version, Match: "odd", Pair: 5, Setup: noBuild}):              "a built-in player in a task that names no build",

@@ -33,7 +33,7 @@ type prover struct {
 // error; a failure to reach the store is a *retryError.
 func (s *slot) prove(ctx context.Context, t *Task, ackWait time.Duration, live *liveness) (*ProofResult, error) {
 	p := t.Proof
-	if why := s.w.Build.refuses(Build{Version: p.Sower, SHA256: p.Build}); why != "" {
+	if why := s.w.Build.refuses(Build{Version: p.Sower, SHA256: p.Build}, proofWork); why != "" {
 		return nil, errors.New(why)
 	}
 	attacker, err := p.attacker()

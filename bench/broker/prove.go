@@ -267,7 +267,8 @@ func (j *proofJob) enter(pr *ProofResult) error {
 	b := dfpn.Bounds{PN: pr.PN, DN: pr.DN, Plies: pr.Plies, OnPath: pr.OnPath}
 	if pr.PN == 0 {
 		if !j.Tree.IsOpenLeaf(path) {
-			return split.ErrNotOpen // its piece is not needed
+			j.dropPiece(pr.Piece) // not needed: the leaf is settled or expanded
+			return split.ErrNotOpen
 		}
 		data, err := j.fetchPiece(pr.Piece, pos, history)
 		if err != nil {

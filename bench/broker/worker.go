@@ -280,7 +280,7 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 // failure that may pass (a fetch that timed out) is a *retryError.
 func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) {
 	if t.Setup.builtin() {
-		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}); why != "" {
+		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}, gamesWork); why != "" {
 			return nil, errors.New(why)
 		}
 	}
