@@ -46,7 +46,7 @@ func reportEvery(ackWait time.Duration) time.Duration {
 
 // keepAlive tells the broker, until ctx ends, that task t is in
 // progress: every third of ackWait, or for a proof task (live not nil)
-// only when live has a sign of life since the last time. The worker's
+// only when live has a sign of life since the last time, or none yet. The worker's
 // progress says once when a proof task's search stops making progress.
 func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWait time.Duration, live *liveness) {
 	tk := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
@@ -60,7 +60,9 @@ func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWai
 		case <-tk.C:
 		}
 		if live != nil {
-			if b := live.beats.Load(); b != seen {
+			// Before the first sign the task is being set up (its table
+			// made, which takes a while for a large one): kept.
+			if b := live.beats.Load(); b == 0 || b != seen {
 				seen, since, noted = b, time.Now(), false
 			} else {
 				if !noted && time.Since(since) >= ackWait/2 {
