@@ -46,8 +46,9 @@ func reportEvery(ackWait time.Duration) time.Duration {
 
 // keepAlive tells the broker, until ctx ends, that task t is in
 // progress: every third of ackWait, or for a proof task (live not nil)
-// only when live has a sign of life since the last time, or none yet. The worker's
-// progress says once when a proof task's search stops making progress.
+// only when live has a sign of life since the last time, or none yet.
+// The worker's progress says once when a proof task's search stops
+// making progress.
 func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWait time.Duration, live *liveness) {
 	tk := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
 	defer tk.Stop()
