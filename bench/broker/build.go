@@ -52,15 +52,22 @@ func (b Build) String() string {
 	return fmt.Sprintf("sower %s (build %.12s)", b.Version, b.SHA256)
 }
 
-// refuses says why a worker of build b does not play a task whose games
-// are played by build run (a self-play run's, or a match's with a
-// built-in player), or returns "" when it plays it.
-func (b Build) refuses(run Build) string {
+// refuses says why a worker of build b does not take a task whose work
+// is done by build run (a self-play run's games, a match's with a
+// built-in player, a proof's leaf searches), or returns "" when it takes
+// it. work names that work in the message (gamesWork, proofWork).
+func (b Build) refuses(run Build, work string) string {
 	switch {
 	case b.check() != nil:
-		return "this worker does not know its own build, so it cannot play a run that names one"
+		return "this worker does not know its own build, so it cannot take a task that names one"
 	case run != b:
-		return fmt.Sprintf("this worker is %s; the run's games are played by %s (the same program on every machine)", b, run)
+		return fmt.Sprintf("this worker is %s; %s by %s (the same program on every machine)", b, work, run)
 	}
 	return ""
 }
+
+// The work a task's build does, as refuses names it.
+const (
+	gamesWork = "the run's games are played"
+	proofWork = "the proof's leaves are searched"
+)

@@ -514,12 +514,19 @@ func (co *coordinator) withdraw(ctx context.Context) {
 	}
 }
 
+// workersLookup bounds the count of the workers for a progress line: a
+// listing of the worker bucket begun as the broker goes down may never
+// end, and would hold the coordinator's loop.
+const workersLookup = 5 * time.Second
+
 // progress writes the job's progress line with the workers connected
 // and the tasks running.
 func (co *coordinator) progress(ctx context.Context) {
 	workers := 0
-	if kv, err := co.c.JS.KeyValue(ctx, WorkerBucket); err == nil {
-		if keys, err := kv.Keys(ctx); err == nil {
+	kctx, cancel := context.WithTimeout(ctx, workersLookup)
+	defer cancel()
+	if kv, err := co.c.JS.KeyValue(kctx, WorkerBucket); err == nil {
+		if keys, err := kv.Keys(kctx); err == nil {
 			workers = len(keys)
 		}
 	}

@@ -353,11 +353,11 @@ func TestWorkerRefusesTask(t *testing.T) {
 	missing.Engines[0] = Engine{Name: "gone", SHA256: strings.Repeat("a", 64)}
 	tasks := map[string]string{
 		`{"v":1,"match":"odd","pair":0}`:                                                         "task version 1",
-		`{"v":5,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:                     "a task of other in the queue of odd",
-		`{"v":5,"match":"odd","pair":2,"datagen":{"games":4},"games":[1,1]}`:                     "game 1 twice",
-		`{"v":5,"match":"odd","pair":2,"setup":{"games":2}}`:                                     "pair 3 of a match of 2 games",
-		`{"v":5,"match":"odd","pair":7,"setup":{"games":2},"tournament":{"pairing":2,"pair":1}}`: "pair 2 of a match of 2 games",
-		`{"v":5,"match":"odd","pair":8,"setup":{"games":2},"tournament":{"pairing":0,"pair":0}}`: "pairing 0 of a tournament",
+		`{"v":6,"match":"other","pair":1,"datagen":{"games":4},"games":[1]}`:                     "a task of other in the queue of odd",
+		`{"v":6,"match":"odd","pair":2,"datagen":{"games":4},"games":[1,1]}`:                     "game 1 twice",
+		`{"v":6,"match":"odd","pair":2,"setup":{"games":2}}`:                                     "pair 3 of a match of 2 games",
+		`{"v":6,"match":"odd","pair":7,"setup":{"games":2},"tournament":{"pairing":2,"pair":1}}`: "pair 2 of a match of 2 games",
+		`{"v":6,"match":"odd","pair":8,"setup":{"games":2},"tournament":{"pairing":0,"pair":0}}`: "pairing 0 of a tournament",
 		encode(Task{Version: Version, Match: "odd", Pair: 3, Setup: noHash}):                     "engine1: \"\" is not a SHA-256",
 		encode(Task{Version: Version, Match: "odd", Pair: 4, Setup: setup, Opening: "no"}):       "the opening \"no\"",
 		encode(Task{Version: Version, Match: "odd", Pair: 5, Setup: noBuild}):                    "a built-in player in a task that names no build",

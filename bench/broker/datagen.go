@@ -299,7 +299,7 @@ func gameData(v *board.Variant, gd *DatagenGame) (selfplay.GameData, error) {
 // playDatagen plays a datagen task's games. When ctx ends it returns
 // ctx's error.
 func playDatagen(ctx context.Context, t *Task, build Build) ([]DatagenGame, error) {
-	if why := build.refuses(Build{Version: t.Datagen.Sower, SHA256: t.Datagen.Build}); why != "" {
+	if why := build.refuses(Build{Version: t.Datagen.Sower, SHA256: t.Datagen.Build}, gamesWork); why != "" {
 		return nil, errors.New(why)
 	}
 	cfg, err := t.Datagen.config()

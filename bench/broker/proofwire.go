@@ -39,6 +39,11 @@ type ProofTask struct {
 	Path     string `json:"path"`
 	Position string `json:"position"`
 	Budget   uint64 `json:"budget"`
+	// Prefer names the worker that searched the leaf, or its parent,
+	// last: its table holds that search's work. Another worker hands the
+	// task back at its first delivery (passing), so that the preferred
+	// worker, if free, takes it; at the next delivery any worker does.
+	Prefer string `json:"prefer,omitempty"`
 }
 
 // ProofResult is a worker's answer to a proof task: the leaf it searched
@@ -71,8 +76,8 @@ func checkProofTask(p *ProofTask) error {
 		return refuse("a proof task with a budget of %d nodes", p.Budget)
 	case p.HashMiB < 1 || p.HashMiB > 1<<20:
 		return refuse("a proof task with a table of %d MiB", p.HashMiB)
-	case p.Round == "" || len(p.Round) > 64 || len(p.Path) > 8*dfpn.MaxDepth:
-		return refuse("a proof task with a round or path out of bounds")
+	case p.Round == "" || len(p.Round) > 64 || len(p.Path) > 8*dfpn.MaxDepth || len(p.Prefer) > 256:
+		return refuse("a proof task with a round, path or preferred worker out of bounds")
 	}
 	return nil
 }

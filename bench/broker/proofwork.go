@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
 
@@ -19,18 +20,20 @@ import (
 // its table is kept from one task of a run to the next, so that a leaf
 // searched again, or a neighbour, reuses what the slot proved before.
 type prover struct {
-	solver    *dfpn.Solver
-	proofRun  string // the run the solver's table belongs to
-	proofHash int    // its size in MiB
+	solver     *dfpn.Solver
+	proofRun   string        // the run the solver's table belongs to
+	proofHash  int           // its size in MiB
+	proofEvery time.Duration // how often its searches report
 }
 
 // prove searches a proof task's leaf within its budget and returns the
 // numbers; for a proven leaf it puts the certificate piece in the proof
-// store first. When ctx ends it returns ctx's error; a failure to reach
-// the store is a *retryError.
-func (s *slot) prove(ctx context.Context, t *Task) (*ProofResult, error) {
+// store first. Its search and certificate give live their signs of life
+// (reports a few times per ackWait). When ctx ends it returns ctx's
+// error; a failure to reach the store is a *retryError.
+func (s *slot) prove(ctx context.Context, t *Task, ackWait time.Duration, live *liveness) (*ProofResult, error) {
 	p := t.Proof
-	if why := s.w.Build.refuses(Build{Version: p.Sower, SHA256: p.Build}); why != "" {
+	if why := s.w.Build.refuses(Build{Version: p.Sower, SHA256: p.Build}, proofWork); why != "" {
 		return nil, errors.New(why)
 	}
 	attacker, err := p.attacker()
@@ -48,14 +51,19 @@ func (s *slot) prove(ctx context.Context, t *Task) (*ProofResult, error) {
 	if got := pos.String(); got != p.Position {
 		return nil, fmt.Errorf("the task's path %q leads to %s, not to the position it names, %s", p.Path, got, p.Position)
 	}
-	if s.solver == nil || s.proofRun != t.Match || s.proofHash != p.HashMiB {
+	every := reportEvery(ackWait)
+	if s.solver == nil || s.proofRun != t.Match || s.proofHash != p.HashMiB || s.proofEvery != every {
 		s.solver = nil // the old table goes before the new one is made
-		if s.solver, err = dfpn.New(dfpn.Config{HashMiB: p.HashMiB}); err != nil {
+		if s.solver, err = dfpn.New(dfpn.Config{HashMiB: p.HashMiB, Every: every}); err != nil {
 			return nil, fmt.Errorf("the task's table: %w", err)
 		}
-		s.proofRun, s.proofHash = t.Match, p.HashMiB
+		s.proofRun, s.proofHash, s.proofEvery = t.Match, p.HashMiB, every
 	}
-	b, nodes, err := s.solver.ProveWithin(ctx, pos, game.History(), attacker, p.Budget, nil)
+	live.beat()
+	if s.w.stall != nil {
+		s.w.stall(ctx)
+	}
+	b, nodes, err := s.solver.ProveWithin(ctx, pos, game.History(), attacker, p.Budget, live.reporter())
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -68,6 +76,7 @@ func (s *slot) prove(ctx context.Context, t *Task) (*ProofResult, error) {
 	}
 	var piece bytes.Buffer
 	oracle := func(q *board.Position) (board.Move, bool) {
+		live.beat()
 		m, _, ok := s.solver.WinningMove(ctx, q)
 		return m, ok
 	}
@@ -77,6 +86,7 @@ func (s *slot) prove(ctx context.Context, t *Task) (*ProofResult, error) {
 		}
 		return nil, fmt.Errorf("writing the certificate of the leaf proven: %w", err)
 	}
+	live.beat()
 	if r.Piece, err = putPiece(ctx, s.c.JS, piece.Bytes()); err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

@@ -69,9 +69,12 @@ type proofJob struct {
 	tasksOut map[int]*leafTask // this round's tasks waited for, by number
 	byPath   map[string]int    // their numbers by path
 	failures map[string]int    // failures and refusals by path
-	err      error             // what stopped the run
-	started  time.Time
-	searched uint64 // the tree's nodes when the run started
+	// searchedBy names, by path, the worker whose result for the leaf
+	// was entered last: the worker its children's tasks prefer.
+	searchedBy map[string]string
+	err        error // what stopped the run
+	started    time.Time
+	searched   uint64 // the tree's nodes when the run started
 }
 
 // leafTask is a task out and when it was queued.
@@ -99,7 +102,7 @@ func Prove(ctx context.Context, c *Client, job ProofJob) error {
 		return fmt.Errorf("a proof's table of %d MiB: want at least 1", job.HashMiB)
 	}
 	j := &proofJob{ProofJob: &job, ctx: ctx, client: c, attacker: job.Tree.Attacker(), out: job.Progress,
-		failures: map[string]int{}, started: time.Now(), searched: job.Tree.Searched()}
+		failures: map[string]int{}, searchedBy: map[string]string{}, started: time.Now(), searched: job.Tree.Searched()}
 	if j.out == nil {
 		j.out = io.Discard
 	}
@@ -151,7 +154,7 @@ func (j *proofJob) more() []Task {
 		path := split.PathKey(leaf.Path)
 		t := Task{Version: Version, Match: j.ID, Pair: j.next, Proof: &ProofTask{
 			ProofSetup: j.setup, Sower: j.Build.Version, Build: j.Build.SHA256, HashMiB: j.HashMiB,
-			Round: j.round, Path: path, Position: leaf.Pos.String(), Budget: leaf.Budget,
+			Round: j.round, Path: path, Position: leaf.Pos.String(), Budget: leaf.Budget, Prefer: j.preferred(leaf.Path),
 		}}
 		j.next++
 		j.tasksOut[t.Pair] = &leafTask{task: t, since: time.Now()}
@@ -159,6 +162,19 @@ func (j *proofJob) more() []Task {
 		ts = append(ts, t)
 	}
 	return ts
+}
+
+// preferred returns the worker whose table most likely holds the work
+// on the leaf at path: the one that searched it last, or else its
+// parent; "" when none is known (this coordinator's run entered neither).
+func (j *proofJob) preferred(path []board.Move) string {
+	if w, ok := j.searchedBy[split.PathKey(path)]; ok {
+		return w
+	}
+	if len(path) == 0 {
+		return ""
+	}
+	return j.searchedBy[split.PathKey(path[:len(path)-1])]
 }
 
 // release forgets task n of this round: its leaf may be handed out again.
@@ -200,6 +216,7 @@ func (j *proofJob) take(r *Result, from origin) error {
 	var keep *keepError
 	switch {
 	case err == nil:
+		j.searchedBy[r.Proof.Path] = r.Worker
 		return nil
 	case errors.As(err, &keep):
 		return keep.err
@@ -250,7 +267,8 @@ func (j *proofJob) enter(pr *ProofResult) error {
 	b := dfpn.Bounds{PN: pr.PN, DN: pr.DN, Plies: pr.Plies, OnPath: pr.OnPath}
 	if pr.PN == 0 {
 		if !j.Tree.IsOpenLeaf(path) {
-			return split.ErrNotOpen // its piece is not needed
+			j.dropPiece(pr.Piece) // not needed: the leaf is settled or expanded
+			return split.ErrNotOpen
 		}
 		data, err := j.fetchPiece(pr.Piece, pos, history)
 		if err != nil {

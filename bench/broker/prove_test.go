@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -347,11 +348,178 @@ func TestSolveOtherBuild(t *testing.T) {
 	var progress sowertest.SyncBuffer
 	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
 	err := <-startProof(ctx, t, srv, job)
-	want := "this worker is sower test (build 111111111111); the run's games are played by sower test (build 000000000000)"
+	want := "this worker is sower test (build 111111111111); the proof's leaves are searched by sower test (build 000000000000)"
 	if err == nil || !strings.Contains(err.Error(), "the root failed 5 times") || !strings.Contains(err.Error(), want) {
 		t.Fatalf("Prove: %v\n%s", err, progress.String())
 	}
 	if pn, dn := job.Tree.Root(); pn == 0 || dn == 0 {
 		t.Errorf("the tree was settled by a worker of another build: pn %d dn %d", pn, dn)
+	}
+}
+
+// TestSolvePreferredWorkerGone: the root's result comes from a worker
+// that then is gone, so the root's children prefer it; the live worker
+// hands each back once and then searches it, and the proof ends as the
+// local one.
+func TestSolvePreferredWorkerGone(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	done := startProof(ctx, t, srv, job)
+	c := dial(t, srv)
+	msg, task := takeTask(ctx, t, c, job.ID)
+	// Open numbers after the whole leaf budget: the root is expanded next.
+	p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 100}
+	b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "gone", Proof: p})
+	if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
+		t.Fatal(err)
+	}
+	_ = msg.DoubleAck(ctx)
+	var workerOut sowertest.SyncBuffer
+	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &workerOut})()
+	finishProof(t, done, job, &progress)
+	out := workerOut.String()
+	if !strings.Contains(out, "handed back once for worker gone") || !strings.Contains(out, "searched (slot 1)") {
+		t.Errorf("the live worker did not hand back the tasks preferring the worker gone, then search them:\n%s", out)
+	}
+}
+
+// TestSolveStalledSearch: a worker whose search hangs while its process
+// lives stops telling the broker the task is in progress, so that after
+// AckWait a live worker searches it, and the proof ends as the local one.
+func TestSolveStalledSearch(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), proofGame(t, board.NameKatro4x4), board.South, 100, &progress)
+	done := startProof(ctx, t, srv, job)
+	// The stalled worker takes the root's task, alone, and its one slot
+	// hangs in it until the test ends.
+	var stuckOut sowertest.SyncBuffer
+	stuck := &Worker{Name: "stuck", CacheDir: t.TempDir(), Build: testBuild, Progress: &stuckOut}
+	stuck.stall = func(ctx context.Context) { <-ctx.Done() }
+	defer serveWorker(ctx, t, srv, stuck)()
+	var liveOut sowertest.SyncBuffer
+	for !strings.Contains(stuckOut.String(), "started") {
+		select {
+		case <-ctx.Done():
+			t.Fatal("the worker that stalls took no task")
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &liveOut})()
+	finishProof(t, done, job, &progress)
+	if !strings.Contains(liveOut.String(), "proof task 0 (the root) of p searched") {
+		t.Errorf("the live worker did not search the stalled root's task:\n%s", liveOut.String())
+	}
+	if !strings.Contains(stuckOut.String(), "the search has made no progress for") {
+		t.Errorf("the stalled worker did not say its search stopped:\n%s", stuckOut.String())
+	}
+}
+
+// TestSolveBrokerRestarted stops the broker once the root's result is in
+// the tree and starts it again on the same address and store, while
+// every search after the root's waits for it: the coordinator and the
+// workers reconnect, and the proof ends as the local one with a
+// certificate that verifies.
+func TestSolveBrokerRestarted(t *testing.T) {
+	o := ServerOptions{Listen: freeAddr(t), Dir: filepath.Join(t.TempDir(), "js")}
+	srv, err := Serve(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { srv.Close() }()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	game := proofGame(t, board.NameKatro4x4)
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, dir, game, board.South, 100, &progress)
+	cc, err := Dial(ClientOptions{URL: srv.URL(), Log: &progress})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cc.Close()
+	done := make(chan error, 1)
+	go func() { done <- Prove(ctx, cc, job) }()
+	// Every search after the first (the root's) waits until the broker
+	// is back.
+	var searches atomic.Int32
+	back := make(chan struct{})
+	wait := func(ctx context.Context) {
+		if searches.Add(1) > 1 {
+			select {
+			case <-back:
+			case <-ctx.Done():
+			}
+		}
+	}
+	var workersOut sowertest.SyncBuffer
+	for _, name := range []string{"w1", "w2"} {
+		w := &Worker{Name: name, CacheDir: t.TempDir(), Build: testBuild, stall: wait, Progress: &workersOut}
+		defer serveWorker(ctx, t, srv, w)()
+	}
+	defer func() {
+		if t.Failed() {
+			t.Logf("the workers:\n%s", workersOut.String())
+		}
+	}()
+	for {
+		tr, ok, err := split.Open(job.File, game.Position(), game.History(), split.Options{Attacker: board.South})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok && tr.Searched() > 0 {
+			break
+		}
+		select {
+		case err := <-done:
+			t.Fatalf("the proof ended before the broker was restarted: %v\n%s", err, progress.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	srv.Close()
+	time.Sleep(300 * time.Millisecond)
+	if srv, err = Serve(o); err != nil {
+		t.Fatal(err)
+	}
+	close(back)
+	finishProof(t, done, job, &progress)
+	if job.Tree.Size() == 1 {
+		t.Errorf("the tree was not expanded: the test checks too little")
+	}
+}
+
+// TestSolveLatePieceDropped: a proven result for a leaf settled before
+// it came is not entered, and its piece is removed from the proof store.
+func TestSolveLatePieceDropped(t *testing.T) {
+	_, c := readyBroker(t, t.TempDir())
+	ctx := context.Background()
+	game := proofGame(t, board.NameKatro4x4)
+	var out sowertest.SyncBuffer
+	job := proofJobFor(t, t.TempDir(), game, board.South, 100, &out)
+	if err := job.Tree.Record(nil, dfpn.Bounds{PN: 0, DN: dfpn.Infinity}, 1); err != nil {
+		t.Fatal(err)
+	}
+	j := &proofJob{ProofJob: &job, ctx: ctx, client: c, attacker: board.South, out: &out,
+		failures: map[string]int{}, searchedBy: map[string]string{}, round: "r"}
+	name := storePiece(ctx, t, c, southCertificate(t, game))
+	r := &Result{Version: Version, Match: job.ID, Worker: "late", Proof: &ProofResult{
+		Round: "r", Path: "", Position: game.Position().String(), PN: 0, DN: dfpn.Infinity, Nodes: 5, Piece: name}}
+	if err := j.take(r, live); err != nil {
+		t.Fatal(err)
+	}
+	if job.Tree.Searched() != 1 || out.String() != "" {
+		t.Errorf("the late result was entered or refused: %d nodes in the tree; %q", job.Tree.Searched(), out.String())
+	}
+	obs, err := c.JS.ObjectStore(ctx, ProofBucket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := obs.GetInfo(ctx, name); !errors.Is(err, jetstream.ErrObjectNotFound) {
+		t.Errorf("the late result's piece is still in the proof store: %v", err)
 	}
 }

@@ -145,7 +145,7 @@ func TestTakeUntrusted(t *testing.T) {
 	records := func(r map[string]any) []any { return r["records"].([]any) }
 	for name, msgs := range map[string][][]byte{
 		"null record": {edit(t, genuine[0], func(r map[string]any) { records(r)[0] = nil })},
-		"only nulls":  {[]byte(`{"v":5,"match":"m","pair":1,"records":[null,null]}`)},
+		"only nulls":  {[]byte(`{"v":6,"match":"m","pair":1,"records":[null,null]}`)},
 		"another match": {edit(t, genuine[0], func(r map[string]any) { r["match"] = "other" }),
 			edit(t, genuine[1], func(r map[string]any) { r["match"] = strings.Repeat("\x00é", 100) })},
 		"records of another pair": {edit(t, genuine[0], func(r map[string]any) {
@@ -159,7 +159,7 @@ func TestTakeUntrusted(t *testing.T) {
 		"huge message":      {append(genuine[0][:len(genuine[0]):len(genuine[0])], bytes.Repeat([]byte(" "), maxMessage)...)},
 		"pair out of range": {edit(t, genuine[0], func(r map[string]any) { r["pair"] = 3 }), edit(t, genuine[0], func(r map[string]any) { r["pair"] = -1 }), edit(t, genuine[0], func(r map[string]any) { r["pair"] = 1e18 })},
 		"other version":     {edit(t, genuine[0], func(r map[string]any) { r["v"] = 1 })},
-		"not json":          {[]byte("{"), []byte("null"), []byte(`[]`), []byte(`{"v":5,"match":"m","pair":"0"}`), nil},
+		"not json":          {[]byte("{"), []byte("null"), []byte(`[]`), []byte(`{"v":6,"match":"m","pair":"0"}`), nil},
 		"failed then delivered": {edit(t, genuine[0], func(r map[string]any) { r["failed"] = "no reason"; r["records"] = nil }),
 			edit(t, genuine[2], func(r map[string]any) { r["failed"] = strings.Repeat("x", 1<<20) })},
 		"bad record content": {edit(t, genuine[0], func(r map[string]any) { records(r)[0].(map[string]any)["result"] = "2-0" }),
@@ -227,9 +227,9 @@ func TestWrittenNotAgain(t *testing.T) {
 func FuzzMatchResults(f *testing.F) {
 	cfg, genuine := matchResults(f)
 	f.Add(bytes.Join(genuine, []byte("\n")))
-	f.Add([]byte(`{"v":5,"match":"m","pair":0,"worker":"w","records":[null,{"game":1}]}`))
-	f.Add([]byte(`{"v":5,"match":"m","pair":1,"records":[{"game":3,"variant":"katro","engine1":"south","result":"1-0","winner":"south"}]}`))
-	f.Add([]byte(`{"v":5,"match":"m","pair":2,"failed":"x","games":[1,1]}` + "\n" + `{"v":5,"match":"n","pair":0}`))
+	f.Add([]byte(`{"v":6,"match":"m","pair":0,"worker":"w","records":[null,{"game":1}]}`))
+	f.Add([]byte(`{"v":6,"match":"m","pair":1,"records":[{"game":3,"variant":"katro","engine1":"south","result":"1-0","winner":"south"}]}`))
+	f.Add([]byte(`{"v":6,"match":"m","pair":2,"failed":"x","games":[1,1]}` + "\n" + `{"v":6,"match":"n","pair":0}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		takeAll(t, cfg, genuine, bytes.Split(data, []byte("\n")))
 	})
@@ -261,9 +261,9 @@ func selfPlay(t testing.TB) (selfplay.DatagenConfig, []byte) {
 func FuzzSelfPlayResults(f *testing.F) {
 	cfg, genuine := selfPlay(f)
 	f.Add(genuine)
-	f.Add([]byte(`{"v":5,"match":"d","pair":0,"games":[0,1],"failed":"no"}`))
-	f.Add([]byte(`{"v":5,"match":"d","pair":0,"games":[0],"data":[{"game":0,"records":[{"pos":"x"}]},{"game":9}]}`))
-	f.Add([]byte(`{"v":5,"match":"d","pair":0,"games":[0,0,-1],"data":[{"game":0},{"game":0}]}`))
+	f.Add([]byte(`{"v":6,"match":"d","pair":0,"games":[0,1],"failed":"no"}`))
+	f.Add([]byte(`{"v":6,"match":"d","pair":0,"games":[0],"data":[{"game":0,"records":[{"pos":"x"}]},{"game":9}]}`))
+	f.Add([]byte(`{"v":6,"match":"d","pair":0,"games":[0,0,-1],"data":[{"game":0},{"game":0}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		written := map[int]int{}
 		cfg := cfg
@@ -300,8 +300,8 @@ func FuzzDecodeTask(f *testing.F) {
 		b, _ := json.Marshal(&task)
 		f.Add(b)
 	}
-	f.Add([]byte(`{"v":5,"match":"a.b","pair":-1}`))
-	f.Add([]byte(`{"v":5,"match":"m","datagen":{"games":2},"games":[1,1]}`))
+	f.Add([]byte(`{"v":6,"match":"a.b","pair":-1}`))
+	f.Add([]byte(`{"v":6,"match":"m","datagen":{"games":2},"games":[1,1]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		task, err := decodeTask(data)
 		if task == nil {
@@ -330,8 +330,8 @@ func FuzzDecodeTask(f *testing.F) {
 func FuzzDecodeResult(f *testing.F) {
 	_, genuine := matchResults(f)
 	f.Add(genuine[0])
-	f.Add([]byte(`{"v":5,"match":"m","pair":0,"records":[null]}`))
-	f.Add([]byte(`{"v":5,"match":"m","pair":0,"worker":"\u0000\u00ff","failed":"x","games":[1,2]}`))
+	f.Add([]byte(`{"v":6,"match":"m","pair":0,"records":[null]}`))
+	f.Add([]byte(`{"v":6,"match":"m","pair":0,"worker":"\u0000\u00ff","failed":"x","games":[1,2]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r, err := decodeResult(data, "m")
 		if err != nil {
@@ -388,7 +388,7 @@ func TestSelfPlayEarlierFailure(t *testing.T) {
 	if n := len(j.tasks()); n != 2 {
 		t.Fatalf("%d tasks, want 2", n)
 	}
-	failure := []byte(`{"v":5,"match":"d","pair":0,"games":[0,1,2,3],"failed":"a fault"}`)
+	failure := []byte(`{"v":6,"match":"d","pair":0,"games":[0,1,2,3],"failed":"a fault"}`)
 	co := &coordinator{id: "d", job: j, out: io.Discard, running: map[int]string{}}
 	if err := co.take(failure, earlier); err != nil || len(j.failed) != 0 || j.over() {
 		t.Fatalf("an earlier run's failure: %v, failed %v", err, j.failed)

@@ -19,8 +19,9 @@ import (
 // a task of another version and says so. Version 3 added clocks with
 // periods (timecontrol.Limit.Moves) and the adjudication rules; version 4
 // the proof tasks (Task.Proof, Result.Proof); version 5 the tournaments'
-// tasks (Task.Tournament, Result.Tournament, Settings.Tournament).
-const Version = 5
+// tasks (Task.Tournament, Result.Tournament, Settings.Tournament);
+// version 6 a proof task's preferred worker (ProofTask.Prefer).
+const Version = 6
 
 // Names of the broker's streams, consumers and buckets, and the subjects.
 const (

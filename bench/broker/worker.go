@@ -31,6 +31,10 @@ type Worker struct {
 	// the task names the same build, and fails it, naming both,
 	// otherwise.
 	Build Build
+
+	// stall, if set, is called before each proof search with the task's
+	// context: the tests' search that hangs while the worker lives.
+	stall func(ctx context.Context)
 }
 
 // Serve pulls and plays tasks until ctx ends. A pair running then is
@@ -164,29 +168,26 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 		s.fail(ctx, msg, t, err.Error())
 		return
 	}
+	if s.passes(ctx, msg, t) {
+		return
+	}
 	fmt.Fprintf(s.w.Progress, "%s started (slot %d)\n", t.what(), s.n)
 	note, _ := json.Marshal(progressNote{Pair: t.Pair, Worker: s.w.Name})
 	_ = s.c.NC.Publish(progressSubject(t.Match), note)
 
-	// Keep the task ours while it is played.
+	// Keep the task ours while it is played; a proof task only while its
+	// search makes progress.
 	pctx, stop := context.WithCancel(ctx)
+	var live *liveness
+	if t.Proof != nil {
+		live = &liveness{}
+	}
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		tk := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
-		defer tk.Stop()
-		for {
-			select {
-			case <-pctx.Done():
-				return
-			case <-tk.C:
-				_ = msg.InProgress()
-			}
-		}
-	})
+	wg.Go(func() { s.keepAlive(pctx, msg, t, ackWait, live) })
 	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Tournament: t.Tournament}
 	switch {
 	case t.Proof != nil:
-		r.Proof, err = s.prove(pctx, t)
+		r.Proof, err = s.prove(pctx, t, ackWait, live)
 	case t.Datagen != nil:
 		r.Data, err = playDatagen(pctx, t, s.w.Build)
 	default:
@@ -232,6 +233,32 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 	})
 }
 
+// passPause is how long a slot that handed a task back for its
+// preferred worker waits before it takes a task again, so that the
+// preferred worker's request, if one is waiting, gets the task first.
+const passPause = 100 * time.Millisecond
+
+// passes hands a proof task back to the queue (a negative
+// acknowledgement) at its first delivery when it prefers another worker,
+// and reports whether it did. The pass costs one of the task's
+// deliveries (MaxDeliver); at the next one any worker searches it, so a
+// task whose preferred worker is gone or busy waits little.
+func (s *slot) passes(ctx context.Context, msg jetstream.Msg, t *Task) bool {
+	if t.Proof == nil || t.Proof.Prefer == "" || t.Proof.Prefer == s.w.Name {
+		return false
+	}
+	meta, err := msg.Metadata()
+	if err != nil || meta.NumDelivered != 1 {
+		return false
+	}
+	if msg.Nak() != nil {
+		return false
+	}
+	fmt.Fprintf(s.w.Progress, "%s handed back once for worker %s, whose table holds its parent's search (slot %d)\n", t.what(), t.Proof.Prefer, s.n)
+	sleep(ctx, passPause)
+	return true
+}
+
 // deliver publishes a task's result and only then acknowledges the task.
 func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result []byte, msgID string) {
 	if err := s.c.publish(ctx, resultSubject(t.Match), result, msgID); err != nil {
@@ -253,7 +280,7 @@ func (s *slot) deliver(ctx context.Context, msg jetstream.Msg, t *Task, result [
 // failure that may pass (a fetch that timed out) is a *retryError.
 func (s *slot) play(ctx context.Context, t *Task) ([]*record.GameRecord, error) {
 	if t.Setup.builtin() {
-		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}); why != "" {
+		if why := s.w.Build.refuses(Build{Version: t.Setup.Sower, SHA256: t.Setup.Build}, gamesWork); why != "" {
 			return nil, errors.New(why)
 		}
 	}

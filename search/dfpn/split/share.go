@@ -29,11 +29,17 @@ type Leaf struct {
 // out (board.FormatMoves; "" for the root).
 func PathKey(path []board.Move) string { return board.FormatMoves(path) }
 
-// Next returns the most-proving open leaf whose path out does not hold
-// (the child of least proof number where the attacker moves, of least
-// disproof number where the defender does, among the children with such
-// a leaf below them), and false when every open leaf is out or the root
-// is settled. A leaf chosen whose searches have used the leaf budget is
+// Next returns the most-proving open leaf whose path out does not hold,
+// and false when no such leaf is worth a search now or the root is
+// settled. Where the defender moves, every child must be proven for a
+// proof, so the choice is the child of least disproof number among those
+// with such a leaf below them. Where the attacker moves, one child's proof
+// is enough: the choice is the child of least proof number, or a child
+// not searched yet (whose first look the local Step gives every child
+// too), and never a sibling of the best child taken because the best is
+// out: that search is speculation, most of it wasted once the best child
+// is proven (it made distributed proofs several times the nodes of the
+// local one). A leaf chosen whose searches have used the leaf budget is
 // expanded first, without a search: its children are new leaves (a
 // position repeated on the path is settled as the draw it is for the
 // search, a finished game as its result), and the choice goes on below
@@ -61,9 +67,11 @@ func (t *Tree) Next(out func(pathKey string) bool) (Leaf, bool) {
 	return Leaf{}, false
 }
 
-// markFree records in free the nodes with an open leaf below them (or
-// open leaves themselves) whose path out does not hold, and reports
-// whether n is one.
+// markFree records in free the nodes with a leaf below them that Next
+// may hand out (or such leaves themselves): an open leaf whose path out
+// does not hold, reached through the best child where the attacker moves
+// (or a child not searched yet) and through any child where the
+// defender does. It reports whether n is one.
 func (t *Tree) markFree(n *Node, path []board.Move, out func(string) bool, free map[*Node]bool) bool {
 	if n.pn == 0 || n.dn == 0 {
 		return false
@@ -75,8 +83,15 @@ func (t *Tree) markFree(n *Node, path []board.Move, out func(string) bool, free 
 		free[n] = true
 		return true
 	}
+	var best *Node
+	if n.pos.Side() == t.attacker {
+		best = t.pick(n)
+	}
 	any := false
 	for _, c := range n.children {
+		if best != nil && c != best && !unlooked(c) {
+			continue // a sibling of the best child: speculation
+		}
 		if t.markFree(c, append(path, c.move), out, free) {
 			any = true
 		}
@@ -84,6 +99,9 @@ func (t *Tree) markFree(n *Node, path []board.Move, out func(string) bool, free 
 	free[n] = any
 	return any
 }
+
+// unlooked reports whether n is a leaf not searched yet.
+func unlooked(n *Node) bool { return n.children == nil && n.visits == 0 }
 
 // pickFree is pick among the children of n that free holds.
 func (t *Tree) pickFree(n *Node, free map[*Node]bool) *Node {

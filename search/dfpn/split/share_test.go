@@ -117,3 +117,64 @@ func TestRecordRefuses(t *testing.T) {
 
 // dfpnBounds returns a search's numbers.
 func dfpnBounds(pn, dn uint32) dfpn.Bounds { return dfpn.Bounds{PN: pn, DN: dn} }
+
+// TestNextSpeculatesNot: where the attacker moves, Next hands out the
+// best child, and no sibling while the best is out; where the defender
+// moves, every child is needed, and a sibling is handed out.
+func TestNextSpeculatesNot(t *testing.T) {
+	start := variant(t, "katro-4x4").Start()
+	for _, attacker := range []board.Side{start.Side(), start.Side().Other()} {
+		tr, err := New(start, nil, attacker, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		none := func(string) bool { return false }
+		root, ok := tr.Next(none)
+		if !ok || len(root.Path) != 0 {
+			t.Fatalf("the first leaf is not the root: %v %v", root.Path, ok)
+		}
+		if err := tr.Record(nil, dfpnBounds(5, 5), 100); err != nil {
+			t.Fatal(err)
+		}
+		// The root is expanded; each child is handed out once for its
+		// first look, out all at once.
+		out := map[string]bool{}
+		isOut := func(k string) bool { return out[k] }
+		var kids []Leaf
+		for {
+			leaf, ok := tr.Next(isOut)
+			if !ok {
+				break
+			}
+			out[PathKey(leaf.Path)] = true
+			kids = append(kids, leaf)
+		}
+		if len(kids) != len(start.LegalMoves()) || len(kids) < 2 {
+			t.Fatalf("%d first looks handed out, want one for each of the %d moves", len(kids), len(start.LegalMoves()))
+		}
+		// The second child is the best: least proof number and least
+		// disproof number.
+		for i, k := range kids {
+			b := dfpnBounds(10, 10)
+			if i == 1 {
+				b = dfpnBounds(2, 2)
+			}
+			if err := tr.Record(k.Path, b, 1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		clear(out)
+		best, ok := tr.Next(isOut)
+		if !ok || PathKey(best.Path) != PathKey(kids[1].Path) {
+			t.Fatalf("%s's win: Next gives %v, want the best child %v", attacker, best.Path, kids[1].Path)
+		}
+		out[PathKey(best.Path)] = true
+		other, ok := tr.Next(isOut)
+		if attacker == start.Side() && ok {
+			t.Errorf("%s's win, the attacker to move: a sibling of the best child out was handed out: %v", attacker, other.Path)
+		}
+		if attacker != start.Side() && !ok {
+			t.Errorf("%s's win, the defender to move: no other child handed out while the best is out", attacker)
+		}
+	}
+}
