@@ -42,9 +42,12 @@ type Summary struct {
 	// Median is the median of the lines' Farthest.
 	Median float64
 	// Fit is made over the proven positions at least FitFrom plies before
-	// the end.
-	Fit     Fit
-	FitFrom int
+	// the end; Within is the same fit of each line's growth, with a level
+	// of its own for each line (its slope from the differences to the
+	// line's mean, its intercept through the mean of all points): lines
+	// whose proofs cost more at every ply do not tilt it.
+	Fit, Within Fit
+	FitFrom     int
 	// NPS is the nodes per second of the proven positions that took a
 	// second or more (0: none did).
 	NPS float64
@@ -60,6 +63,7 @@ func Summarize(recs []Record, fitFrom int) Summary {
 	sum := Summary{FitFrom: fitFrom}
 	at := map[string]int{}
 	var xs, ys, perNode []float64
+	var group []int // each point's line
 	var nodes, ms float64
 	for _, r := range recs {
 		i, ok := at[r.Line]
@@ -83,6 +87,7 @@ func Summarize(recs []Record, fitFrom int) Summary {
 		if r.Before >= fitFrom && r.Nodes > 0 {
 			xs = append(xs, float64(r.Before))
 			ys = append(ys, math.Log(float64(r.Nodes)))
+			group = append(group, i)
 		}
 		if r.MS >= 1000 {
 			nodes += float64(r.Nodes)
@@ -98,6 +103,7 @@ func Summarize(recs []Record, fitFrom int) Summary {
 	}
 	sum.Median = median(far)
 	sum.Fit = fit(xs, ys)
+	sum.Within = within(xs, ys, group, len(sum.Lines))
 	if ms > 0 {
 		sum.NPS = nodes / (ms / 1000)
 	}
@@ -113,9 +119,9 @@ type Estimate struct {
 	GiB    float64 // a table that holds what the proof touches
 }
 
-// Estimate extrapolates the fit to before plies before the end.
-func (s *Summary) Estimate(before int) Estimate {
-	e := Estimate{Before: before, Nodes: s.Fit.Nodes(before)}
+// Estimate extrapolates f (Fit or Within) to before plies before the end.
+func (s *Summary) Estimate(f Fit, before int) Estimate {
+	e := Estimate{Before: before, Nodes: f.Nodes(before)}
 	if s.NPS > 0 {
 		e.Hours = e.Nodes / s.NPS / 3600
 	}
@@ -145,6 +151,47 @@ func fit(xs, ys []float64) Fit {
 	if vy := n*syy - sy*sy; vy > 0 {
 		r := (n*sxy - sx*sy) / math.Sqrt(den*vy)
 		f.R2 = r * r
+	}
+	return f
+}
+
+// within is the least-squares slope of ys against xs within groups (each
+// group's points less their mean), with the intercept that puts the line
+// through the mean of all points; R2 is the share of the variance within
+// the groups that it explains.
+func within(xs, ys []float64, group []int, groups int) Fit {
+	n := make([]float64, groups)
+	mx := make([]float64, groups)
+	my := make([]float64, groups)
+	for i := range xs {
+		g := group[i]
+		n[g]++
+		mx[g] += xs[i]
+		my[g] += ys[i]
+	}
+	for g := range n {
+		if n[g] > 0 {
+			mx[g] /= n[g]
+			my[g] /= n[g]
+		}
+	}
+	var sxx, sxy, syy, sx, sy float64
+	for i := range xs {
+		dx, dy := xs[i]-mx[group[i]], ys[i]-my[group[i]]
+		sxx += dx * dx
+		sxy += dx * dy
+		syy += dy * dy
+		sx += xs[i]
+		sy += ys[i]
+	}
+	f := Fit{Points: len(xs)}
+	if sxx == 0 {
+		return f
+	}
+	f.Slope = sxy / sxx
+	f.Intercept = (sy - f.Slope*sx) / float64(len(xs))
+	if syy > 0 {
+		f.R2 = sxy * sxy / (sxx * syy)
 	}
 	return f
 }

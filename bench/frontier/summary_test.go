@@ -10,17 +10,17 @@ import (
 // back the factor is 2 and the extrapolation exact.
 func TestSummarize(t *testing.T) {
 	var recs []Record
-	add := func(line string, upto, open int) {
+	add := func(line string, level uint64, upto, open int) {
 		for b := 1; b <= upto; b++ {
-			recs = append(recs, Record{Line: line, Before: b, Proven: true, Outcome: "win", Nodes: 10 << b, MS: 2000, Fill: 0.25, HashMiB: 1})
+			recs = append(recs, Record{Line: line, Before: b, Proven: true, Outcome: "win", Nodes: level << b, MS: 2000, Fill: 0.25, HashMiB: 1})
 		}
 		if open > 0 {
-			recs = append(recs, Record{Line: line, Before: open, Nodes: 10 << open, MS: 60000})
+			recs = append(recs, Record{Line: line, Before: open, Nodes: level << open, MS: 60000})
 		}
 	}
-	add("a", 10, 11)
-	add("b", 4, 5)
-	add("c", 20, 0)
+	add("a", 10, 10, 11)
+	add("b", 10, 4, 5)
+	add("c", 10, 20, 0)
 	s := Summarize(recs, 3)
 	want := []LineSummary{
 		{Line: "a", Measured: 11, Farthest: 10, FarthestNodes: 10 << 10, FarthestMS: 2000, FarthestOutcome: "win", Open: 11},
@@ -41,7 +41,10 @@ func TestSummarize(t *testing.T) {
 	if pts := (10 - 2) + (4 - 2) + (20 - 2); s.Fit.Points != pts || math.Abs(s.Fit.Factor()-2) > 1e-9 || math.Abs(s.Fit.R2-1) > 1e-9 {
 		t.Errorf("fit %+v (factor %v), want %d points, factor 2, R² 1", s.Fit, s.Fit.Factor(), pts)
 	}
-	e := s.Estimate(40)
+	if s.Within.Points != s.Fit.Points || math.Abs(s.Within.Factor()-2) > 1e-9 || math.Abs(s.Within.Intercept-s.Fit.Intercept) > 1e-9 {
+		t.Errorf("the fit within lines %+v, want the pooled fit %+v", s.Within, s.Fit)
+	}
+	e := s.Estimate(s.Fit, 40)
 	if math.Abs(e.Nodes/(10*math.Pow(2, 40))-1) > 1e-6 {
 		t.Errorf("nodes at 40: %g, want %g", e.Nodes, 10*math.Pow(2, 40))
 	}
@@ -58,6 +61,25 @@ func TestSummarize(t *testing.T) {
 	// The table per node, from the positions of a million nodes or more.
 	if bpn := median(perNodeOf(recs)); math.Abs(s.BytesPerNode-bpn) > 1e-9 || bpn == 0 {
 		t.Errorf("bytes per node %v, want %v", s.BytesPerNode, bpn)
+	}
+}
+
+// Lines whose proofs cost more at every ply tilt the pooled fit, not the
+// fit within the lines.
+func TestSummarizeWithinLines(t *testing.T) {
+	var recs []Record
+	for b := 1; b <= 10; b++ {
+		recs = append(recs, Record{Line: "cheap", Before: b, Proven: true, Nodes: 1 << b})
+	}
+	for b := 11; b <= 20; b++ {
+		recs = append(recs, Record{Line: "dear", Before: b, Proven: true, Nodes: 1 << (b - 5)})
+	}
+	s := Summarize(recs, 1)
+	if math.Abs(s.Within.Factor()-2) > 1e-9 || math.Abs(s.Within.R2-1) > 1e-9 {
+		t.Errorf("within the lines: factor %v R² %v, want 2 and 1", s.Within.Factor(), s.Within.R2)
+	}
+	if s.Fit.Factor() >= 1.9 {
+		t.Errorf("the pooled fit's factor %v: want it tilted below 2", s.Fit.Factor())
 	}
 }
 

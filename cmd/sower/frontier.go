@@ -237,9 +237,12 @@ func writeFrontierSummary(w io.Writer, s *frontier.Summary, estimate []int) {
 	}
 	fmt.Fprintf(w, "fit over %d proven positions %d or more plies before the end: log(nodes) = %.3f + %.4f·before (R² %.2f): ×%.3f nodes a ply back\n",
 		s.Fit.Points, s.FitFrom, s.Fit.Intercept, s.Fit.Slope, s.Fit.R2, s.Fit.Factor())
+	fmt.Fprintf(w, "within each line (a level of its own): log(nodes) = %.3f + %.4f·before (R² %.2f within): ×%.3f nodes a ply back\n",
+		s.Within.Intercept, s.Within.Slope, s.Within.R2, s.Within.Factor())
 	fmt.Fprintf(w, "measured: %.0f nodes/s, %.1f bytes of table per node\n", s.NPS, s.BytesPerNode)
 	for _, b := range estimate {
-		e := s.Estimate(b)
-		fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours, %.3g GiB of table\n", b, e.Nodes, e.Hours, e.GiB)
+		e, in := s.Estimate(s.Fit, b), s.Estimate(s.Within, b)
+		fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours, %.3g GiB of table (within the lines: %.3g nodes, %.3g machine-hours, %.3g GiB)\n",
+			b, e.Nodes, e.Hours, e.GiB, in.Nodes, in.Hours, in.GiB)
 	}
 }
