@@ -173,6 +173,9 @@ func (c *cli) frontierLines(ctx context.Context, v *board.Variant, o *frontierFl
 	lines, err := frontier.Generate(ctx, frontier.GenerateConfig{
 		Variant: v, Games: o.games, Nodes: o.playNodes, RandomPlies: o.randomPlies, Seed: o.seed, HashMiB: 16,
 	})
+	if errors.Is(err, context.Canceled) {
+		return nil, interruptedf("while playing the self-play lines: %s not written", o.lines)
+	}
 	if err != nil {
 		return nil, err
 	}
