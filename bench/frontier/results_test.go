@@ -67,11 +67,11 @@ func keys(recs []Record) []recordKey {
 	return out
 }
 
-// A run interrupted after any number of records and run again gives the
-// records of a run never interrupted, in the same order: none measured
-// twice, none lost, the position under way when the interruption came
-// measured by the next run. A last line cut short (a run killed while
-// writing it) is dropped and measured again.
+// A run interrupted after any number of records (every fourth number with
+// -short) and run again gives the records of a run never interrupted, in
+// the same order: none measured twice, none lost, the position under way
+// when the interruption came measured by the next run. A last line cut
+// short (a run killed while writing it) is dropped and measured again.
 func TestResume(t *testing.T) {
 	lines := smallLinesSeed(t, board.NameKatro6x3, 3, 5)
 	cfg := Config{HashMiB: 4, Nodes: 300, Step: 2}
@@ -84,7 +84,11 @@ func TestResume(t *testing.T) {
 	if len(want) < 6 {
 		t.Fatalf("%d records: too few to interrupt", len(want))
 	}
-	for stop := 1; stop < len(want); stop++ {
+	every := 1 // interrupt after every number of records
+	if testing.Short() {
+		every = 4
+	}
+	for stop := 1; stop < len(want); stop += every {
 		path := filepath.Join(dir, "part.jsonl")
 		os.Remove(path)
 		if !run(t, path, cfg, lines, stop) {

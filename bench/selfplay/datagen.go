@@ -53,7 +53,7 @@ type GameData struct {
 	Records []tune.Record  // its quiet, undecided positions
 	Nodes   uint64         // nodes searched
 	Start   board.Position // the position after the opening
-	Moves   []board.Move   // the moves played from Start to the end
+	Moves   []board.Move   // the moves played from Start to the end (not sent back by a broker's workers)
 }
 
 // Datagen plays the games of cfg, Concurrency at a time, each engine with
