@@ -53,6 +53,7 @@ type GameData struct {
 	Records []tune.Record  // its quiet, undecided positions
 	Nodes   uint64         // nodes searched
 	Start   board.Position // the position after the opening
+	Moves   []board.Move   // the moves played from Start to the end (not sent back by a broker's workers)
 }
 
 // Datagen plays the games of cfg, Concurrency at a time, each engine with
@@ -177,6 +178,7 @@ func selfPlay(ctx context.Context, eng *search.Engine, cfg *DatagenConfig, i int
 			return gd, err
 		}
 	}
+	gd.Moves = g.Moves()
 	gd.Status = g.Status()
 	gd.Plies = cfg.RandomPlies + g.Ply()
 	for j := range gd.Records {

@@ -91,6 +91,7 @@ func commands() []command {
 		{"gui", "play and analyse in the browser (a local web server)", (*cli).gui},
 		{"tables", "build or probe Hoyito III endgame tables", (*cli).tables},
 		{"solve", "prove who wins (Katro: proof-number search) or the value (Hoyito III: MTD(f), tables)", (*cli).solve},
+		{"frontier", "measure how far from a Katro game's end proof-number search proves it", (*cli).frontier},
 		{"verify", "check a Katro proof certificate with the rules alone", (*cli).verify},
 		{"datagen", "play self-play games and write their positions as training data", (*cli).datagen},
 		{"tune", "fit the learned evaluation's weights, or the win/draw/loss model, to training data", (*cli).tune},
