@@ -38,9 +38,13 @@ func testWatchEngines(t *testing.T, browser context.Context, srv *guiServer) {
 	tb.open("game=katro&south=sower&north=sower&movetime=100&animate=normal")
 	start := time.Now()
 	s := tb.waitFor("12 plies", 60*time.Second, func(s pageState) bool { return len(s.Plies) >= 12 || s.Turn == "over" })
-	tb.click("#pause")
-	s = tb.waitFor("the pause", 20*time.Second, func(s pageState) bool {
-		return s.Busy == "false" && s.Paused != nil && *s.Paused == "true"
+	// A loaded machine may let the engines finish first, even between
+	// this look and the press: a finished game has no Pause to press (and
+	// needs none), so the button is pressed only while it is there.
+	eval[bool](tb, `(() => { const b = document.querySelector('#pause');
+		if (!b || b.disabled || b.offsetParent === null) return false; b.click(); return true; })()`)
+	s = tb.waitFor("the pause or the end", 20*time.Second, func(s pageState) bool {
+		return s.Busy == "false" && (s.Paused != nil && *s.Paused == "true" || s.Turn == "over")
 	})
 	t.Logf("%d plies in %v", len(s.Plies), time.Since(start).Round(time.Millisecond))
 	r := refereeFor(t, board.NameKatro, "", false, false)
