@@ -772,13 +772,8 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 	}
 
 	if f.openings != "" {
-		fl, err := os.Open(f.openings)
-		if err != nil {
-			return cfg, nil, flagError("--openings", err)
-		}
-		defer fl.Close()
-		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
-			return cfg, nil, usagef("--openings %s: %v", f.openings, err)
+		if cfg.Openings, err = readOpeningsFile(f.openings, cfg.Variant); err != nil {
+			return cfg, nil, err
 		}
 	}
 	if sprtSet {
@@ -795,6 +790,21 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report
 	return cfg, engines, nil
+}
+
+// readOpeningsFile reads the start positions of v in the --openings
+// file path.
+func readOpeningsFile(path string, v *board.Variant) ([]board.Position, error) {
+	fl, err := os.Open(path)
+	if err != nil {
+		return nil, flagError("--openings", err)
+	}
+	defer fl.Close()
+	openings, err := match.ReadOpenings(fl, v)
+	if err != nil {
+		return nil, usagef("--openings %s: %v", path, err)
+	}
+	return openings, nil
 }
 
 // engineList returns the engines the flags give: --engine1 and --engine2,
