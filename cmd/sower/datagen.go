@@ -9,7 +9,8 @@ import (
 	"os/signal"
 	"time"
 
-	"github.com/sower-engine/sower/bench/match"
+	"github.com/spf13/pflag"
+
 	"github.com/sower-engine/sower/bench/selfplay"
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/search"
@@ -27,9 +28,50 @@ type datagenFlags struct {
 	progressEvery      time.Duration
 }
 
+// datagen is sower datagen: self-play games whose positions, with their
+// search scores and results, it writes to a data file for sower tune and
+// sower train, continuing the file a run before left.
 func (c *cli) datagen(args []string) error {
 	var f datagenFlags
 	fs := c.flags("datagen", "--game G --games N --out FILE [--nodes N | --depth N] [flags]")
+	f.add(fs)
+	ee := addEngineEvalFlags(fs, "linear")
+	onBroker := addDatagenBrokerFlags(fs, c.stderr)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(fs); err != nil {
+		return err
+	}
+	// Checked before the data file is touched; each of the --concurrency
+	// engines has a table of this size.
+	if err := c.checkHash(f.hash, func(mib, avail int) error { return search.CheckHashesMemory(mib, f.concurrency, avail) }); err != nil {
+		return err
+	}
+	cfg, err := f.config(ee, onBroker.url != "")
+	if err != nil {
+		return err
+	}
+	if err := onBroker.check(fs); err != nil {
+		return err
+	}
+	// Ctrl-C stops the run; the games written whole are kept.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	df, err := openData(f.out, cfg.Variant, c.stderr)
+	if err != nil {
+		return err
+	}
+	defer df.close()
+	todo := c.gamesToPlay(&f, df)
+	if todo == 0 {
+		return df.close()
+	}
+	return c.generate(ctx, cfg, df, todo, &f, onBroker)
+}
+
+// add adds the flags of sower datagen's games to fs.
+func (f *datagenFlags) add(fs *pflag.FlagSet) {
 	f.g.add(fs, false)
 	fs.IntVar(&f.games, "games", 100, "games to play in all (a rerun plays those the file lacks)")
 	fs.StringVarP(&f.out, "out", "o", "", "data file to write, or to continue if it exists")
@@ -41,11 +83,10 @@ func (c *cli) datagen(args []string) error {
 	fs.IntVar(&f.concurrency, "concurrency", 1, "games to play at once")
 	fs.IntVar(&f.hash, "hash", search.DefaultHashMiB, "transposition table of each engine in MiB")
 	fs.DurationVar(&f.progressEvery, "progress", 5*time.Second, "time between progress lines on stderr")
-	ee := addEngineEvalFlags(fs, "linear")
-	onBroker := addDatagenBrokerFlags(fs, c.stderr)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
+}
+
+// check refuses flags that do not go together and values out of range.
+func (f *datagenFlags) check(fs *pflag.FlagSet) error {
 	switch {
 	case fs.Changed("nodes") && fs.Changed("depth"):
 		return usagef("give --nodes or --depth, not both")
@@ -64,83 +105,88 @@ func (c *cli) datagen(args []string) error {
 	case f.progressEvery <= 0:
 		return usagef("--progress %s: want a positive duration", f.progressEvery)
 	}
-	// Checked before the data file is touched; each of the --concurrency
-	// engines has a table of this size.
-	if err := c.checkHash(f.hash, func(mib, avail int) error { return search.CheckHashesMemory(mib, f.concurrency, avail) }); err != nil {
-		return err
-	}
+	return nil
+}
+
+// config returns the self-play the flags ask for: the game, the limits,
+// the openings and the engine with its evaluation (ee's); onBroker says
+// that the broker's workers play it, with the linear evaluation.
+func (f *datagenFlags) config(ee engineEval, onBroker bool) (selfplay.DatagenConfig, error) {
 	lim := search.Limits{Nodes: f.nodes}
 	if f.depth > 0 {
 		lim = search.Limits{Depth: f.depth}
 	}
 	v, err := f.g.variant()
 	if err != nil {
-		return err
+		return selfplay.DatagenConfig{}, err
 	}
 	cfg := selfplay.DatagenConfig{Variant: v, Games: f.games, Limits: lim, Engine: selfplay.DefaultEngine(f.hash),
 		RandomPlies: f.randomPlies, Seed: f.seed, Concurrency: f.concurrency}
-	if f.g.fen != "" {
-		p, err := v.ParsePosition(f.g.fen)
-		if err != nil {
-			return usagef("--fen: %v", err)
-		}
-		cfg.Book = []board.Position{p}
-	}
-	if f.openings != "" {
-		if f.g.fen != "" {
-			return usagef("give --fen or --openings, not both")
-		}
-		r, err := os.Open(f.openings)
-		if err != nil {
-			return flagError("--openings", err)
-		}
-		cfg.Book, err = match.ReadOpenings(r, v)
-		r.Close()
-		if err != nil {
-			return usagef("--openings %s: %v", f.openings, err)
-		}
+	if cfg.Book, err = f.book(v); err != nil {
+		return cfg, err
 	}
 	if cfg.Engine.Nets, cfg.Engine.NetLazy, err = ee.load(); err != nil {
-		return err
+		return cfg, err
 	}
 	if *ee.evalType == "net" && netFor(cfg.Engine.Nets, v) == nil {
 		// Its games would be the linear evaluation's.
-		return usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
+		return cfg, usagef("--eval net: no network evaluates %s; give one with --evalfile", v.Name())
 	}
-	if netFor(cfg.Engine.Nets, v) != nil && onBroker.url != "" {
-		return usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *ee.evalType)
+	if netFor(cfg.Engine.Nets, v) != nil && onBroker {
+		return cfg, usagef("--eval %s: the broker's workers play with the linear evaluation; play without --broker", *ee.evalType)
 	}
-	if err := onBroker.check(fs); err != nil {
-		return err
+	return cfg, nil
+}
+
+// book returns the start positions of v the games cycle through: the
+// --fen position, the --openings file's, or none (the start).
+func (f *datagenFlags) book(v *board.Variant) ([]board.Position, error) {
+	var book []board.Position
+	if f.g.fen != "" {
+		p, err := v.ParsePosition(f.g.fen)
+		if err != nil {
+			return nil, usagef("--fen: %v", err)
+		}
+		book = []board.Position{p}
 	}
-	// Ctrl-C stops the run; the games written whole are kept.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	df, err := openData(f.out, v, c.stderr)
-	if err != nil {
-		return err
+	if f.openings == "" {
+		return book, nil
 	}
-	defer df.close()
-	cfg.Skip = func(i int) bool { return df.played[uint32(i)] }
+	if f.g.fen != "" {
+		return nil, usagef("give --fen or --openings, not both")
+	}
+	return readOpeningsFile(f.openings, v)
+}
+
+// gamesToPlay returns how many of the games df lacks, having said on
+// stderr, when df holds games already, what it holds and what is left.
+func (c *cli) gamesToPlay(f *datagenFlags, df *dataFile) int {
 	todo := 0
 	for i := 0; i < f.games; i++ {
 		if !df.played[uint32(i)] {
 			todo++
 		}
 	}
-	if len(df.played) > 0 {
-		fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games", f.out, df.records, len(df.played)-df.emptyGames)
-		if df.emptyGames > 0 {
-			fmt.Fprintf(c.stderr, ", and %d games kept none (%s)", df.emptyGames, emptyListName(f.out))
-		}
-		fmt.Fprint(c.stderr, "; ")
-		if todo == 0 {
-			fmt.Fprintf(c.stderr, "all %d games are played\n", f.games)
-			return df.close()
-		}
+	if len(df.played) == 0 {
+		return todo
+	}
+	fmt.Fprintf(c.stderr, "datagen: %s holds %d positions of %d games", f.out, df.records, len(df.played)-df.emptyGames)
+	if df.emptyGames > 0 {
+		fmt.Fprintf(c.stderr, ", and %d games kept none (%s)", df.emptyGames, emptyListName(f.out))
+	}
+	fmt.Fprint(c.stderr, "; ")
+	if todo == 0 {
+		fmt.Fprintf(c.stderr, "all %d games are played\n", f.games)
+	} else {
 		fmt.Fprintf(c.stderr, "playing the %d others\n", todo)
 	}
+	return todo
+}
 
+// generate plays the todo games of cfg that df lacks, here or on the
+// broker, writing each to df as it ends and progress lines on stderr.
+func (c *cli) generate(ctx context.Context, cfg selfplay.DatagenConfig, df *dataFile, todo int, f *datagenFlags, onBroker *datagenOnBroker) error {
+	cfg.Skip = func(i int) bool { return df.played[uint32(i)] }
 	prog := newProgress(c.stderr, todo, f.progressEvery)
 	cfg.Each = func(gd selfplay.GameData) error {
 		if err := df.add(&gd); err != nil {
@@ -149,7 +195,7 @@ func (c *cli) datagen(args []string) error {
 		prog.game(len(gd.Records), gd.Nodes)
 		return nil
 	}
-	err = onBroker.run(ctx, cfg, c.stderr)
+	err := onBroker.run(ctx, cfg, c.stderr)
 	prog.line(true)
 	if errors.Is(err, context.Canceled) {
 		return interruptedf("after %d of the %d games to play; run the same command to continue %s", prog.games, todo, f.out)

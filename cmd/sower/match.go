@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sower-engine/sower/bench/match"
 	"github.com/sower-engine/sower/bench/timecontrol"
 	"github.com/sower-engine/sower/board"
@@ -98,9 +100,76 @@ func joinSPRT(args []string) []string {
 	return out
 }
 
+// match is sower match: a match of two engines, or a tournament, played
+// as the flags ask, here or on a broker's workers.
 func (c *cli) match(args []string) error {
 	var f matchFlags
 	fs := c.flags("match", `(--engine1 CMD --engine2 CMD | --engines FILE [--engine name=NAME]… [--gauntlet | --round-robin]) [--tc 10+0.1 | --movetime MS | --nodes N | --depth N] [--games N] [flags]`)
+	f.add(fs)
+	onBroker := addMatchBrokerFlags(fs, c.stderr)
+	if err := parse(fs, joinSPRT(args)); err != nil {
+		return err
+	}
+	p, err := f.plan(fs)
+	if err != nil {
+		return err
+	}
+	po, err := f.check(fs, p, onBroker)
+	if err != nil {
+		return err
+	}
+	if f.resume {
+		if err := c.resumeMatch(&f, p, onBroker.url != ""); err != nil {
+			return err
+		}
+	}
+	outputs := f.outputs(p.conf())
+	if err := checkOutputs(outputs); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	closeJudges, err := c.judges(ctx, &f, p)
+	if err != nil {
+		return err
+	}
+	defer closeJudges()
+	if onBroker.url == "" {
+		if err := p.checkEngines(ctx); err != nil {
+			return err
+		}
+	}
+	var files []*os.File
+	defer func() { closeFiles(files) }()
+	if files, err = openOutputs(outputs); err != nil {
+		return err
+	}
+	if played, err := c.playMatch(ctx, &f, p, onBroker); err != nil {
+		return f.stopped(err, played, onBroker.url != "")
+	}
+	err = closeFiles(files)
+	files = nil
+	if err != nil {
+		return err
+	}
+	if po != nil {
+		return po.check(f.out, c.stdout)
+	}
+	return nil
+}
+
+// add adds the flags of sower match to fs.
+func (f *matchFlags) add(fs *pflag.FlagSet) {
+	f.addEngines(fs)
+	f.addLimits(fs)
+	f.addGames(fs)
+	f.addAdjudication(fs)
+	f.addOutputs(fs)
+}
+
+// addEngines adds the flags that choose the engines, their names and
+// options, and the tournament they play.
+func (f *matchFlags) addEngines(fs *pflag.FlagSet) {
 	for i := range 2 {
 		n := i + 1
 		fs.StringVar(&f.engine[i], fmt.Sprintf("engine%d", n), "", fmt.Sprintf(`engine %d: a command line ("./sower", "engine --flag") or builtin:random, builtin:greedy`, n))
@@ -114,12 +183,23 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.gauntlet, "gauntlet", false, "a tournament: the first engine against each of the others, --games games a pairing")
 	fs.BoolVar(&f.roundRobin, "round-robin", false, "a tournament: every engine against every other, --games games a pairing")
 	fs.StringVar(&f.anchor, "anchor", "", "the engine whose rating a tournament holds at 0 (default: the mean of the ratings at 0)")
+}
+
+// addLimits adds the flags of the limit every engine shares and of the
+// time an engine may take beyond it.
+func (f *matchFlags) addLimits(fs *pflag.FlagSet) {
 	fs.StringVar(&f.tc, "tc", "", "time control for every engine: seconds+increment (10+0.1), moves/seconds+increment (40/60+0.5: refilled every 40 moves) or inf")
 	fs.IntVar(&f.movetime, "movetime", 0, "milliseconds per move for both engines")
 	fs.Uint64Var(&f.nodes, "nodes", 0, "nodes per move for both engines")
 	fs.IntVarP(&f.depth, "depth", "d", 0, "depth per move for both engines")
 	fs.IntVar(&f.margin, "timemargin", int(match.DefaultTimeMargin/time.Millisecond), "milliseconds an engine may overrun its clock or move time before it loses on time (delays of a busy machine included)")
 	fs.IntVar(&f.timeout, "timeout", int(match.DefaultTimeout/time.Millisecond), "milliseconds to wait for an answer no clock limits (handshake, readyok, node and depth searches)")
+}
+
+// addGames adds the flags of the games: the game and its rules, the
+// openings, how many games and how they are played, and the sequential
+// test.
+func (f *matchFlags) addGames(fs *pflag.FlagSet) {
 	fs.StringVarP(&f.game, "game", "g", board.NameKatro, "game: "+strings.Join(board.Names(), ", "))
 	fs.StringVar(&f.captureSide, "capture-side", "any", "Hoyito III CaptureSide: any or opponent")
 	fs.StringVar(&f.lastFour, "last-four", "capturer", "Hoyito III LastFour: capturer, south or north")
@@ -135,12 +215,22 @@ func (c *cli) match(args []string) error {
 	fs.BoolVar(&f.traditional, "traditional-match", false, "Hoyito III: play the games in sequence with the traditional LastFour rule")
 	fs.BoolVar(&f.ponder, "ponder", false, "let engines with a Ponder option think on the opponent's time (go ponder, ponderhit); --option2 Ponder=false keeps one from it")
 	fs.StringVar(&f.sprt, "sprt", "", `sequential test on game pairs: "elo0=0 elo1=5 alpha=0.05 beta=0.05 [model=normalized|logistic]"`)
+}
+
+// addAdjudication adds the flags that end a game before its rules do: on
+// the engines' scores, by proof, or by the endgame tables.
+func (f *matchFlags) addAdjudication(fs *pflag.FlagSet) {
 	fs.StringVar(&f.resign, "resign", "", `adjudicate a game won when both engines agree: "movecount=K score=CP" (the loser's score at -CP or below, the winner's at CP or above, K moves each in a row)`)
 	fs.StringVar(&f.draw, "draw", "", `adjudicate a draw: "ply=P movecount=K score=CP" (both engines' scores within CP of zero, K moves each in a row after the first P plies)`)
 	fs.BoolVar(&f.proven, "adjudicate-proven", false, "end a Katro game as soon as its result is proven: by the proof book (katro-4x6) after every move, or by a bounded df-pn search")
 	fs.Uint64Var(&f.adjNodes, "adjudicate-nodes", defaultAdjudicateNodes, "--adjudicate-proven: df-pn nodes for each side's win (0: the proof book alone)")
 	fs.IntVar(&f.adjEvery, "adjudicate-every", defaultAdjudicateEvery, "--adjudicate-proven: search with df-pn at the game's first ply and every this many plies after it")
 	fs.StringVar(&f.tablesDir, "tables", "", "end a hoyito3 game as soon as its position is in the endgame tables of this directory, with their exact result under the game's rules")
+}
+
+// addOutputs adds the flags of the reports, the records, the log and the
+// comparison with the games played out.
+func (f *matchFlags) addOutputs(fs *pflag.FlagSet) {
 	fs.IntVar(&f.report, "report", 0, "write the report every N games as well as at the end")
 	fs.StringVar(&f.out, "out", "", "write one JSON object per game to this file (a file that holds games already needs --resume or --append)")
 	fs.BoolVar(&f.resume, "resume", false, "continue the match whose games --out holds: they are counted, not played again (the same command and --resume; a game recorded with other settings is an error)")
@@ -148,75 +238,114 @@ func (c *cli) match(args []string) error {
 	fs.StringVar(&f.pgn, "pgn", "", "append the games as PGN-like text to this file")
 	fs.StringVar(&f.playedOut, "played-out", "", "after the match, compare its games (--out) with the same match played out without adjudication in this file: an adjudicated game must be the start of its game played out, with its result, any other the same game; exit status 1 on a difference")
 	fs.StringVar(&f.log, "log", "", "append every line sent to and read from the engines to this file")
-	onBroker := addMatchBrokerFlags(fs, c.stderr)
-	if err := parse(fs, joinSPRT(args)); err != nil {
-		return err
+}
+
+// matchPlan is what sower match plays: a match of two engines (cfg), or
+// a tournament (tn, not nil), which holds a copy of cfg of its own.
+type matchPlan struct {
+	cfg match.Config
+	tn  *match.Tournament
+}
+
+// conf returns the configuration that gets the outputs, the judges and
+// the games played before: the match's or the tournament's.
+func (p *matchPlan) conf() *match.Config {
+	if p.tn != nil {
+		return &p.tn.Config
 	}
+	return &p.cfg
+}
+
+// plan checks the flags and returns the match or tournament they ask
+// for; every error is a usage error.
+func (f *matchFlags) plan(fs *pflag.FlagSet) (*matchPlan, error) {
 	cfg, engines, err := f.config(fs.Changed("last-four"), fs.Changed("sprt"))
 	if err == nil {
 		err = f.adjudication(&cfg, fs.Changed("resign"), fs.Changed("draw"))
 	}
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if err := hoyitoOnly(fs, cfg.Variant); err != nil {
-		return err
+		return nil, err
 	}
 	tn, err := f.tournament(cfg, engines)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	conf := &cfg // what the outputs and the resumed games go to
-	if tn != nil {
-		conf = &tn.Config
-	} else {
-		cfg.Engines = [2]match.EngineSpec(engines)
+	p := &matchPlan{cfg: cfg, tn: tn}
+	if tn == nil {
+		p.cfg.Engines = [2]match.EngineSpec(engines)
 	}
+	return p, nil
+}
 
-	if err := f.outCheck(onBroker.url != ""); err != nil {
-		return err
+// check refuses, before any work, what p cannot do with the flags given:
+// the --out file, the proof and table adjudications on a broker, the
+// broker's flags (connecting to the broker); it returns the games
+// --played-out holds, if given.
+func (f *matchFlags) check(fs *pflag.FlagSet, p *matchPlan, onBroker *matchOnBroker) (*playedOut, error) {
+	broker := onBroker.url != ""
+	if err := f.outCheck(broker); err != nil {
+		return nil, err
 	}
 	po, err := f.readPlayedOut()
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if f.proven && onBroker.url != "" {
-		return usagef("--adjudicate-proven with --broker: the workers do not adjudicate by proof")
+	if f.proven && broker {
+		return nil, usagef("--adjudicate-proven with --broker: the workers do not adjudicate by proof")
 	}
 	if err := f.proofFlags(fs.Changed("adjudicate-nodes"), fs.Changed("adjudicate-every")); err != nil {
-		return err
+		return nil, err
 	}
-	if f.tablesDir != "" && onBroker.url != "" {
-		return usagef("--tables with --broker: the workers do not read the endgame tables")
+	if f.tablesDir != "" && broker {
+		return nil, usagef("--tables with --broker: the workers do not read the endgame tables")
 	}
-	if err := onBroker.check(fs, &cfg, tn); err != nil {
-		return err
+	if err := onBroker.check(fs, &p.cfg, p.tn); err != nil {
+		return nil, err
 	}
-	if f.resume {
-		if err := f.resumeCheck(onBroker.url != ""); err != nil {
-			return err
-		}
-		pf, err := readPlayed(f.out)
-		if err != nil {
-			return err
-		}
-		conf.Played = pf.games
-		check := cfg.CheckPlayed
-		if tn != nil {
-			check = tn.CheckPlayed
-		}
-		if err := check(); err != nil {
-			return usagef("--out %s: %v", f.out, err)
-		}
-		if err := pf.mend(c.stderr); err != nil {
-			return err
-		}
-	}
+	return po, nil
+}
 
-	outputs := []struct {
-		flag, path string
-		w          *io.Writer
-	}{{"--out", f.out, &conf.JSON}, {"--pgn", f.pgn, &conf.PGN}, {"--log", f.log, &conf.Log}}
+// resumeMatch gives p the games --out holds (--resume), once they are
+// known to be p's, and makes the file end with a whole line.
+func (c *cli) resumeMatch(f *matchFlags, p *matchPlan, onBroker bool) error {
+	if err := f.resumeCheck(onBroker); err != nil {
+		return err
+	}
+	pf, err := readPlayed(f.out)
+	if err != nil {
+		return err
+	}
+	p.conf().Played = pf.games
+	check := p.cfg.CheckPlayed
+	if p.tn != nil {
+		check = p.tn.CheckPlayed
+	}
+	if err := check(); err != nil {
+		return usagef("--out %s: %v", f.out, err)
+	}
+	return pf.mend(c.stderr)
+}
+
+// matchOutput is a file a flag names for the match to write: its flag,
+// its path ("" when not given) and the writer of the configuration that
+// gets it.
+type matchOutput struct {
+	flag, path string
+	w          *io.Writer
+}
+
+// outputs returns the files of --out, --pgn and --log, with conf's
+// writers of them.
+func (f *matchFlags) outputs(conf *match.Config) []matchOutput {
+	return []matchOutput{{"--out", f.out, &conf.JSON}, {"--pgn", f.pgn, &conf.PGN}, {"--log", f.log, &conf.Log}}
+}
+
+// checkOutputs refuses, before any work, an output that cannot be
+// written.
+func checkOutputs(outputs []matchOutput) error {
 	for _, o := range outputs {
 		if o.path != "" {
 			if err := checkOutput(o.flag, o.path); err != nil {
@@ -224,94 +353,121 @@ func (c *cli) match(args []string) error {
 			}
 		}
 	}
+	return nil
+}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
-	if f.proven {
-		if err := c.adjudicateProven(ctx, conf, cfg.Variant, f.adjNodes, f.adjEvery); err != nil {
-			return err
-		}
-	}
-	if f.tablesDir != "" {
-		j, err := openTableJudge(f.tablesDir, cfg.Variant, cfg.Traditional)
-		if err != nil {
-			return err
-		}
-		defer j.close()
-		fmt.Fprintf(c.stderr, "Adjudicating by the endgame tables of %s: positions of 8 to %d seeds\n", f.tablesDir, j.top())
-		conf.Proven = j.judge
-	}
-	switch {
-	case tn != nil && onBroker.url == "":
-		if err := tn.Check(ctx); err != nil {
-			return usageError{err}
-		}
-	case onBroker.url == "":
-		if err := cfg.Check(ctx); err != nil {
-			return usageError{err}
-		}
-	}
+// openOutputs opens the outputs given, to append to, as their writers;
+// it returns the files opened, those before an error too.
+func openOutputs(outputs []matchOutput) ([]*os.File, error) {
 	var files []*os.File
-	defer func() {
-		for _, fl := range files {
-			fl.Close()
-		}
-	}()
 	for _, o := range outputs {
 		if o.path == "" {
 			continue
 		}
 		fl, err := os.OpenFile(o.path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 		if err != nil {
-			return flagError(o.flag, err)
+			return files, flagError(o.flag, err)
 		}
 		files = append(files, fl)
 		*o.w = fl
 	}
+	return files, nil
+}
+
+// closeFiles closes files and returns the first error.
+func closeFiles(files []*os.File) error {
+	var first error
+	for _, fl := range files {
+		if err := fl.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// judges sets the judges of proven results p's games ask after every
+// move, as --adjudicate-proven and --tables say; the function returned
+// closes the tables.
+func (c *cli) judges(ctx context.Context, f *matchFlags, p *matchPlan) (closeTables func(), err error) {
+	conf := p.conf()
+	if f.proven {
+		if err := c.adjudicateProven(ctx, conf, p.cfg.Variant, f.adjNodes, f.adjEvery); err != nil {
+			return nil, err
+		}
+	}
+	if f.tablesDir == "" {
+		return func() {}, nil
+	}
+	j, err := openTableJudge(f.tablesDir, p.cfg.Variant, p.cfg.Traditional)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(c.stderr, "Adjudicating by the endgame tables of %s: positions of 8 to %d seeds\n", f.tablesDir, j.top())
+	conf.Proven = j.judge
+	return j.close, nil
+}
+
+// checkEngines starts every engine of p once, so that a bad command or
+// option fails before any game (match.Config.Check).
+func (p *matchPlan) checkEngines(ctx context.Context) error {
+	check := p.cfg.Check
+	if p.tn != nil {
+		check = p.tn.Check
+	}
+	if err := check(ctx); err != nil {
+		return usageError{err}
+	}
+	return nil
+}
+
+// playMatch plays p, here or on the broker, with the report on stdout
+// and the progress, after a line that describes p, on stderr; it returns
+// the number of games played.
+func (c *cli) playMatch(ctx context.Context, f *matchFlags, p *matchPlan, onBroker *matchOnBroker) (int, error) {
 	onBroker.out, onBroker.pgn = f.out, f.pgn
+	conf := p.conf()
 	conf.Report, conf.Progress = c.stdout, c.stderr
 	where := fmt.Sprintf("concurrency %d", max(conf.Concurrency, 1))
 	if onBroker.url != "" {
 		where = "on the broker's workers"
 	}
-	var played int
-	if tn != nil {
-		names := make([]string, len(tn.Engines))
-		for i, e := range tn.Engines {
-			names[i] = e.Name
-		}
-		fmt.Fprintf(c.stderr, "Tournament (%s) of %s: %s, %d pairings of %d games, %d games, %s, %s\n",
-			tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
-			limitsText(tn.Engines), where)
-		var st match.Standings
-		st, err = onBroker.runTournament(ctx, *tn)
-		played = st.Games
-	} else {
-		fmt.Fprintf(c.stderr, "Match %s vs %s: %s, %d games, %s, %s\n",
+	fmt.Fprintln(c.stderr, p.heading(where))
+	if p.tn != nil {
+		st, err := onBroker.runTournament(ctx, *p.tn)
+		return st.Games, err
+	}
+	sum, err := onBroker.run(ctx, p.cfg)
+	return sum.Score.Games(), err
+}
+
+// heading describes p in a line: its engines, game, games and limits,
+// and where it is played.
+func (p *matchPlan) heading(where string) string {
+	cfg, tn := &p.cfg, p.tn
+	if tn == nil {
+		return fmt.Sprintf("Match %s vs %s: %s, %d games, %s, %s",
 			cfg.Engines[0].Name, cfg.Engines[1].Name, cfg.Variant.Name(), cfg.Games, limitsText(cfg.Engines[:]), where)
-		var sum match.Summary
-		sum, err = onBroker.run(ctx, cfg)
-		played = sum.Score.Games()
 	}
-	if errors.Is(err, context.Canceled) {
-		if f.out != "" && f.pgn == "" && onBroker.url == "" && !f.appendOut {
-			return interruptedf("after %d games; the same command with --resume plays the rest", played)
-		}
-		return interruptedf("after %d games", played)
+	names := make([]string, len(tn.Engines))
+	for i, e := range tn.Engines {
+		names[i] = e.Name
 	}
-	if err != nil {
+	return fmt.Sprintf("Tournament (%s) of %s: %s, %d pairings of %d games, %d games, %s, %s",
+		tn.Format, strings.Join(names, ", "), cfg.Variant.Name(), len(tn.Format.Pairings(len(names))), cfg.Games, tn.Games(),
+		limitsText(tn.Engines), where)
+}
+
+// stopped returns the error of a match that ended with err after played
+// games: an interruption says how many were played and, when the same
+// command with --resume would play the rest, so.
+func (f *matchFlags) stopped(err error, played int, onBroker bool) error {
+	if !errors.Is(err, context.Canceled) {
 		return err
 	}
-	for _, fl := range files {
-		if err := fl.Close(); err != nil {
-			return err
-		}
+	if f.out != "" && f.pgn == "" && !onBroker && !f.appendOut {
+		return interruptedf("after %d games; the same command with --resume plays the rest", played)
 	}
-	files = nil
-	if po != nil {
-		return po.check(f.out, c.stdout)
-	}
-	return nil
+	return interruptedf("after %d games", played)
 }
 
 // judgeFunc is what Config.Proven asks after every move: the result of
@@ -616,13 +772,8 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 	}
 
 	if f.openings != "" {
-		fl, err := os.Open(f.openings)
-		if err != nil {
-			return cfg, nil, flagError("--openings", err)
-		}
-		defer fl.Close()
-		if cfg.Openings, err = match.ReadOpenings(fl, cfg.Variant); err != nil {
-			return cfg, nil, usagef("--openings %s: %v", f.openings, err)
+		if cfg.Openings, err = readOpeningsFile(f.openings, cfg.Variant); err != nil {
+			return cfg, nil, err
 		}
 	}
 	if sprtSet {
@@ -639,6 +790,21 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report
 	return cfg, engines, nil
+}
+
+// readOpeningsFile reads the start positions of v in the --openings
+// file path.
+func readOpeningsFile(path string, v *board.Variant) ([]board.Position, error) {
+	fl, err := os.Open(path)
+	if err != nil {
+		return nil, flagError("--openings", err)
+	}
+	defer fl.Close()
+	openings, err := match.ReadOpenings(fl, v)
+	if err != nil {
+		return nil, usagef("--openings %s: %v", path, err)
+	}
+	return openings, nil
 }
 
 // engineList returns the engines the flags give: --engine1 and --engine2,

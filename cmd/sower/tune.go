@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/pflag"
+
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/eval/nnue"
@@ -17,19 +19,58 @@ import (
 	"github.com/sower-engine/sower/search"
 )
 
+// tuneFlags are the flags of sower tune.
+type tuneFlags struct {
+	game, out, start            string
+	data                        []string
+	fitWDL, calibrate, wdlTable bool
+	saveWDL                     string
+	evalType, evalFile          *string
+	cfg                         tune.Config
+}
+
+// tune is sower tune: it fits the linear evaluation's weights to the
+// data of sower datagen, or, with --fit-wdl or --calibrate, fits or
+// measures a win/draw/loss model on it.
 func (c *cli) tune(args []string) error {
-	var (
-		game, out, start string
-		data             []string
-	)
-	var fitWDL, calibrate, wdlTable bool
-	var saveWDL string
+	f := tuneFlags{cfg: tune.DefaultConfig(board.Katro)}
 	fs := c.flags("tune", "--game G --data FILE[,FILE…] (--out WEIGHTS.go | --fit-wdl | --calibrate) [flags]")
-	cfg := tune.DefaultConfig(board.Katro)
-	fs.StringVarP(&game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
-	fs.StringSliceVar(&data, "data", nil, "data files written by sower datagen (repeatable or comma-separated)")
-	fs.StringVarP(&out, "out", "o", "", "write the weights here as a Go source file of package eval (eval/weights_<game>.go builds them in)")
-	fs.StringVar(&start, "start", "hand", "weights to start from: hand (the hand-made evaluation) or builtin (the built-in learned weights)")
+	f.add(fs)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := f.check(fs); err != nil {
+		return err
+	}
+	v, err := f.variant()
+	if err != nil {
+		return err
+	}
+	command := "sower tune " + strings.Join(args, " ")
+	// The networks are checked before the data is read: a bad file is
+	// found now, not after minutes of reading.
+	w := wdlJob{fit: f.fitWDL, table: f.wdlTable, calibrate: f.calibrate, save: f.saveWDL, evalFile: *f.evalFile, command: command}
+	if err := w.load(*f.evalType, v); err != nil {
+		return err
+	}
+	d, err := c.loadDatasets(f.data, v)
+	if err != nil {
+		return err
+	}
+	if f.fitWDL || f.calibrate {
+		return c.measureWDL(d, v, w)
+	}
+	f.cfg.Start.Command = command
+	return c.fitWeights(d, v, f.cfg, f.out)
+}
+
+// add adds the flags of sower tune to fs.
+func (f *tuneFlags) add(fs *pflag.FlagSet) {
+	cfg := &f.cfg
+	fs.StringVarP(&f.game, "game", "g", "", "game of the data: "+strings.Join(board.Names(), ", ")+" (default: the first file's)")
+	fs.StringSliceVar(&f.data, "data", nil, "data files written by sower datagen (repeatable or comma-separated)")
+	fs.StringVarP(&f.out, "out", "o", "", "write the weights here as a Go source file of package eval (eval/weights_<game>.go builds them in)")
+	fs.StringVar(&f.start, "start", "hand", "weights to start from: hand (the hand-made evaluation) or builtin (the built-in learned weights)")
 	fs.Float64Var(&cfg.Lambda, "lambda", cfg.Lambda, "weight of the game result in the target; 1-lambda goes to the search score")
 	fs.Float64Var(&cfg.K, "k", 0, "sigmoid scale per hundredth of a seed (0: fit it on the start weights)")
 	fs.IntVar(&cfg.Epochs, "epochs", cfg.Epochs, "most passes over the training positions")
@@ -39,79 +80,92 @@ func (c *cli) tune(args []string) error {
 	fs.Float64Var(&cfg.ValidShare, "valid", cfg.ValidShare, "share of the games held out for validation")
 	fs.Uint64Var(&cfg.Seed, "seed", cfg.Seed, "seed of the validation split and the order of positions")
 	fs.BoolVar(&cfg.ScalarsOnly, "scalars-only", false, "fit only the scalar terms; the seed-count tables keep their start weights")
-	fs.BoolVar(&fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
-	fs.BoolVar(&calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net or auto a network's")
-	fs.BoolVar(&wdlTable, "wdl-table", false, "with --fit-wdl: fit a table of the chances at scores a seed apart too, which then gives the forecasts (for results no logistic follows, as in Hoyito III: docs/tuning.md)")
-	fs.StringVar(&saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
-	evalType, evalFile := addEvalFlags(fs, "linear")
+	fs.BoolVar(&f.fitWDL, "fit-wdl", false, "fit the win/draw/loss model (K and draw band) to the data's search scores and results, instead of tuning")
+	fs.BoolVar(&f.calibrate, "calibrate", false, "measure the engine's win/draw/loss model on the data (forecast and observed score in ten bins), instead of tuning: the linear evaluation's, or with --eval net or auto a network's")
+	fs.BoolVar(&f.wdlTable, "wdl-table", false, "with --fit-wdl: fit a table of the chances at scores a seed apart too, which then gives the forecasts (for results no logistic follows, as in Hoyito III: docs/tuning.md)")
+	fs.StringVar(&f.saveWDL, "save-wdl", "", "with --fit-wdl: store the fitted model in this network file (docs/nnue.md), rewriting it")
+	f.evalType, f.evalFile = addEvalFlags(fs, "linear")
 	fs.Lookup("eval").Usage = "with --calibrate: the evaluation whose model it measures: linear, net (a network: --evalfile's, else the built-in one) or auto (each game's default evaluation)"
 	fs.Lookup("evalfile").Usage = "with --calibrate --eval net or auto: the network file (docs/nnue.md) whose model it measures"
-	err := parse(fs, args)
-	if err != nil {
-		return err
-	}
+}
+
+// check refuses, before any work, flags that do not go together or
+// values no fit can use, and an --out file that cannot be written.
+func (f *tuneFlags) check(fs *pflag.FlagSet) error {
+	cfg := &f.cfg
 	if err := (fitSettings{lambda: cfg.Lambda, rate: cfg.Rate, valid: cfg.ValidShare, batch: cfg.Batch, patience: cfg.Patience}).check(map[string]float64{"k": cfg.K}); err != nil {
 		return err
 	}
 	switch {
-	case len(data) == 0:
+	case len(f.data) == 0:
 		return usagef("--data: give at least one data file")
-	case wdlTable && !fitWDL:
+	case f.wdlTable && !f.fitWDL:
 		return usagef("--wdl-table: it is a part of the model --fit-wdl fits")
-	case out == "" && !fitWDL && !calibrate:
+	case f.out == "" && !f.fitWDL && !f.calibrate:
 		return usagef("--out: a weights file is required (or --fit-wdl or --calibrate)")
-	case out != "" && (fitWDL || calibrate):
+	case f.out != "" && (f.fitWDL || f.calibrate):
 		return usagef("--out with --fit-wdl or --calibrate: those measure and write no weights")
-	case saveWDL != "" && !fitWDL:
-		return usagef("--save-wdl %s: it stores the model --fit-wdl fits", saveWDL)
-	case (fs.Changed("eval") || fs.Changed("evalfile")) && !calibrate:
+	case f.saveWDL != "" && !f.fitWDL:
+		return usagef("--save-wdl %s: it stores the model --fit-wdl fits", f.saveWDL)
+	case (fs.Changed("eval") || fs.Changed("evalfile")) && !f.calibrate:
 		return usagef("--eval and --evalfile choose the model --calibrate measures; not without it")
-	case out != "" && !strings.HasSuffix(out, ".go"):
-		return usagef("--out %s: the weights are written as Go source; name the file *.go", out)
+	case f.out != "" && !strings.HasSuffix(f.out, ".go"):
+		return usagef("--out %s: the weights are written as Go source; name the file *.go", f.out)
 	case cfg.K < 0:
 		return usagef("--k %g: want 0 (fit) or more", cfg.K)
 	case cfg.Epochs < 0:
 		return usagef("--epochs %d: want 0 or more", cfg.Epochs)
 	}
 	// A bad --out is found now, not after the fit.
-	if out != "" {
-		if err := checkOutput("--out", out); err != nil {
-			return err
-		}
+	if f.out != "" {
+		return checkOutput("--out", f.out)
 	}
+	return nil
+}
+
+// variant returns the game of the data, --game's or else the first data
+// file's, and sets the weights the fit starts from (--start).
+func (f *tuneFlags) variant() (*board.Variant, error) {
+	game := f.game
 	if game == "" {
-		if game, err = dataGame(data[0]); err != nil {
-			return err
+		var err error
+		if game, err = dataGame(f.data[0]); err != nil {
+			return nil, err
 		}
 	}
 	v, err := board.New(game)
 	if err != nil {
-		return flagError("--game", err)
+		return nil, flagError("--game", err)
 	}
-	switch start {
+	switch f.start {
 	case "hand":
-		cfg.Start = eval.HandParams(v.Family())
+		f.cfg.Start = eval.HandParams(v.Family())
 	case "builtin":
-		cfg.Start = eval.BuiltinParams(v)
+		f.cfg.Start = eval.BuiltinParams(v)
 	default:
-		return usagef("--start %q: want hand or builtin", start)
+		return nil, usagef("--start %q: want hand or builtin", f.start)
 	}
-	// The networks are checked before the data is read: a bad file is
-	// found now, not after minutes of reading.
-	w := wdlJob{fit: fitWDL, table: wdlTable, calibrate: calibrate, save: saveWDL, evalFile: *evalFile, command: "sower tune " + strings.Join(args, " ")}
-	if err := w.load(*evalType, v); err != nil {
-		return err
-	}
+	return v, nil
+}
+
+// loadDatasets reads the data files, of v's game, into one dataset,
+// telling stderr the positions read after each.
+func (c *cli) loadDatasets(data []string, v *board.Variant) (*tune.Dataset, error) {
 	var d *tune.Dataset
 	for i, name := range data {
+		var err error
 		if d, err = loadData(d, name, i, v); err != nil {
-			return err
+			return nil, err
 		}
 		fmt.Fprintf(c.stderr, "tune: %s: %d positions in all\n", name, d.Len())
 	}
-	if fitWDL || calibrate {
-		return c.measureWDL(d, v, w)
-	}
+	return d, nil
+}
+
+// fitWeights fits the weights of v's linear evaluation to d, an epoch a
+// line on stdout, and writes them to out, the best so far if
+// interrupted.
+func (c *cli) fitWeights(d *tune.Dataset, v *board.Variant, cfg tune.Config, out string) error {
 	if err := checkDataSize(d.Sizes(cfg.ValidShare, cfg.Seed), cfg.ValidShare); err != nil {
 		return err
 	}
@@ -120,7 +174,6 @@ func (c *cli) tune(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	cfg.Start.Command = "sower tune " + strings.Join(args, " ")
 	cfg.Log = func(e tune.Epoch) {
 		mark := ""
 		if e.Best {
@@ -135,12 +188,7 @@ func (c *cli) tune(args []string) error {
 	if err != nil {
 		return err
 	}
-	valid := fmt.Sprintf("validation %d positions of %d games", res.Valid, res.ValidationSet)
-	if cfg.ValidShare == 0 {
-		valid = "validation on the training set (--valid 0)"
-	}
-	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, %s\n", res.K, res.Train, valid)
-	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
+	c.reportFit(res, cfg.ValidShare)
 	if err := writeWeights(out, v, &res.Params); err != nil {
 		return err
 	}
@@ -149,6 +197,17 @@ func (c *cli) tune(args []string) error {
 		return interruptedf("after %d epochs: the best weights so far are written to %s", res.Epochs, out)
 	}
 	return nil
+}
+
+// reportFit writes the fit's K, sets and losses on stdout; share is the
+// share of the games held out for validation.
+func (c *cli) reportFit(res tune.Result, share float64) {
+	valid := fmt.Sprintf("validation %d positions of %d games", res.Valid, res.ValidationSet)
+	if share == 0 {
+		valid = "validation on the training set (--valid 0)"
+	}
+	fmt.Fprintf(c.stdout, "K %.6f  training %d positions, %s\n", res.K, res.Train, valid)
+	fmt.Fprintf(c.stdout, "validation loss: start %.6f, tuned %.6f (%d epochs%s)\n", res.StartLoss, res.Loss, res.Epochs, map[bool]string{true: ", stopped early", false: ""}[res.StoppedEarly])
 }
 
 // writeWeights writes the weights file whole or not at all: to a new file
