@@ -242,47 +242,57 @@ func TestDistributed(t *testing.T) {
 		}
 	})
 
-	t.Run("tournament with a worker killed mid-pair", func(t *testing.T) {
-		t.Parallel()
-		dir := t.TempDir()
-		srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
-		engines := `[{"name": "n300", "cmd": "` + bin + `", "limit": "nodes=300"}, {"name": "n2000", "cmd": "` + bin + `", "limit": "nodes=2000"},
-			{"name": "greedy", "cmd": "builtin:greedy"}]`
-		if err := os.WriteFile(filepath.Join(dir, "engines.json"), []byte(engines), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		args := []string{"match", "--engines", "engines.json", "--round-robin", "--game", "katro-4x4", "--games", "4",
-			"--random-plies", "2", "--seed", "3", "--option", "Hash=2"}
-		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
-		victim := workers(t, srv.URL(), dir, 1)[0]
-		dist := start(t, bin, dir, append(args, "--broker", srv.URL(), "--ack-wait", "1500", "--out", "dist.jsonl")...)
-		victim.waitFor(t, "started", 30*time.Second)
-		if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-			t.Fatal(err)
-		}
-		victim.wait(t, 10*time.Second)
-		start(t, bin, dir, "worker", "--broker", srv.URL(), "--name", "w2", "--cache", filepath.Join(dir, "cache2"))
-		if code := dist.wait(t, time.Minute); code != 0 {
-			t.Fatalf("tournament over the broker: exit %d\n%s", code, dist.out.String())
-		}
-		if code := local.wait(t, time.Minute); code != 0 {
-			t.Fatalf("local tournament: exit %d\n%s", code, local.out.String())
-		}
-		lr, dr := readRecords(t, filepath.Join(dir, "local.jsonl")), readRecords(t, filepath.Join(dir, "dist.jsonl"))
-		checkGames(t, dr, 12)
-		if !reflect.DeepEqual(lr, dr) {
-			t.Errorf("the records differ from the local tournament's")
-		}
-		standings := func(out string) string {
-			if i := strings.LastIndex(out, "Tournament (round robin of 3 engines): 12 of 12 games"); i >= 0 {
-				return out[i:]
+	// A round robin and a gauntlet of four engines (sower at two
+	// strengths and two built-in players), a worker killed mid-pair.
+	for _, tc := range []struct {
+		format, heading string
+		games           int
+	}{
+		{"--round-robin", "Tournament (round robin of 4 engines): 24 of 24 games", 24},
+		{"--gauntlet", "Tournament (gauntlet of 4 engines): 12 of 12 games", 12},
+	} {
+		t.Run("tournament "+tc.format+" with a worker killed mid-pair", func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			srv := startServer(t, filepath.Join(dir, "js"), ServerOptions{})
+			engines := `[{"name": "n300", "cmd": "` + bin + `", "limit": "nodes=300"}, {"name": "n2000", "cmd": "` + bin + `", "limit": "nodes=2000"},
+			{"name": "greedy", "cmd": "builtin:greedy"}, {"name": "random", "cmd": "builtin:random"}]`
+			if err := os.WriteFile(filepath.Join(dir, "engines.json"), []byte(engines), 0o644); err != nil {
+				t.Fatal(err)
 			}
-			return ""
-		}
-		if a, b := standings(local.out.String()), standings(dist.out.String()); a == "" || a != b {
-			t.Errorf("standings differ:\nlocal:\n%s\nbroker:\n%s", local.out.String(), dist.out.String())
-		}
-	})
+			args := []string{"match", "--engines", "engines.json", tc.format, "--game", "katro-4x4", "--games", "4",
+				"--random-plies", "2", "--seed", "3", "--option", "Hash=2"}
+			local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
+			victim := workers(t, srv.URL(), dir, 1)[0]
+			dist := start(t, bin, dir, append(args, "--broker", srv.URL(), "--ack-wait", "1500", "--out", "dist.jsonl")...)
+			victim.waitFor(t, "started", 30*time.Second)
+			if err := victim.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+				t.Fatal(err)
+			}
+			victim.wait(t, 10*time.Second)
+			start(t, bin, dir, "worker", "--broker", srv.URL(), "--name", "w2", "--cache", filepath.Join(dir, "cache2"))
+			if code := dist.wait(t, 2*time.Minute); code != 0 {
+				t.Fatalf("tournament over the broker: exit %d\n%s", code, dist.out.String())
+			}
+			if code := local.wait(t, 2*time.Minute); code != 0 {
+				t.Fatalf("local tournament: exit %d\n%s", code, local.out.String())
+			}
+			lr, dr := readRecords(t, filepath.Join(dir, "local.jsonl")), readRecords(t, filepath.Join(dir, "dist.jsonl"))
+			checkGames(t, dr, tc.games)
+			if !reflect.DeepEqual(lr, dr) {
+				t.Errorf("the records differ from the local tournament's")
+			}
+			standings := func(out string) string {
+				if i := strings.LastIndex(out, tc.heading); i >= 0 {
+					return out[i:]
+				}
+				return ""
+			}
+			if a, b := standings(local.out.String()), standings(dist.out.String()); a == "" || a != b {
+				t.Errorf("standings differ:\nlocal:\n%s\nbroker:\n%s", local.out.String(), dist.out.String())
+			}
+		})
+	}
 
 	t.Run("coordinator restarted", func(t *testing.T) {
 		t.Parallel()
