@@ -191,6 +191,9 @@ func TestDistributed(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the processes are not race-instrumented; run without -race")
 	}
+	if testing.Short() {
+		t.Skip("the process harness (a build of sower and dozens of processes) runs in the full suite")
+	}
 	bin := sowertest.Build(t, false)
 	workers := func(t *testing.T, url, dir string, n int) []*proc { return startWorkers(t, bin, url, dir, n) }
 	t.Run("faults", func(t *testing.T) { testFaults(t, bin) })
