@@ -37,25 +37,7 @@ func moveAccuracy(f board.Family, pr record.MoveReview) float64 {
 // first): the mean of its moves' accuracies (moveAccuracy); nil for a
 // side with no move reviewed.
 func accuracies(f board.Family, start board.Position, moves []board.Move, plies []record.MoveReview) [2]*float64 {
-	var sum [2]float64
-	var n [2]int
-	p := start
-	for i, pr := range plies {
-		if i >= len(moves) {
-			break
-		}
-		sum[p.Side()] += moveAccuracy(f, pr)
-		n[p.Side()]++
-		p, _ = p.After(moves[i])
-	}
-	var acc [2]*float64
-	for s := range 2 {
-		if n[s] > 0 {
-			a := sum[s] / float64(n[s])
-			acc[s] = &a
-		}
-	}
-	return acc
+	return sideMeans(start, moves, plies, func(pr record.MoveReview) float64 { return moveAccuracy(f, pr) })
 }
 
 // moveLoss is what a move lost, in the unit the page writes losses in:
@@ -76,6 +58,13 @@ func moveLoss(f board.Family, pr record.MoveReview) float64 {
 // lichess's average centipawn loss; nil for a side with no move
 // reviewed.
 func averageLosses(f board.Family, start board.Position, moves []board.Move, plies []record.MoveReview) [2]*float64 {
+	return sideMeans(start, moves, plies, func(pr record.MoveReview) float64 { return moveLoss(f, pr) })
+}
+
+// sideMeans is, for each side (South first), the mean of per over its
+// moves among the plies reviewed (those with a move, from start); nil for
+// a side with no move reviewed.
+func sideMeans(start board.Position, moves []board.Move, plies []record.MoveReview, per func(record.MoveReview) float64) [2]*float64 {
 	var sum [2]float64
 	var n [2]int
 	p := start
@@ -83,16 +72,16 @@ func averageLosses(f board.Family, start board.Position, moves []board.Move, pli
 		if i >= len(moves) {
 			break
 		}
-		sum[p.Side()] += moveLoss(f, pr)
+		sum[p.Side()] += per(pr)
 		n[p.Side()]++
 		p, _ = p.After(moves[i])
 	}
-	var avg [2]*float64
+	var mean [2]*float64
 	for s := range 2 {
 		if n[s] > 0 {
-			a := sum[s] / float64(n[s])
-			avg[s] = &a
+			m := sum[s] / float64(n[s])
+			mean[s] = &m
 		}
 	}
-	return avg
+	return mean
 }
