@@ -95,21 +95,29 @@ func Run(ctx context.Context, c *Client, m Match) (match.Summary, error) {
 	if err != nil {
 		return match.Summary{}, err
 	}
-	progs.keep(j.objects)
 	co := &coordinator{c: c, id: m.ID, job: j, ackWait: m.AckWait, maxDeliver: m.MaxDeliver, every: m.ProgressEvery, out: j.out}
-	if err := co.start(ctx, &j.settings); err != nil {
-		return match.Summary{}, err
-	}
-	if err := progs.upload(ctx, c, co.out); err != nil {
-		co.lease.release()
-		return match.Summary{}, err
-	}
-	err = co.run(ctx)
+	err = runPairs(ctx, co, &j.settings, &progs, j.objects)
 	sum := j.tally.Summary()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("coordinator stopped after %d games: %w", sum.Score.Games(), err)
 	}
 	return sum, err
+}
+
+// runPairs runs a job of pairs of games, a match's or a tournament's, on
+// the broker: its engine programs kept (for repairs) and uploaded, its
+// coordinator started (settings stored or checked, the run claimed) and
+// run until the job is over or ctx ends.
+func runPairs(ctx context.Context, co *coordinator, settings *Settings, progs *programs, objects map[string]string) error {
+	progs.keep(objects)
+	if err := co.start(ctx, settings); err != nil {
+		return err
+	}
+	if err := progs.upload(ctx, co.c, co.out); err != nil {
+		co.lease.release()
+		return err
+	}
+	return co.run(ctx)
 }
 
 // newMatchJob returns match m as a coordinator's job, with its

@@ -72,16 +72,8 @@ func RunTournament(ctx context.Context, c *Client, t Tournament) (match.Standing
 	if err != nil {
 		return match.Standings{}, err
 	}
-	progs.keep(j.objects)
 	co := &coordinator{c: c, id: t.ID, job: j, ackWait: t.AckWait, maxDeliver: t.MaxDeliver, every: t.ProgressEvery, out: j.out}
-	if err := co.start(ctx, &j.settings); err != nil {
-		return match.Standings{}, err
-	}
-	if err := progs.upload(ctx, c, co.out); err != nil {
-		co.lease.release()
-		return match.Standings{}, err
-	}
-	err = co.run(ctx)
+	err = runPairs(ctx, co, &j.settings, &progs, j.objects)
 	st := j.tally.Standings()
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		err = fmt.Errorf("coordinator stopped after %d games: %w", st.Games, err)
