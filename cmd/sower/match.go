@@ -709,59 +709,18 @@ func limitsText(engines []match.EngineSpec) string {
 // tournament of; every error is a usage error.
 func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.EngineSpec, error) {
 	var cfg match.Config
-	var rules board.Rules
 	var err error
-	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
-		return cfg, nil, usagef("--capture-side: %v", err)
-	}
-	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
-		return cfg, nil, usagef("--last-four: %v", err)
-	}
-	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
+	if cfg.Variant, err = f.variant(); err != nil {
 		return cfg, nil, err
 	}
-	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
-		return cfg, nil, usagef("--repetition: %v", err)
-	}
-	rules.NoCaptureLimit = f.noCaptureLimit
-	if err := repetitionLimit(rules); err != nil {
-		return cfg, nil, err
-	}
-	if cfg.Variant, err = board.NewWithRules(f.game, rules); err != nil {
-		return cfg, nil, usagef("--game: %v", err)
-	}
-
 	var shared timecontrol.Limit
 	if f.tc != "" {
 		if shared, err = timecontrol.ParseTimeControl(f.tc); err != nil {
 			return cfg, nil, usagef("--tc: %v", err)
 		}
 	}
-	switch {
-	case f.movetime < 0:
-		return cfg, nil, usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
-	case f.depth < 0 || f.depth > 255:
-		return cfg, nil, usagef("--depth %d: want 1 to 255", f.depth)
-	case f.margin < 0:
-		return cfg, nil, usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
-	case f.timeout <= 0:
-		return cfg, nil, usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
-	case f.games < 1:
-		return cfg, nil, usagef("--games %d: want at least 1", f.games)
-	case f.concurrency < 1:
-		return cfg, nil, usagef("--concurrency %d: want at least 1", f.concurrency)
-	case f.randomPlies < 0:
-		return cfg, nil, usagef("--random-plies %d: want 0 or more", f.randomPlies)
-	case f.report < 0:
-		return cfg, nil, usagef("--report %d: want 0 or more", f.report)
-	case f.openings != "" && f.randomPlies > 0:
-		return cfg, nil, usagef("give --openings or --random-plies, not both")
-	case f.order != "sequential" && f.order != "random":
-		return cfg, nil, usagef("--openings-order %q: want sequential or random", f.order)
-	case f.order == "random" && f.openings == "":
-		return cfg, nil, usagef("--openings-order random shuffles the --openings file; give one")
-	case f.traditional && lastFourSet:
-		return cfg, nil, usagef("--traditional-match sets LastFour game by game; leave out --last-four")
+	if err := f.checkNumbers(lastFourSet); err != nil {
+		return cfg, nil, err
 	}
 	shared.MoveTime = time.Duration(f.movetime) * time.Millisecond
 	shared.Nodes, shared.Depth = f.nodes, f.depth
@@ -790,6 +749,66 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 	cfg.Timeout = time.Duration(f.timeout) * time.Millisecond
 	cfg.ReportEvery = f.report
 	return cfg, engines, nil
+}
+
+// variant returns the game the flags name under the rule options they
+// set; every error is a usage error.
+func (f *matchFlags) variant() (*board.Variant, error) {
+	var rules board.Rules
+	var err error
+	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
+		return nil, usagef("--capture-side: %v", err)
+	}
+	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
+		return nil, usagef("--last-four: %v", err)
+	}
+	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
+		return nil, err
+	}
+	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
+		return nil, usagef("--repetition: %v", err)
+	}
+	rules.NoCaptureLimit = f.noCaptureLimit
+	if err := repetitionLimit(rules); err != nil {
+		return nil, err
+	}
+	v, err := board.NewWithRules(f.game, rules)
+	if err != nil {
+		return nil, usagef("--game: %v", err)
+	}
+	return v, nil
+}
+
+// checkNumbers refuses the numbers out of range and the flags that do not
+// go together, as usage errors.
+func (f *matchFlags) checkNumbers(lastFourSet bool) error {
+	switch {
+	case f.movetime < 0:
+		return usagef("--movetime %d: want a positive number of milliseconds", f.movetime)
+	case f.depth < 0 || f.depth > 255:
+		return usagef("--depth %d: want 1 to 255", f.depth)
+	case f.margin < 0:
+		return usagef("--timemargin %d: want 0 or more milliseconds", f.margin)
+	case f.timeout <= 0:
+		return usagef("--timeout %d: want a positive number of milliseconds", f.timeout)
+	case f.games < 1:
+		return usagef("--games %d: want at least 1", f.games)
+	case f.concurrency < 1:
+		return usagef("--concurrency %d: want at least 1", f.concurrency)
+	case f.randomPlies < 0:
+		return usagef("--random-plies %d: want 0 or more", f.randomPlies)
+	case f.report < 0:
+		return usagef("--report %d: want 0 or more", f.report)
+	case f.openings != "" && f.randomPlies > 0:
+		return usagef("give --openings or --random-plies, not both")
+	case f.order != "sequential" && f.order != "random":
+		return usagef("--openings-order %q: want sequential or random", f.order)
+	case f.order == "random" && f.openings == "":
+		return usagef("--openings-order random shuffles the --openings file; give one")
+	case f.traditional && lastFourSet:
+		return usagef("--traditional-match sets LastFour game by game; leave out --last-four")
+	}
+	return nil
 }
 
 // readOpeningsFile reads the start positions of v in the --openings
