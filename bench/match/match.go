@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -300,6 +301,11 @@ type Summary struct {
 	Decision Decision
 	// Forfeits counts each engine's forfeits by termination.
 	Forfeits [2]map[record.Termination]int
+	// Horizons holds, for each engine, how many plies before the end of
+	// each game it first reported a proven result (a mate score), one
+	// entry per game in which it did, in the order the games were
+	// counted.
+	Horizons [2][]int
 }
 
 // Run plays the match and writes progress, reports and records as the
@@ -664,6 +670,9 @@ func writeRecord(cfg *Config, log *client.Log, rec *record.GameRecord) error {
 // summary returns a copy of the summary (r.mu held).
 func (r *runner) summary() Summary {
 	s := r.sum
+	for i := range s.Horizons {
+		s.Horizons[i] = slices.Clone(r.sum.Horizons[i])
+	}
 	for i := range s.Forfeits {
 		s.Forfeits[i] = map[record.Termination]int{}
 		for k, v := range r.sum.Forfeits[i] {
@@ -702,6 +711,11 @@ func (r *runner) add(rec *record.GameRecord) (pairDone bool) {
 		}
 	}
 	tally(&s.Score, e1)
+	for e, h := range proofHorizons(rec) {
+		if h >= 0 {
+			s.Horizons[e] = append(s.Horizons[e], h)
+		}
+	}
 	if rec.Engine1 == "south" {
 		tally(&s.AsSouth, e1)
 		tally(&s.Sides, e1)

@@ -22,7 +22,10 @@ import (
 //
 // The SPRT line appears with a test and ends in " - H0 was accepted" or
 // " - H1 was accepted" once the test has decided; Ptnml counts the pairs
-// by engine1's points (0, ½, 1, 1½, 2). A last line lists forfeits, if any.
+// by engine1's points (0, ½, 1, 1½, 2). A line gives each engine's proof
+// horizon when one reported a mate score (how many plies before the end
+// it first did: median and quartiles over the games where it did), and a
+// last line lists forfeits, if any.
 func (s *Summary) WriteReport(w io.Writer) {
 	a, b := s.Names[0], s.Names[1]
 	fmt.Fprintf(w, "Score of %s vs %s: %s\n", a, b, scoreText(s.Score))
@@ -44,6 +47,9 @@ func (s *Summary) WriteReport(w io.Writer) {
 			line += " - H1 was accepted"
 		}
 		fmt.Fprintln(w, line)
+	}
+	if h := s.horizonText(); h != "" {
+		fmt.Fprintln(w, h)
 	}
 	var parts []string
 	for i, f := range s.Forfeits {
