@@ -55,6 +55,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"time"
@@ -227,8 +228,10 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 		return Result{}, err
 	}
 	c.s = s
-	if err := c.loadTable(); err != nil {
-		return Result{}, err
+	if !c.allProven() { // else only the join is left, which needs no table
+		if err := c.loadTable(); err != nil {
+			return Result{}, err
+		}
 	}
 	c.saved = time.Now()
 	if c.st.Winner == "" {
@@ -251,11 +254,31 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 		}
 		return res, err
 	}
+	// The join needs the pieces' certificates, not the table: the table
+	// goes first, so that the join's maps do not come on top of it (a
+	// 16 GiB table and the join of katro-4x6's proof after e1 did not fit
+	// in 24 GB together).
+	c.s = nil
+	debug.FreeOSMemory()
 	if res.Proof, err = c.join(ctx, proof); err != nil {
 		return res, err
 	}
 	res.Nodes, res.Elapsed = c.totalNodes(), c.totalElapsed()
 	return res, os.RemoveAll(cfg.Dir)
+}
+
+// allProven reports whether the state read back holds the root cut into
+// pieces, every one of them proven.
+func (c *campaign) allProven() bool {
+	if !c.st.Split || len(c.pieces) == 0 {
+		return false
+	}
+	for _, p := range c.pieces {
+		if !p.Proven {
+			return false
+		}
+	}
+	return true
 }
 
 // run proves the root, whole or in pieces.

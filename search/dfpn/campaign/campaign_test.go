@@ -303,3 +303,45 @@ func TestWrongQuestion(t *testing.T) {
 		t.Fatalf("Run: %v, want the question disproven", err)
 	}
 }
+
+// TestJoinWithoutTable: a campaign whose pieces are all proven but whose
+// certificate could not be written (here its directory is missing) is
+// joined by the same command run again, without reading the table back:
+// a damaged table file is not even opened.
+func TestJoinWithoutTable(t *testing.T) {
+	g := startGame(t)
+	w := winner(t, g)
+	dir := t.TempDir()
+	cfg := campaign.Config{Dir: filepath.Join(dir, "work"), Winner: w, Solver: dfpn.Config{HashMiB: 16}, Step: 300}
+	proof := filepath.Join(dir, "out", "p.proof")
+	if _, err := campaign.Run(context.Background(), g, proof, cfg); err == nil {
+		t.Fatal("the certificate was written into a missing directory")
+	}
+	table := filepath.Join(cfg.Dir, "table.dfpn")
+	if _, err := os.Stat(table); err != nil {
+		t.Fatalf("no table saved: %v", err)
+	}
+	if err := os.WriteFile(table, []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "out"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := campaign.Run(context.Background(), g, proof, cfg); err != nil {
+		t.Fatalf("the join alone: %v", err)
+	}
+	verifyFile(t, g, proof)
+
+	// The check has teeth: a campaign with work left reads the table,
+	// and refuses a damaged one.
+	cfg.Dir = filepath.Join(dir, "work2")
+	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(cfg.Dir, "table.dfpn"), []byte("damaged"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := campaign.Run(context.Background(), g, filepath.Join(dir, "p2.proof"), cfg); err == nil {
+		t.Fatal("a campaign with work left read a damaged table without a word")
+	}
+}
