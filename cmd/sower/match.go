@@ -754,29 +754,8 @@ func (f *matchFlags) config(lastFourSet, sprtSet bool) (match.Config, []match.En
 // variant returns the game the flags name under the rule options they
 // set; every error is a usage error.
 func (f *matchFlags) variant() (*board.Variant, error) {
-	var rules board.Rules
-	var err error
-	if rules.CaptureSide, err = board.ParseCaptureSide(f.captureSide); err != nil {
-		return nil, usagef("--capture-side: %v", err)
-	}
-	if rules.LastFour, err = board.ParseLastFour(f.lastFour); err != nil {
-		return nil, usagef("--last-four: %v", err)
-	}
-	if err := checkNoCaptureLimit(f.noCaptureLimit); err != nil {
-		return nil, err
-	}
-	if rules.Repetition, err = board.ParseRepetition(f.repetition); err != nil {
-		return nil, usagef("--repetition: %v", err)
-	}
-	rules.NoCaptureLimit = f.noCaptureLimit
-	if err := repetitionLimit(rules); err != nil {
-		return nil, err
-	}
-	v, err := board.NewWithRules(f.game, rules)
-	if err != nil {
-		return nil, usagef("--game: %v", err)
-	}
-	return v, nil
+	g := gameFlags{game: f.game, captureSide: f.captureSide, lastFour: f.lastFour, repetition: f.repetition, limit: f.noCaptureLimit}
+	return g.variant()
 }
 
 // checkNumbers refuses the numbers out of range and the flags that do not
