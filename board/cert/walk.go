@@ -3,6 +3,7 @@ package cert
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -121,7 +122,10 @@ func (w *walker) run(root board.Position) (need, depth int32, err error) {
 			child := &w.scratch
 			*child = f.pos
 			if !child.Play(m) {
-				continue // an endless candidate of the loser (the winner's move was checked)
+				if f.node >= 0 { // the winner's move, a candidate whose sowing does not end
+					return 0, 0, w.refuseMove(&w.nodes[f.node], &f.pos)
+				}
+				continue // an endless candidate of the loser
 			}
 			cn, cd, pushed, err := w.visit(child)
 			if err != nil {
@@ -194,13 +198,27 @@ func (w *walker) visit(p *board.Position) (need, depth int32, pushed bool, err e
 
 // checkMove checks that the winner's move of node n is legal in p.
 func (w *walker) checkMove(n *node, p *board.Position) error {
+	// The usual case without a sowing: a move among p's candidates is
+	// legal if its sowing ends, which run sees as it plays the move
+	// (refuseMove). Anything else goes the long way, for the error's words.
+	var l board.MoveList
+	p.GenerateMoves(&l)
+	if slices.Contains(l.Slice(), n.move) {
+		return nil
+	}
+	return w.refuseMove(n, p)
+}
+
+// refuseMove returns the error that says why the winner's move of node n
+// is not legal in p.
+func (w *walker) refuseMove(n *node, p *board.Position) error {
 	if !p.HasLegalMove() {
 		return fmt.Errorf("position %s (%s): the winner, %s, has no legal move there and loses", positionText(p), w.at(n), p.Side())
 	}
 	if err := p.CheckMove(n.move); err != nil {
 		return w.moveErr(n, p, err)
 	}
-	return nil
+	return fmt.Errorf("position %s (%s): the winner's move %s was refused and then found legal", positionText(p), w.at(n), n.move)
 }
 
 // absorb adds a finished child c, reached from f, with its need and depth.
