@@ -57,6 +57,24 @@ func randomEndgame(t *testing.T, rng *rand.Rand, v *board.Variant, n int) board.
 	return p
 }
 
+// openTables returns Hoyito III under repetition rule rep and its tables
+// in dir, closed when the test ends.
+func openTables(t *testing.T, dir string, rep board.Repetition) (*board.Variant, *tables.Tables) {
+	t.Helper()
+	r := board.DefaultRules()
+	r.Repetition = rep
+	v, err := board.NewWithRules(board.NameHoyito3, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb, err := tables.Open(dir, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { tb.Close() })
+	return v, tb
+}
+
 // TestTablesView checks the server's list against the tables' own moves
 // (tables.Moves, the data sower tables probe prints), turned to final
 // margins from South's view here: the same moves, the same numbers, the
@@ -70,17 +88,7 @@ func TestTablesView(t *testing.T) {
 	t.Cleanup(srv.closeTables)
 	for _, rep := range []board.Repetition{board.RepetitionOff, board.RepetitionThreefold} {
 		t.Run(rep.String(), func(t *testing.T) {
-			r := board.DefaultRules()
-			r.Repetition = rep
-			v, err := board.NewWithRules(board.NameHoyito3, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb, err := tables.Open(dir, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tb.Close()
+			v, tb := openTables(t, dir, rep)
 			rng := rand.New(rand.NewPCG(24, uint64(rep)))
 			for range 500 {
 				p := randomEndgame(t, rng, v, 8)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/tables"
 )
 
 // TestTablesPly plays a Hoyito III game inside the tables to its end,
@@ -27,17 +26,7 @@ func TestTablesPly(t *testing.T) {
 	const fen = "1,1,0,0,1,2/0,1,1,0,0,1 N 4 36 42"
 	for _, rep := range []board.Repetition{board.RepetitionOff, board.RepetitionThreefold} {
 		t.Run(rep.String(), func(t *testing.T) {
-			r := board.DefaultRules()
-			r.Repetition = rep
-			v, err := board.NewWithRules(board.NameHoyito3, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tb, err := tables.Open(dir, r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer tb.Close()
+			v, tb := openTables(t, dir, rep)
 			start, err := v.ParsePosition(fen)
 			if err != nil {
 				t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,11 +18,12 @@ import (
 	"github.com/sower-engine/sower/search/book/booktest"
 )
 
-// TestMatchAdjudicateProven plays katro-4x6 from a position of the
-// proof's loser: whatever South plays, the book proves North's win, and
-// the game is adjudicated after that one ply.
-func TestMatchAdjudicateProven(t *testing.T) {
-	proofs, _ := booktest.Small(t)
+// provenOpening returns the small proof library (katro-4x6 after c1) and
+// an openings file holding the position after c1 and North's reply from
+// its book: South to move, a proven win of North's whatever South plays.
+func provenOpening(t *testing.T) (proofs fs.FS, openings string) {
+	t.Helper()
+	proofs, _ = booktest.Small(t)
 	b, err := book.Load(context.Background(), proofs, board.NameKatro4x6)
 	if err != nil {
 		t.Fatal(err)
@@ -34,18 +36,25 @@ func TestMatchAdjudicateProven(t *testing.T) {
 	c1, _ := v.ParseMove("c1")
 	p.Play(c1)
 	m, _, win, ok := b.Probe(&p)
-	if !ok || !win {
+	if !ok || !win || !p.Play(m) {
 		t.Fatalf("the book does not prove North's win after c1")
 	}
-	p.Play(m)
-	openings := filepath.Join(t.TempDir(), "openings.txt")
+	openings = filepath.Join(t.TempDir(), "openings.txt")
 	if err := os.WriteFile(openings, []byte(p.String()+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return proofs, openings
+}
+
+// TestMatchAdjudicateProven plays katro-4x6 from a position of the
+// proof's loser: whatever South plays, the book proves North's win, and
+// the game is adjudicated after that one ply.
+func TestMatchAdjudicateProven(t *testing.T) {
+	proofs, openings := provenOpening(t)
 	out := filepath.Join(t.TempDir(), "games.jsonl")
 	var stdout, stderr bytes.Buffer
 	c := &cli{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr, proofs: proofs}
-	err = c.match([]string{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", board.NameKatro4x6,
+	err := c.match([]string{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", board.NameKatro4x6,
 		"--games", "2", "--openings", openings, "--adjudicate-proven", "--out", out})
 	if err != nil {
 		t.Fatalf("%v\n%s", err, stderr.String())
@@ -81,25 +90,8 @@ func TestMatchAdjudicateProven(t *testing.T) {
 // reported; a result that differs fails the command (status 1) naming
 // the games; --played-out without --out is refused.
 func TestMatchPlayedOut(t *testing.T) {
-	proofs, _ := booktest.Small(t)
-	b, err := book.Load(context.Background(), proofs, board.NameKatro4x6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := board.New(board.NameKatro4x6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := v.Start()
-	c1, _ := v.ParseMove("c1")
-	p.Play(c1)
-	m, _, _, _ := b.Probe(&p)
-	p.Play(m)
+	proofs, openings := provenOpening(t)
 	dir := t.TempDir()
-	openings := filepath.Join(dir, "openings.txt")
-	if err := os.WriteFile(openings, []byte(p.String()+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	args := []string{"--engine1", "builtin:random", "--engine2", "builtin:greedy", "--game", board.NameKatro4x6,
 		"--games", "2", "--openings", openings, "--adjudicate-proven"}
 	run := func(out string, extra ...string) (string, error) {
