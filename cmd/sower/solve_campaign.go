@@ -107,6 +107,9 @@ func (c *cli) campaignProgress() func(campaign.Report) {
 		where := ""
 		if r.Working != "" {
 			where = ", working on " + r.Working
+			if r.Step > 0 {
+				where += fmt.Sprintf(" (a step of %d nodes)", r.Step)
+			}
 			if r.Asking != "" {
 				where += ", asking " + r.Asking + " on its own"
 			}

@@ -25,10 +25,15 @@
 //     where the winner is, when one move is clearly its best (the only one
 //     not disproven, or one whose proof number is at most a tenth of every
 //     other's, all of them searched), that move is kept as glue and the
-//     loser's replies to it are the pieces; else the piece is only asked
-//     on its own again. The new pieces are tried briefly, then join the
-//     rounds, and are cut in their turn when they are stuck, down to
-//     Config.CutPlies plies from the root.
+//     loser's replies to it are the pieces. The new pieces are tried
+//     briefly, then join the rounds, and are cut in their turn when they
+//     are stuck, down to Config.CutPlies plies from the root. A piece
+//     stuck again that cannot be cut has its step doubled instead (up to
+//     MaxGrow times), with no position asked on its own and no collect
+//     between its steps: katro-4x6's stuck pieces fell, by hand, to one
+//     long search on a warm table, where steps each followed by an ask
+//     and a collect had stood still for hours. A long step is paused to
+//     save the table every Config.SaveEvery and goes on.
 //  5. A piece disproven under a glue move shows that move wrong: the glue
 //     and every piece below it are dropped, and the piece that was cut
 //     there comes back whole; the disproof stays in the table, so its
@@ -70,6 +75,9 @@ const (
 	DefaultStep      = 100_000_000
 	DefaultSaveEvery = 10 * time.Minute
 	DefaultCutPlies  = 16
+	// MaxGrow is how many times a stuck piece's step may double: at most
+	// 2^MaxGrow steps in one.
+	MaxGrow = 4
 )
 
 // Config configures a campaign.
@@ -105,6 +113,9 @@ type Piece struct {
 	Proven bool
 	Plies  int  // the proof's longest line, once proven
 	Tried  bool // tried briefly
+	// Grow is how many times the piece's step was doubled because it
+	// stayed stuck and could not be cut (at most MaxGrow).
+	Grow int
 }
 
 // Glue is a move of the winner chosen where a piece was cut: at the
@@ -128,6 +139,7 @@ type Report struct {
 	Pieces  []Piece
 	Glue    []Glue
 	Working string        // the piece being worked on ("" between pieces)
+	Step    uint64        // the node budget of the step under way (0 between steps)
 	Asking  string        // the position asked as a root of its own, from the piece ("" when none)
 	Search  dfpn.Progress // the solver's last report
 	Nodes   uint64        // all the campaign's nodes, earlier runs included
@@ -169,6 +181,7 @@ type statePiece struct {
 	Proven bool   `json:"proven"`
 	Plies  int    `json:"plies,omitempty"`
 	Tried  bool   `json:"tried,omitempty"`
+	Grow   int    `json:"grow,omitempty"`
 }
 
 type stateGlue struct {
@@ -180,21 +193,23 @@ const stateVersion = 1
 
 // campaign is a running campaign.
 type campaign struct {
-	cfg     Config
-	game    *board.Game
-	root    board.Position
-	s       *dfpn.Solver
-	st      state
-	pieces  []Piece
-	glue    []Glue
-	start   time.Time // of this run
-	nodes0  uint64    // the state's nodes at this run's start
-	elapsed time.Duration
-	ran     uint64 // nodes of this run
-	saved   time.Time
-	working string
-	asking  string
-	track   map[string]*pieceTrack // by piece name
+	cfg      Config
+	game     *board.Game
+	root     board.Position
+	s        *dfpn.Solver
+	st       state
+	pieces   []Piece
+	glue     []Glue
+	start    time.Time // of this run
+	nodes0   uint64    // the state's nodes at this run's start
+	elapsed  time.Duration
+	ran      uint64 // nodes of this run
+	saved    time.Time
+	working  string
+	asking   string
+	step     uint64                 // the budget of the step under way
+	saveTook time.Duration          // how long the last save took
+	track    map[string]*pieceTrack // by piece name
 }
 
 // Run proves cfg.Winner's win from game's position and writes its
@@ -392,11 +407,12 @@ func (c *campaign) split() {
 }
 
 // provePiece works on piece i for one step: a brief try of budget nodes,
-// or with budget 0 a full step, after which a piece stuck once (its proof
-// number did not fall since its last step) has the position it waits on
-// asked on its own, and one stuck again is cut. changed reports that the
-// list of pieces changed other than by the piece's proof (a cut, or a
-// glue move dropped).
+// or with budget 0 a full step (Config.Step doubled Piece.Grow times),
+// after which a piece stuck once (its proof number did not fall since its
+// last step) has the position it waits on asked on its own, and one stuck
+// again is cut, or when it cannot be, has its step doubled. changed
+// reports that the list of pieces changed other than by the piece's proof
+// (a cut, or a glue move dropped).
 func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (changed bool, err error) {
 	pc := &c.pieces[i]
 	g, err := c.after(pc.Moves)
@@ -406,11 +422,11 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	pos, hist := g.Position(), c.history(g)
 	c.working = pc.Name()
 	defer func() { c.working = "" }()
-	step := c.cfg.Step
+	step := c.cfg.Step << pc.Grow
 	if budget > 0 {
 		step = budget
 	}
-	b, err := c.prove(ctx, pc.Name(), pos, hist, step)
+	b, err := c.proveSaving(ctx, pc.Name(), pos, hist, step)
 	if err != nil {
 		return false, err
 	}
@@ -439,11 +455,16 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		c.track[pc.Name()] = tr
 	}
 	if b.PN >= tr.last {
-		if tr.stuck++; tr.stuck >= 2 && c.cut(i) {
+		tr.stuck++
+		switch {
+		case tr.stuck >= 2 && c.cut(i):
 			return true, c.save()
-		}
-		if err := c.unstick(ctx, pc, pos, hist, step); err != nil {
-			return false, err
+		case tr.stuck >= 2:
+			pc.Grow = min(pc.Grow+1, MaxGrow)
+		default:
+			if err := c.unstick(ctx, pc, pos, hist, c.cfg.Step); err != nil {
+				return false, err
+			}
 		}
 	}
 	tr.last = b.PN
@@ -649,10 +670,48 @@ func (c *campaign) stuckLine(pos board.Position) []board.Move {
 
 // prove runs one step on pos, counting its nodes.
 func (c *campaign) prove(ctx context.Context, piece string, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
+	c.step = budget
+	defer func() { c.step = 0 }()
 	b, n, err := c.s.ProveWithin(ctx, pos, hist, c.cfg.Winner, budget, c.report)
 	c.ran += n
 	c.st.Nodes = c.nodes0 + c.ran
 	return b, err
+}
+
+// proveSaving is prove for a step longer than Config.Step (a grown one):
+// the search is paused to save the table whenever Config.SaveEvery has
+// passed since the last save, and goes on from the same root on the same
+// table, until the step's budget is spent or the piece is settled. A
+// part between saves lasts at least four times the last save, so that
+// saving takes at most a fifth of the step's time however small
+// SaveEvery is.
+func (c *campaign) proveSaving(ctx context.Context, piece string, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
+	if budget <= c.cfg.Step {
+		return c.prove(ctx, piece, pos, hist, budget)
+	}
+	for {
+		due := c.saved.Add(c.cfg.SaveEvery)
+		if least := time.Now().Add(4 * c.saveTook); due.Before(least) {
+			due = least
+		}
+		part, cancel := context.WithDeadline(ctx, due)
+		ran := c.ran
+		b, err := c.prove(part, piece, pos, hist, budget)
+		paused := err != nil && ctx.Err() == nil && errors.Is(part.Err(), context.DeadlineExceeded)
+		cancel()
+		spent := c.ran - ran
+		if !paused {
+			return b, err // the step's end, or the campaign's
+		}
+		// Paused for a save.
+		if b.PN == 0 || b.DN == 0 || spent >= budget {
+			return b, nil
+		}
+		if err := c.save(); err != nil {
+			return b, err
+		}
+		budget -= spent
+	}
 }
 
 // report sends a report to Config.Progress.
@@ -661,7 +720,7 @@ func (c *campaign) report(pr dfpn.Progress) {
 		return
 	}
 	el := time.Since(c.start)
-	r := Report{Pieces: append([]Piece(nil), c.pieces...), Glue: append([]Glue(nil), c.glue...), Working: c.working, Asking: c.asking, Search: pr,
+	r := Report{Pieces: append([]Piece(nil), c.pieces...), Glue: append([]Glue(nil), c.glue...), Working: c.working, Step: c.step, Asking: c.asking, Search: pr,
 		Nodes: c.nodes0 + c.ran + pr.Nodes, Elapsed: c.elapsed + el}
 	if s := el.Seconds(); s > 0 {
 		r.NPS = float64(c.ran+pr.Nodes) / s

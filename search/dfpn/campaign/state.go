@@ -56,7 +56,7 @@ func (c *campaign) loadState() error {
 		if err != nil {
 			return fmt.Errorf("%s: piece %q: %v", stateFile, sp.Moves, err)
 		}
-		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried})
+		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried, Grow: min(max(sp.Grow, 0), MaxGrow)})
 	}
 	for _, sg := range st.Glue {
 		ms, err := v.ParseMoves(sg.Moves)
@@ -86,6 +86,7 @@ func (c *campaign) loadTable() error {
 
 // save writes the table, then the state, each whole or not at all.
 func (c *campaign) save() error {
+	start := time.Now()
 	if _, err := c.s.SaveFile(filepath.Join(c.cfg.Dir, tableFile)); err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func (c *campaign) save() error {
 	c.st.ElapsedMS = c.totalElapsed().Milliseconds()
 	c.st.Pieces = c.st.Pieces[:0]
 	for _, p := range c.pieces {
-		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried})
+		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried, Grow: p.Grow})
 	}
 	c.st.Glue = c.st.Glue[:0]
 	for _, g := range c.glue {
@@ -110,5 +111,6 @@ func (c *campaign) save() error {
 		return err
 	}
 	c.saved = time.Now()
+	c.saveTook = c.saved.Sub(start)
 	return nil
 }

@@ -1,0 +1,133 @@
+package campaign
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
+)
+
+// hardPiece returns a campaign asking North's win after South's f1 in
+// katro-4x6 (a proof of billions of nodes: no test step settles it), cut
+// into its one piece, the root (North to move), with steps of step nodes
+// and no cutting.
+func hardPiece(t *testing.T, step uint64) *campaign {
+	t.Helper()
+	v, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := board.NewGame(v.Start())
+	f1, _ := v.ParseMove("f1")
+	if err := g.Play(f1); err != nil {
+		t.Fatal(err)
+	}
+	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: -1}
+	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
+	if err := c.loadState(); err != nil {
+		t.Fatal(err)
+	}
+	c.split()
+	if len(c.pieces) != 1 || len(c.pieces[0].Moves) != 0 {
+		t.Fatalf("pieces %v: want the root alone (North, the winner, to move)", c.pieces)
+	}
+	return c
+}
+
+// TestGrow: a piece that stays stuck and cannot be cut (CutPlies -1) has
+// its position asked on its own the first time, and from the second time
+// on its step doubled, up to MaxGrow doublings; each full step spends its
+// budget; the doublings are kept in state.json.
+func TestGrow(t *testing.T) {
+	const step = 3_000
+	c := hardPiece(t, step)
+	stucks := 0
+	for round := 0; round < 12; round++ {
+		grow := c.pieces[0].Grow
+		before := c.ran
+		if _, err := c.provePiece(context.Background(), 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if c.pieces[0].Proven {
+			t.Fatalf("round %d: the piece is proven: the test needs a harder one", round)
+		}
+		tr := c.track[c.pieces[0].Name()]
+		spent := c.ran - before
+		budget := uint64(step) << grow
+		asked := tr.stuck == 1 && stucks == 0
+		if !asked && (spent < budget || spent > budget+budget/2) {
+			t.Errorf("round %d: the step spent %d nodes, budget %d", round, spent, budget)
+		}
+		if asked && spent < budget+step {
+			t.Errorf("round %d: stuck the first time, %d nodes: want the step and an ask of %d more", round, spent, step)
+		}
+		stucks = tr.stuck
+		if want := min(max(stucks-1, 0), MaxGrow); c.pieces[0].Grow != want {
+			t.Fatalf("round %d: stuck %d times, grown %d times; want %d", round, stucks, c.pieces[0].Grow, want)
+		}
+	}
+	t.Logf("stuck %d times in 12 steps, grown %d times", stucks, c.pieces[0].Grow)
+	if c.pieces[0].Grow < 2 {
+		t.Fatalf("stuck %d times in 12 steps, grown %d times: the test shows nothing", stucks, c.pieces[0].Grow)
+	}
+	if err := c.save(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(c.cfg.Dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Pieces) != 1 || st.Pieces[0].Grow != c.pieces[0].Grow {
+		t.Fatalf("state.json pieces %+v: want the root grown %d times", st.Pieces, c.pieces[0].Grow)
+	}
+	back := &campaign{cfg: c.cfg, game: c.game, root: c.root}
+	if err := back.loadState(); err != nil {
+		t.Fatal(err)
+	}
+	if back.pieces[0].Grow != c.pieces[0].Grow {
+		t.Errorf("read back: grown %d times, saved %d", back.pieces[0].Grow, c.pieces[0].Grow)
+	}
+}
+
+// TestLongStepSaves: a step longer than Config.Step pauses to save the
+// table when the time between saves has passed, then spends the rest of
+// its budget on the same root; a step of Config.Step does not pause.
+func TestLongStepSaves(t *testing.T) {
+	const step = 5_000
+	c := hardPiece(t, step)
+	table := filepath.Join(c.cfg.Dir, tableFile)
+	ctx := context.Background()
+	c.saved = time.Now().Add(-2 * time.Hour) // a save is due
+	if _, err := c.proveSaving(ctx, "root", c.root, c.game.History(), step); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(table); err == nil {
+		t.Fatalf("a step of Config.Step saved the table")
+	}
+	before := c.ran
+	if _, err := c.proveSaving(ctx, "root", c.root, c.game.History(), 4*step); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(table); err != nil {
+		t.Fatalf("a long step with a save due: %v", err)
+	}
+	if time.Since(c.saved) > time.Minute {
+		t.Errorf("the save time was not updated")
+	}
+	if spent := c.ran - before; spent < 4*step || spent > 6*step {
+		t.Errorf("the long step spent %d nodes in all, budget %d", spent, 4*step)
+	}
+}
