@@ -252,8 +252,8 @@ func TestTuneRefusesBeforeWork(t *testing.T) {
 	if _, stderr, st := runCLI("datagen", "--game", "hoyito3", "--nodes", "200", "--random-plies", "4", "--games", "6", "--out", data); st != exitOK {
 		t.Fatalf("datagen: status %d\n%s", st, stderr)
 	}
-	// As the issue found it: 20 games that keep 11 positions.
-	if _, stderr, st := runCLI("datagen", "--game", "katro-4x4", "--games", "20", "--nodes", "2000", "--out", tiny); st != exitOK {
+	// Too little data, as an issue found it: 20 short games of few positions.
+	if _, stderr, st := runCLI("datagen", "--game", "katro-4x4", "--games", "20", "--nodes", "200", "--out", tiny); st != exitOK {
 		t.Fatalf("datagen: status %d\n%s", st, stderr)
 	}
 	tinyData := scanData(t, tiny)

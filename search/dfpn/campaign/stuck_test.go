@@ -9,7 +9,8 @@ import (
 )
 
 // TestStuckLine searches katro-4x6 after f1 (North wins, a hard proof)
-// briefly, and checks the line stuckLine gives: every position on it
+// briefly (300,000 nodes; 60,000 under -short, which the race detector
+// runs), and checks the line stuckLine gives: every position on it
 // carries the root's proof number, and it ends where the number is no
 // longer carried by one child (a position of South with several open
 // replies, or of North whose best try has another number).
@@ -28,7 +29,11 @@ func TestStuckLine(t *testing.T) {
 		t.Fatal(err)
 	}
 	root := g.Position()
-	if _, _, err := s.ProveWithin(context.Background(), root, g.History(), board.North, 300_000, nil); err != nil {
+	budget := uint64(300_000)
+	if testing.Short() {
+		budget = 60_000
+	}
+	if _, _, err := s.ProveWithin(context.Background(), root, g.History(), board.North, budget, nil); err != nil {
 		t.Fatal(err)
 	}
 	c := &campaign{cfg: Config{Winner: board.North}, s: s}
