@@ -76,7 +76,7 @@ func checkProofTask(p *ProofTask) error {
 		return refuse("a proof task with a budget of %d nodes", p.Budget)
 	case p.HashMiB < 1 || p.HashMiB > 1<<20:
 		return refuse("a proof task with a table of %d MiB", p.HashMiB)
-	case p.Round == "" || len(p.Round) > 64 || len(p.Path) > 8*dfpn.MaxDepth || len(p.Prefer) > 256:
+	case p.Round == "" || len(p.Round) > 64 || len(p.Path) > 8*dfpn.MaxDepth || len(p.Prefer) > maxPreferLen:
 		return refuse("a proof task with a round, path or preferred worker out of bounds")
 	}
 	return nil

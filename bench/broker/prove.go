@@ -70,7 +70,8 @@ type proofJob struct {
 	byPath   map[string]int    // their numbers by path
 	failures map[string]int    // failures and refusals by path
 	// searchedBy names, by path, the worker whose result for the leaf
-	// was entered last: the worker its children's tasks prefer.
+	// was entered last: the worker its children's tasks prefer. It is
+	// kept in File + prefsExt (proofprefs.go).
 	searchedBy map[string]string
 	err        error // what stopped the run
 	started    time.Time
@@ -112,6 +113,7 @@ func Prove(ctx context.Context, c *Client, job ProofJob) error {
 	if j.Pieces == "" {
 		j.Pieces = j.File + ".pieces"
 	}
+	j.loadPrefs()
 	j.setup = NewProofSetup(job.Game, j.attacker)
 	if j.ID == "" {
 		j.ID = "proof-" + idOf(&j.setup)
@@ -166,7 +168,7 @@ func (j *proofJob) more() []Task {
 
 // preferred returns the worker whose table most likely holds the work
 // on the leaf at path: the one that searched it last, or else its
-// parent; "" when none is known (this coordinator's run entered neither).
+// parent; "" when none is known (no run of the proof entered either).
 func (j *proofJob) preferred(path []board.Move) string {
 	if w, ok := j.searchedBy[split.PathKey(path)]; ok {
 		return w
@@ -216,7 +218,12 @@ func (j *proofJob) take(r *Result, from origin) error {
 	var keep *keepError
 	switch {
 	case err == nil:
-		j.searchedBy[r.Proof.Path] = r.Worker
+		if j.searchedBy[r.Proof.Path] != r.Worker {
+			j.searchedBy[r.Proof.Path] = r.Worker
+			if err := j.savePrefs(); err != nil {
+				fmt.Fprintf(j.out, "the workers' preferences are not kept (a restarted coordinator hands leaves to any worker): %v\n", err)
+			}
+		}
 		return nil
 	case errors.As(err, &keep):
 		return keep.err

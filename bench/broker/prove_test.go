@@ -523,3 +523,61 @@ func TestSolveLatePieceDropped(t *testing.T) {
 		t.Errorf("the late result's piece is still in the proof store: %v", err)
 	}
 }
+
+// TestSolvePreferencesKept: the root's result comes from worker "first",
+// so its children's tasks prefer it; the coordinator is stopped and
+// started again from its files, and the children's tasks it hands out
+// still prefer "first". A damaged preferences file is set aside with a
+// note, and the tasks prefer no one.
+func TestSolvePreferencesKept(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	dir := t.TempDir()
+	game := proofGame(t, board.NameKatro4x4)
+	var progress sowertest.SyncBuffer
+	job := proofJobFor(t, dir, game, board.South, 100, &progress)
+	first, stop := context.WithCancel(ctx)
+	done := startProof(first, t, srv, job)
+	c := dial(t, srv)
+	msg, task := takeTask(ctx, t, c, job.ID)
+	p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 100}
+	b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "first", Proof: p})
+	if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
+		t.Fatal(err)
+	}
+	_ = msg.DoubleAck(ctx)
+	// The root's children are handed out preferring "first".
+	msg, task = takeTask(ctx, t, c, job.ID)
+	_ = msg.Nak()
+	if task.Proof.Path == "" || task.Proof.Prefer != "first" {
+		t.Fatalf("before the restart: a task for %q preferring %q, want a child of the root preferring first", task.Proof.Path, task.Proof.Prefer)
+	}
+	stop()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("the stopped coordinator: %v\n%s", err, progress.String())
+	}
+
+	restart := func(id string) *Task {
+		again := proofJobFor(t, dir, game, board.South, 0, &progress)
+		again.ID = id
+		run, stop := context.WithCancel(ctx)
+		done := startProof(run, t, srv, again)
+		defer func() { stop(); <-done }()
+		msg, task := takeTask(ctx, t, c, again.ID)
+		_ = msg.Nak()
+		return task
+	}
+	if task := restart("p2"); task.Proof.Path == "" || task.Proof.Prefer != "first" {
+		t.Errorf("after the restart: a task for %q preferring %q, want a child of the root preferring first", task.Proof.Path, task.Proof.Prefer)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tree.split.workers"), []byte(`{"version": 1, "workers": {`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if task := restart("p3"); task.Proof.Prefer != "" {
+		t.Errorf("with a damaged file: a task preferring %q", task.Proof.Prefer)
+	}
+	if out := progress.String(); !strings.Contains(out, "setting aside "+filepath.Join(dir, "tree.split.workers")) {
+		t.Errorf("no note on the damaged file:\n%s", out)
+	}
+}
