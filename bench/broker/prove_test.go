@@ -163,6 +163,17 @@ func takeTask(ctx context.Context, t *testing.T, c *Client, run string) (jetstre
 	return nil, nil
 }
 
+// answerTask answers the task taken in msg as worker would, with p, and
+// acknowledges the message.
+func answerTask(ctx context.Context, t *testing.T, c *Client, msg jetstream.Msg, task *Task, worker string, p *ProofResult) {
+	t.Helper()
+	b, _ := json.Marshal(&Result{Version: Version, Match: task.Match, Pair: task.Pair, Worker: worker, Proof: p})
+	if _, err := c.JS.Publish(ctx, resultSubject(task.Match), b); err != nil {
+		t.Fatal(err)
+	}
+	_ = msg.DoubleAck(ctx)
+}
+
 // TestSolveWorkerKilled: a worker takes the root's task and dies without
 // a word; after the task's AckWait the broker hands it to a live worker,
 // and the proof ends as the local one.
@@ -291,11 +302,7 @@ func TestSolveUntrustedResults(t *testing.T) {
 			msg, task := takeTask(ctx, t, c, job.ID)
 			p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 10}
 			tc.forge(c, p)
-			b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "rogue", Proof: p})
-			if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
-				t.Fatal(err)
-			}
-			_ = msg.DoubleAck(ctx)
+			answerTask(ctx, t, c, msg, task, "rogue", p)
 			stopWorker := serveWorker(ctx, t, srv, &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild})
 			finishProof(t, done, job, &progress)
 			stopWorker()
@@ -372,11 +379,7 @@ func TestSolvePreferredWorkerGone(t *testing.T) {
 	msg, task := takeTask(ctx, t, c, job.ID)
 	// Open numbers after the whole leaf budget: the root is expanded next.
 	p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 100}
-	b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "gone", Proof: p})
-	if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
-		t.Fatal(err)
-	}
-	_ = msg.DoubleAck(ctx)
+	answerTask(ctx, t, c, msg, task, "gone", p)
 	var workerOut sowertest.SyncBuffer
 	defer serveWorker(ctx, t, srv, &Worker{Name: "live", CacheDir: t.TempDir(), Build: testBuild, Progress: &workerOut})()
 	finishProof(t, done, job, &progress)
@@ -542,11 +545,7 @@ func TestSolvePreferencesKept(t *testing.T) {
 	c := dial(t, srv)
 	msg, task := takeTask(ctx, t, c, job.ID)
 	p := &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path, Position: task.Proof.Position, PN: 3, DN: 4, Nodes: 100}
-	b, _ := json.Marshal(&Result{Version: Version, Match: job.ID, Pair: task.Pair, Worker: "first", Proof: p})
-	if _, err := c.JS.Publish(ctx, resultSubject(job.ID), b); err != nil {
-		t.Fatal(err)
-	}
-	_ = msg.DoubleAck(ctx)
+	answerTask(ctx, t, c, msg, task, "first", p)
 	// The root's children are handed out preferring "first".
 	msg, task = takeTask(ctx, t, c, job.ID)
 	_ = msg.Nak()

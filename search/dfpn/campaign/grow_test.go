@@ -12,11 +12,9 @@ import (
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
-// hardPiece returns a campaign asking North's win after South's f1 in
-// katro-4x6 (a proof of billions of nodes: no test step settles it), cut
-// into its one piece, the root (North to move), with steps of step nodes
-// and no cutting.
-func hardPiece(t *testing.T, step uint64) *campaign {
+// afterF1 returns katro-4x6 after South's f1 (North wins, by a proof of
+// billions of nodes) and a df-pn solver with a table of mib MiB.
+func afterF1(t *testing.T, mib int) (*board.Game, *dfpn.Solver) {
 	t.Helper()
 	v, err := board.New(board.NameKatro4x6)
 	if err != nil {
@@ -27,10 +25,20 @@ func hardPiece(t *testing.T, step uint64) *campaign {
 	if err := g.Play(f1); err != nil {
 		t.Fatal(err)
 	}
-	s, err := dfpn.New(dfpn.Config{HashMiB: 16})
+	s, err := dfpn.New(dfpn.Config{HashMiB: mib})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g, s
+}
+
+// hardPiece returns a campaign asking North's win after South's f1 in
+// katro-4x6 (a proof of billions of nodes: no test step settles it), cut
+// into its one piece, the root (North to move), with steps of step nodes
+// and no cutting.
+func hardPiece(t *testing.T, step uint64) *campaign {
+	t.Helper()
+	g, s := afterF1(t, 16)
 	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: -1}
 	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
 	if err := c.loadState(); err != nil {

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/search/dfpn"
 )
 
 // TestStuckLine searches katro-4x6 after f1 (North wins, a hard proof)
@@ -15,19 +14,7 @@ import (
 // longer carried by one child (a position of South with several open
 // replies, or of North whose best try has another number).
 func TestStuckLine(t *testing.T) {
-	v, err := board.New(board.NameKatro4x6)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g := board.NewGame(v.Start())
-	f1, _ := v.ParseMove("f1")
-	if err := g.Play(f1); err != nil {
-		t.Fatal(err)
-	}
-	s, err := dfpn.New(dfpn.Config{HashMiB: 64})
-	if err != nil {
-		t.Fatal(err)
-	}
+	g, s := afterF1(t, 64)
 	root := g.Position()
 	budget := uint64(300_000)
 	if testing.Short() {
