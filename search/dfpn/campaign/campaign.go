@@ -207,7 +207,7 @@ type campaign struct {
 	saved    time.Time
 	working  string
 	asking   string
-	step     uint64                 // the budget of the step under way
+	budget   uint64                 // the budget of the step under way
 	saveTook time.Duration          // how long the last save took
 	track    map[string]*pieceTrack // by piece name
 }
@@ -300,7 +300,7 @@ func (c *campaign) allProven() bool {
 func (c *campaign) run(ctx context.Context) (Result, error) {
 	if !c.st.Split {
 		// The root as a whole, within one step.
-		b, err := c.prove(ctx, "root", c.root, c.game.History(), c.cfg.Step)
+		b, err := c.step(ctx, c.root, c.game.History(), c.cfg.Step)
 		if err != nil {
 			return Result{}, err
 		}
@@ -380,7 +380,7 @@ func (c *campaign) chooseWinner(ctx context.Context) error {
 			return err
 		}
 		hist := c.history(g)
-		b, err := c.prove(ctx, "root", g.Position(), hist, max(c.cfg.Step/10, 1))
+		b, err := c.step(ctx, g.Position(), hist, max(c.cfg.Step/10, 1))
 		if err != nil {
 			return err
 		}
@@ -426,7 +426,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	if budget > 0 {
 		step = budget
 	}
-	b, err := c.proveSaving(ctx, pc.Name(), pos, hist, step)
+	b, err := c.step(ctx, pos, hist, step)
 	if err != nil {
 		return false, err
 	}
@@ -617,7 +617,7 @@ func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, h
 			sub := g.Position()
 			subHist := append(append([]uint64(nil), hist...), g.History()...)
 			c.asking = board.FormatMoves(line)
-			_, err := c.prove(ctx, pc.Name(), sub, subHist, step)
+			_, err := c.step(ctx, sub, subHist, step)
 			c.asking = ""
 			if err != nil {
 				return err
@@ -668,26 +668,26 @@ func (c *campaign) stuckLine(pos board.Position) []board.Move {
 	return line
 }
 
-// prove runs one step on pos, counting its nodes.
-func (c *campaign) prove(ctx context.Context, piece string, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
-	c.step = budget
-	defer func() { c.step = 0 }()
+// prove runs a search of pos within budget nodes, counting its nodes.
+func (c *campaign) prove(ctx context.Context, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
 	b, n, err := c.s.ProveWithin(ctx, pos, hist, c.cfg.Winner, budget, c.report)
 	c.ran += n
 	c.st.Nodes = c.nodes0 + c.ran
 	return b, err
 }
 
-// proveSaving is prove for a step longer than Config.Step (a grown one):
-// the search is paused to save the table whenever Config.SaveEvery has
-// passed since the last save, and goes on from the same root on the same
-// table, until the step's budget is spent or the piece is settled. A
-// part between saves lasts at least four times the last save, so that
-// saving takes at most a fifth of the step's time however small
-// SaveEvery is.
-func (c *campaign) proveSaving(ctx context.Context, piece string, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
+// step runs one step of budget nodes on pos (the progress reports name
+// the budget). A step longer than Config.Step (a grown one) is paused to
+// save the table whenever Config.SaveEvery has passed since the last
+// save, and goes on from the same root on the same table, until its
+// budget is spent or the position is settled; a part between saves lasts
+// at least four times the last save, so that saving takes at most a
+// fifth of the step's time however small SaveEvery is.
+func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, budget uint64) (dfpn.Bounds, error) {
+	c.budget = budget
+	defer func() { c.budget = 0 }()
 	if budget <= c.cfg.Step {
-		return c.prove(ctx, piece, pos, hist, budget)
+		return c.prove(ctx, pos, hist, budget)
 	}
 	for {
 		due := c.saved.Add(c.cfg.SaveEvery)
@@ -696,7 +696,7 @@ func (c *campaign) proveSaving(ctx context.Context, piece string, pos board.Posi
 		}
 		part, cancel := context.WithDeadline(ctx, due)
 		ran := c.ran
-		b, err := c.prove(part, piece, pos, hist, budget)
+		b, err := c.prove(part, pos, hist, budget)
 		paused := err != nil && ctx.Err() == nil && errors.Is(part.Err(), context.DeadlineExceeded)
 		cancel()
 		spent := c.ran - ran
@@ -720,7 +720,7 @@ func (c *campaign) report(pr dfpn.Progress) {
 		return
 	}
 	el := time.Since(c.start)
-	r := Report{Pieces: append([]Piece(nil), c.pieces...), Glue: append([]Glue(nil), c.glue...), Working: c.working, Step: c.step, Asking: c.asking, Search: pr,
+	r := Report{Pieces: append([]Piece(nil), c.pieces...), Glue: append([]Glue(nil), c.glue...), Working: c.working, Step: c.budget, Asking: c.asking, Search: pr,
 		Nodes: c.nodes0 + c.ran + pr.Nodes, Elapsed: c.elapsed + el}
 	if s := el.Seconds(); s > 0 {
 		r.NPS = float64(c.ran+pr.Nodes) / s

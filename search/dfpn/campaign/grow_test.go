@@ -123,14 +123,14 @@ func TestLongStepSaves(t *testing.T) {
 	table := filepath.Join(c.cfg.Dir, tableFile)
 	ctx := context.Background()
 	c.saved = time.Now().Add(-2 * time.Hour) // a save is due
-	if _, err := c.proveSaving(ctx, "root", c.root, c.game.History(), step); err != nil {
+	if _, err := c.step(ctx, c.root, c.game.History(), step); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(table); err == nil {
 		t.Fatalf("a step of Config.Step saved the table")
 	}
 	before := c.ran
-	if _, err := c.proveSaving(ctx, "root", c.root, c.game.History(), 4*step); err != nil {
+	if _, err := c.step(ctx, c.root, c.game.History(), 4*step); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(table); err != nil {
