@@ -189,12 +189,21 @@ func (t *table) put(l entry) {
 }
 
 // enter marks key's node as searched by one more thread; a node not in the
-// table enters it with the numbers r it is searched with.
+// table enters it with the numbers r it is searched with, unless they are
+// final: a proof or disproof enters only by store, with its distance,
+// clock and repetition flag. (Entered with its numbers alone, a node its
+// children decide at once read to the other threads as a proof of no
+// plies that holds at clock 0, or as a disproof that rests on no
+// repetition even when it rests on one: a two-thread search once proved
+// a katro-4x4 position in 1 ply whose shortest win is 3.)
 func (t *table) enter(key uint64, r result) {
 	i, m := t.lock(key)
 	defer m.Unlock()
 	e := t.at(i, key)
 	if e == nil {
+		if r.pn == 0 || r.dn == 0 {
+			return
+		}
 		e = t.slot(i, key)
 		e.pn, e.dn = r.pn, r.dn
 	}

@@ -51,3 +51,31 @@ func TestReplacement(t *testing.T) {
 		})
 	}
 }
+
+// TestEnterFinal: a node entered with open numbers is in the table,
+// marked busy, with them; one entered with final numbers is not (a proof
+// or disproof enters only by store, with its distance, clock and flags),
+// so that no other thread reads a proof of no plies or a disproof without
+// its repetition mark; a node already in the table keeps its entry and is
+// marked busy whatever the numbers.
+func TestEnterFinal(t *testing.T) {
+	tt := newTable(1)
+	keys := bucketKeys(tt, 4)
+	tt.enter(keys[0], result{pn: 3, dn: 4, rep: noRep})
+	if e, ok := tt.find(keys[0]); !ok || e.pn != 3 || e.dn != 4 || e.busy != 1 {
+		t.Errorf("open numbers: %+v, %v; want pn 3 dn 4, one thread", e, ok)
+	}
+	for i, r := range []result{{pn: 0, dn: inf, rep: noRep}, {pn: inf, dn: 0, rep: 2}} {
+		tt.enter(keys[1+i], r)
+		if e, ok := tt.find(keys[1+i]); ok {
+			t.Errorf("final numbers %d/%d entered: %+v", r.pn, r.dn, e)
+		}
+		tt.leave(keys[1+i]) // as mid does: nothing to undo
+	}
+	stored := result{pn: 0, dn: inf, dist: 5, move: 2, clock: 7, rep: noRep}
+	tt.store(keys[3], stored, 10)
+	tt.enter(keys[3], result{pn: 0, dn: inf})
+	if e, ok := tt.find(keys[3]); !ok || e.pn != 0 || e.dist != 5 || e.clock != 7 || e.busy != 1 {
+		t.Errorf("a stored proof entered again: %+v, %v; want its distance 5 and clock 7 kept, one thread", e, ok)
+	}
+}
