@@ -63,10 +63,11 @@ func (s *session) newGame(r request) (note string, err error) {
 		}
 	}
 	s.stopJob()
-	s.archive()
+	done := s.leaving()
 	s.players, s.limit = ns.players, ns.limit
 	s.begin(ns.v, ns.start, ns.moves)
 	s.match = m
+	s.keepApart(done)
 	if len(notes) > 0 {
 		note = "Refused in the address: " + strings.Join(notes, "; ") + ". The rest of the address is kept."
 	}

@@ -120,19 +120,29 @@ func (s *session) sendPastGames() {
 	}()
 }
 
-// archive keeps the game in the store as a past game of its own, under a
-// new id, when it is finished: a new game, a set up or an opened record
-// then replaces it in this tab's session without losing it.
-func (s *session) archive() {
+// leaving returns the state of the game in play if it is finished, to
+// be kept apart as a past game of its own (keepApart) once a new game, a
+// set up or an opened record has replaced it in this tab's session; nil
+// if there is nothing to keep.
+func (s *session) leaving() []byte {
 	n := len(s.moves)
 	if n == 0 || s.game == nil {
-		return
+		return nil
 	}
 	if g := s.gameAt(n); !g.Status().Over() && s.lostAt(n) == nil {
+		return nil
+	}
+	return s.snapshot()
+}
+
+// keepApart keeps done, a finished game's state from leaving, under a
+// new id, and the session's new game under its own, in one step of the
+// store: a list of past games read at any moment has the finished game
+// once, never twice (also under the tab's id) nor not at all.
+func (s *session) keepApart(done []byte) {
+	if done == nil {
 		return
 	}
-	st := s.srv.store
-	e := st.fresh()
-	st.put(e, s.snapshot())
-	st.release(e)
+	s.srv.store.putApart(s.game, s.snapshot(), done)
+	s.dirty = false
 }

@@ -84,3 +84,33 @@ func TestPastGames(t *testing.T) {
 	addr, _ = stateServer(t, dir, nil, engines...)
 	check("after a restart", 0) // opened last
 }
+
+// TestPastGamesAtOnce: a game is listed as past the moment its tab hears
+// that it is over, while the tab is still open, and once only when that
+// tab then starts another game, whenever another tab asks (the state is
+// saved when the game ends, not at the next save of the session, and the
+// finished game moves apart from the tab's id in one step).
+func TestPastGamesAtOnce(t *testing.T) {
+	addr, _ := stateServer(t, t.TempDir(), nil, Engine{Name: "e", Command: []string{"e"}})
+	for i := range 5 {
+		p := open(t, addr)
+		id := p.sessionOf().ID
+		p.send(map[string]any{"type": "new", "game": "katro-4x4", "south": "human", "north": "human", "moves": "a1"})
+		p.await("the game", func(p *page) bool { return p.last.Game == "katro-4x4" && len(p.last.Moves) == 1 })
+		p.send(map[string]any{"type": "resign"})
+		p.await("the resignation", func(p *page) bool { return p.last.Turn == "over" })
+		q := open(t, addr)
+		got := q.awaitGames()
+		if len(got) != i+1 || got[0].ID != id || got[0].Plies != 1 {
+			t.Fatalf("game %d over, its tab open: past games %+v, want %d with %s first", i, got, i+1, id)
+		}
+		p.send(map[string]any{"type": "new", "game": "katro-6x3", "south": "human", "north": "human"})
+		p.await("the new game", func(p *page) bool { return p.last.Game == "katro-6x3" })
+		got = q.awaitGames()
+		if len(got) != i+1 || got[0].ID == id || got[0].Plies != 1 {
+			t.Fatalf("game %d over, its tab on to a new one: past games %+v, want %d, the newest kept apart from %s", i, got, i+1, id)
+		}
+		q.conn.CloseNow()
+		p.conn.CloseNow()
+	}
+}

@@ -31,6 +31,7 @@ type session struct {
 	game     *entry        // the game in the store
 	restored bool          // the game was restored from a saved state
 	dirty    bool          // changed since the last save
+	endKept  [2]int        // the game and plies of the last end saved at once
 	taken    bool          // another tab took the game over
 	handed   chan struct{} // closed once the final state is saved
 	resume   *reviewRun    // a restored review under way, to run again
@@ -338,9 +339,10 @@ func (s *session) setup(f string) error {
 		return err
 	}
 	s.stopJob()
-	s.archive()
+	done := s.leaving()
 	s.begin(s.v, p, nil)
 	s.match = nil
+	s.keepApart(done)
 	return nil
 }
 
@@ -532,6 +534,12 @@ func (s *session) update() {
 		s.running, s.since = run, time.Now()
 	}
 	s.armFlag()
+	if endOver && s.endKept != [2]int{s.gameID, len(s.moves)} {
+		// A finished game is kept at once, before the page hears of
+		// its end, so that the past games listed from then on have it.
+		s.save()
+		s.endKept = [2]int{s.gameID, len(s.moves)}
+	}
 	s.sendState(g)
 	s.autoNext()
 }

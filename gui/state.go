@@ -245,7 +245,7 @@ func (s *session) importRecord(text string) error {
 		return err
 	}
 	s.stopJob()
-	s.archive()
+	done := s.leaving()
 	start := g.Start()
 	s.begin(start.Variant(), start, g.Moves())
 	s.match = nil
@@ -273,5 +273,6 @@ func (s *session) importRecord(text string) error {
 	s.readReview(&rec)
 	s.lines = lines
 	s.paused = true // look first; Resume plays on
+	s.keepApart(done)
 	return nil
 }

@@ -162,6 +162,11 @@ func (st *store) fresh() *entry {
 	st.start()
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	return st.newEntry()
+}
+
+// newEntry adds a game with a new id, taken by a tab (st.mu held).
+func (st *store) newEntry() *entry {
 	for {
 		var b [16]byte
 		rand.Read(b[:])
@@ -226,12 +231,36 @@ func (st *store) forget(e *entry) {
 // put keeps a state of e's game, written to the directory by the writer.
 func (st *store) put(e *entry, b []byte) {
 	st.mu.Lock()
+	st.keepState(e, b)
+	st.mu.Unlock()
+	st.wake()
+}
+
+// putApart keeps now as e's state and done as the state of a new game
+// that no tab has, in one step: whoever reads the store sees both or
+// neither.
+func (st *store) putApart(e *entry, now, done []byte) {
+	st.start()
+	st.mu.Lock()
+	d := st.newEntry()
+	d.users--
+	st.keepState(e, now)
+	st.keepState(d, done)
+	st.mu.Unlock()
+	st.wake()
+}
+
+// keepState makes b the last state saved of e's game (st.mu held).
+func (st *store) keepState(e *entry, b []byte) {
 	if !e.kept {
 		st.grew = true
 	}
 	e.saved, e.kept, e.seen = b, true, time.Now()
 	e.ver++
-	st.mu.Unlock()
+}
+
+// wake has the writer write the states saved.
+func (st *store) wake() {
 	select {
 	case st.kick <- struct{}{}:
 	default:
