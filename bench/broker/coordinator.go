@@ -118,6 +118,9 @@ type coordinator struct {
 	// self-play run, whose tasks depend on the games its file lacks);
 	// otherwise they are queued once and a resumed run finds them queued.
 	requeue bool
+	// abandon clears the run's tasks when its context ends, as at its
+	// end (ProofJob.Abandon).
+	abandon bool
 	before  uint64         // with requeue: the last result before this run's tasks were queued
 	running map[int]string // tasks started, by worker
 	gone    map[int]bool   // tasks the last checkStuck found gone from the stream without a result
@@ -210,12 +213,14 @@ func (co *coordinator) run(ctx context.Context) error {
 		return err
 	}
 	if err := co.loop(ctx, results); err != nil {
+		if co.abandon && ctx.Err() != nil {
+			actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), ackTimeout)
+			defer cancel()
+			co.clear(actx)
+		}
 		return err
 	}
-	co.withdraw(ctx)
-	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, runConsumer(co.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
-		fmt.Fprintf(co.out, "removing the task consumer: %v\n", err)
-	}
+	co.clear(ctx)
 	st.State = "finished"
 	if d, ok := co.job.(deciding); ok {
 		st.Decision = d.decision()
@@ -501,6 +506,14 @@ func (co *coordinator) publish(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// clear removes the run's tasks still queued and its task consumer.
+func (co *coordinator) clear(ctx context.Context) {
+	co.withdraw(ctx)
+	if err := co.c.JS.DeleteConsumer(ctx, TaskStream, runConsumer(co.id)); err != nil && !errors.Is(err, jetstream.ErrConsumerNotFound) {
+		fmt.Fprintf(co.out, "removing the task consumer: %v\n", err)
+	}
 }
 
 // withdraw removes the run's tasks still queued.

@@ -45,6 +45,10 @@ type ProofJob struct {
 	// Build is the coordinator's program (ThisBuild): only workers of
 	// that build search the leaves.
 	Build Build
+	// Abandon withdraws the run's tasks still queued when ctx ends, as
+	// at the proof's end, for a run that will not be resumed; otherwise
+	// they stay queued for the next run of the same proof.
+	Abandon bool
 }
 
 // DefaultProofTasks is the default number of leaves out at once.
@@ -119,7 +123,7 @@ func Prove(ctx context.Context, c *Client, job ProofJob) error {
 		j.ID = "proof-" + idOf(&j.setup)
 	}
 	co := &coordinator{c: c, id: j.ID, job: j, ackWait: job.AckWait, maxDeliver: job.MaxDeliver,
-		every: job.ProgressEvery, out: j.out, requeue: true}
+		every: job.ProgressEvery, out: j.out, requeue: true, abandon: job.Abandon}
 	if err := co.start(ctx, &j.setup); err != nil {
 		return err
 	}

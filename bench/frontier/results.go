@@ -51,8 +51,12 @@ func readResults(f *os.File, path string, cfg *Config) (*Results, error) {
 	for i := range recs {
 		rec := &recs[i]
 		if !rec.sameSettings(cfg) {
-			return nil, fmt.Errorf("%s: record %d was measured with other settings (limit %d ms, %d nodes, table %d MiB, %d threads): use another file",
-				path, i+1, rec.LimitMS, rec.LimitNodes, rec.HashMiB, rec.Threads)
+			via := "here"
+			if rec.Via != "" {
+				via = "via " + rec.Via
+			}
+			return nil, fmt.Errorf("%s: record %d was measured with other settings (limit %d ms, %d nodes, table %d MiB, %d threads, %s): use another file",
+				path, i+1, rec.LimitMS, rec.LimitNodes, rec.HashMiB, rec.Threads, via)
 		}
 		if r.done[rec.Line] == nil {
 			r.done[rec.Line] = map[int]Record{}

@@ -159,6 +159,7 @@ func TestOpenResultsRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, text, want string }{
 		{"other limits", strings.Replace(rec, `"limit_nodes":300`, `"limit_nodes":400`, 1), "other settings"},
 		{"other table", strings.Replace(rec, `"hash_mib":4`, `"hash_mib":8`, 1), "other settings"},
+		{"settled elsewhere", strings.Replace(rec, `"threads":1`, `"threads":1,"via":"broker, leaves of 100 nodes"`, 1), "via broker, leaves of 100 nodes"},
 		{"twice", rec + rec, "measured twice"},
 		{"damaged", `{"line":"g0",` + "\n" + rec, "record 1"},
 		{"unknown field", strings.Replace(rec, `"line"`, `"lines"`, 1), "unknown field"},

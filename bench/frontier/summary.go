@@ -53,7 +53,8 @@ type Summary struct {
 	NPS float64
 	// BytesPerNode is the median table memory in use per node of the
 	// proven positions of a million nodes or more whose table was less
-	// than half full (0: none was).
+	// than half full, settled by a solver of the measuring process (0:
+	// none was).
 	BytesPerNode float64
 }
 
@@ -93,7 +94,7 @@ func Summarize(recs []Record, fitFrom int) Summary {
 			nodes += float64(r.Nodes)
 			ms += float64(r.MS)
 		}
-		if r.Nodes >= 1e6 && r.Fill < 0.5 {
+		if r.Nodes >= 1e6 && r.Fill < 0.5 && r.Via == "" { // settled elsewhere: its tables not seen
 			perNode = append(perNode, r.Fill*float64(r.HashMiB)*(1<<20)/float64(r.Nodes))
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/eval"
 	"github.com/sower-engine/sower/search/dfpn"
 )
@@ -26,6 +27,12 @@ type Config struct {
 	// Load, if not nil, is read after each position and kept in its
 	// record: the machine's load average, on a shared machine.
 	Load func() float64
+	// Settle, if not nil, settles each position instead of a solver of
+	// this process, as dfpn.Solver.SolveFirst does: for example on a
+	// broker's workers (broker.Settle). Via then says how, in each
+	// record; HashMiB and Threads are what each of its searches has.
+	Settle func(ctx context.Context, g *board.Game, first board.Side) (dfpn.Result, error)
+	Via    string
 }
 
 // Record is one position measured.
@@ -50,18 +57,21 @@ type Record struct {
 	LimitNodes uint64 `json:"limit_nodes"`
 	HashMiB    int    `json:"hash_mib"`
 	Threads    int    `json:"threads"`
+	// Via says how the positions were settled when not by a solver of
+	// the measuring process (Config.Via), such as a broker's workers.
+	Via string `json:"via,omitempty"`
 }
 
 // sameSettings reports whether r was measured with cfg's table and limits.
 func (r *Record) sameSettings(cfg *Config) bool {
 	return r.LimitMS == cfg.Time.Milliseconds() && r.LimitNodes == cfg.Nodes &&
-		r.HashMiB == cfg.HashMiB && r.Threads == max(cfg.Threads, 1)
+		r.HashMiB == cfg.HashMiB && r.Threads == max(cfg.Threads, 1) && r.Via == cfg.Via
 }
 
 // Walker measures positions with one solver, its table emptied before
-// each.
+// each, or with Config.Settle.
 type Walker struct {
-	s   *dfpn.Solver
+	s   *dfpn.Solver // nil with Config.Settle
 	cfg Config
 }
 
@@ -72,11 +82,26 @@ func NewWalker(cfg Config) (*Walker, error) {
 	}
 	cfg.Threads = max(cfg.Threads, 1)
 	cfg.Step = max(cfg.Step, 1)
+	if cfg.Settle != nil {
+		return &Walker{cfg: cfg}, nil
+	}
 	s, err := dfpn.New(dfpn.Config{HashMiB: cfg.HashMiB, Threads: cfg.Threads, MaxNodes: cfg.Nodes})
 	if err != nil {
 		return nil, err
 	}
 	return &Walker{s: s, cfg: cfg}, nil
+}
+
+// settle settles the game's position, first's win asked first.
+func (w *Walker) settle(ctx context.Context, g *board.Game, first board.Side) (dfpn.Result, float64, error) {
+	if w.cfg.Settle != nil {
+		res, err := w.cfg.Settle(ctx, g, first)
+		return res, 0, err
+	}
+	w.s.Clear()
+	p := g.Position()
+	res, err := w.s.SolveFirst(ctx, p, g.History(), first, nil)
+	return res, w.s.Fill(), err
 }
 
 // Measure proves the position after l's first ply moves from an empty
@@ -94,14 +119,13 @@ func (w *Walker) Measure(ctx context.Context, l *Line, ply int) (Record, error) 
 	if eval.New(p.Variant()).Evaluate(&p) < 0 {
 		first = first.Other()
 	}
-	w.s.Clear()
 	sctx := ctx
 	if w.cfg.Time > 0 {
 		var cancel context.CancelFunc
 		sctx, cancel = context.WithTimeout(ctx, w.cfg.Time)
 		defer cancel()
 	}
-	res, err := w.s.SolveFirst(sctx, p, g.History(), first, nil)
+	res, fill, err := w.settle(sctx, g, first)
 	if err != nil {
 		if ctx.Err() != nil {
 			return Record{}, ctx.Err()
@@ -112,8 +136,8 @@ func (w *Walker) Measure(ctx context.Context, l *Line, ply int) (Record, error) 
 	}
 	r := Record{
 		Line: l.Name, Before: len(l.Moves) - ply, Ply: ply,
-		Outcome: res.Outcome.String(), Nodes: res.Nodes, MS: res.Time.Milliseconds(), Fill: w.s.Fill(),
-		LimitMS: w.cfg.Time.Milliseconds(), LimitNodes: w.cfg.Nodes, HashMiB: w.cfg.HashMiB, Threads: w.cfg.Threads,
+		Outcome: res.Outcome.String(), Nodes: res.Nodes, MS: res.Time.Milliseconds(), Fill: fill,
+		LimitMS: w.cfg.Time.Milliseconds(), LimitNodes: w.cfg.Nodes, HashMiB: w.cfg.HashMiB, Threads: w.cfg.Threads, Via: w.cfg.Via,
 	}
 	if w.cfg.Load != nil {
 		r.Load = w.cfg.Load()

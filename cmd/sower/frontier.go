@@ -7,17 +7,23 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/sower-engine/sower/bench/broker"
 	"github.com/sower-engine/sower/bench/frontier"
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/protocol"
 	"github.com/sower-engine/sower/search"
+	"github.com/sower-engine/sower/search/dfpn"
+	"github.com/sower-engine/sower/search/dfpn/split"
 )
 
 // frontierFlags are frontier's options.
 type frontierFlags struct {
+	fs         *pflag.FlagSet
 	lines, out string
 	// The self-play lines made when the lines file does not exist.
 	games       int
@@ -32,6 +38,11 @@ type frontierFlags struct {
 	step     int
 	fitFrom  int
 	estimate []int
+	// On a broker's workers (--broker).
+	brk       *brokerFlags
+	leafNodes uint64
+	tasks     int
+	ackWait   int // milliseconds
 }
 
 // add adds the flags.
@@ -49,6 +60,9 @@ func (o *frontierFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.step, "step", 1, "plies between the positions tried; after a failure the ones between are tried")
 	fs.IntVar(&o.fitFrom, "fit-from", 1, "fit log(nodes) over the proven positions at least this many plies before the end")
 	fs.IntSliceVar(&o.estimate, "estimate", []int{50, 72}, "plies before the end to extrapolate the fit to")
+	fs.Uint64Var(&o.leafNodes, "split-nodes", split.DefaultLeafNodes, "--broker: nodes a leaf of a position's proof tree is searched before it is split")
+	fs.IntVar(&o.tasks, "tasks", broker.DefaultProofTasks, "--broker: leaves out to the workers at once")
+	fs.IntVar(&o.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "--broker: milliseconds a leaf's task may go without a sign of life from its worker before another worker gets it")
 }
 
 // check refuses options that cannot work, before any work.
@@ -71,15 +85,54 @@ func (o *frontierFlags) check(c *cli, v *board.Variant) error {
 	case o.randomPlies < 0:
 		return usagef("--random-plies %d: want 0 or more", o.randomPlies)
 	}
+	if err := o.checkBroker(); err != nil {
+		return err
+	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err
 	}
 	return c.checkHash(o.hash, search.CheckHashMemory)
 }
 
-// config is the measurement's configuration.
-func (o *frontierFlags) config() frontier.Config {
-	return frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, Load: loadAverage}
+// checkBroker refuses what a measurement on a broker's workers cannot
+// do, and the broker's options without --broker.
+func (o *frontierFlags) checkBroker() error {
+	fs := o.fs
+	if o.brk.url == "" {
+		for _, name := range []string{"split-nodes", "tasks", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+			if fs.Changed(name) {
+				return usagef("--%s needs --broker", name)
+			}
+		}
+		return nil
+	}
+	switch {
+	case fs.Changed("threads"), fs.Changed("nodes"):
+		return usagef("--broker: not with --threads or --nodes (each worker searches a leaf on a table of its own, within --split-nodes)")
+	case o.leafNodes < 1:
+		return usagef("--split-nodes %d: want at least 1", o.leafNodes)
+	case o.tasks < 1:
+		return usagef("--tasks %d: want at least 1", o.tasks)
+	case o.ackWait <= 0:
+		return usagef("--ack-wait %d: want a positive number of milliseconds", o.ackWait)
+	}
+	return nil
+}
+
+// config is the measurement's configuration; with --broker, settled on
+// the workers of the broker that cl is connected to.
+func (o *frontierFlags) config(cl *broker.Client, build broker.Build, progress io.Writer) frontier.Config {
+	cfg := frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, Load: loadAverage}
+	if cl == nil {
+		return cfg
+	}
+	so := broker.SettleOptions{Dir: filepath.Dir(o.out), LeafNodes: o.leafNodes, HashMiB: o.hash, Tasks: o.tasks,
+		AckWait: time.Duration(o.ackWait) * time.Millisecond, Progress: progress, Build: build}
+	cfg.Settle = func(ctx context.Context, g *board.Game, first board.Side) (dfpn.Result, error) {
+		return broker.Settle(ctx, cl, g, first, so)
+	}
+	cfg.Via = fmt.Sprintf("broker, leaves of %d nodes", o.leafNodes)
+	return cfg
 }
 
 // loadAverage returns the machine's load average of the last minute, or 0
@@ -97,7 +150,7 @@ func loadAverage() float64 {
 func (c *cli) frontier(args []string) error {
 	var g gameFlags
 	var o frontierFlags
-	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N]`)
+	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N] [--broker URL --split-nodes N --tasks N --ack-wait MS]`)
 	g.addGame(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6 or katro-4x4")
 	g.addHoyitoRules(fs)
 	fs.MarkHidden("capture-side")
@@ -105,6 +158,8 @@ func (c *cli) frontier(args []string) error {
 	fs.MarkHidden("repetition")
 	fs.IntVar(&g.limit, "no-capture-limit", board.DefaultNoCaptureLimit, "plies without a capture that end the game (0 = off)")
 	o.add(fs)
+	o.fs = fs
+	o.brk = addBrokerFlags(fs, "settle each position on the workers of this broker, each question a proof of its own as sower solve --broker makes", c.stderr)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -121,17 +176,34 @@ func (c *cli) frontier(args []string) error {
 	if err != nil {
 		return err
 	}
-	res, err := frontier.OpenResults(o.out, o.config())
+	var cl *broker.Client
+	var build broker.Build
+	where := "each position from an empty " + fmt.Sprint(o.hash) + " MiB table"
+	if o.brk.url != "" {
+		if build, err = broker.ThisBuild(protocol.Version); err != nil {
+			return err
+		}
+		if cl, err = o.brk.dial("sower frontier"); err != nil {
+			return err
+		}
+		defer cl.Close()
+		var cancel context.CancelFunc
+		ctx, cancel = cl.Context(ctx)
+		defer cancel()
+		where = fmt.Sprintf("each position on the workers of %s (tables of %d MiB, leaves of %d nodes; workers must run %s)", cl.URL(), o.hash, o.leafNodes, build)
+	}
+	cfg := o.config(cl, build, c.stderr)
+	res, err := frontier.OpenResults(o.out, cfg)
 	if err != nil {
 		return err
 	}
 	defer res.Close()
-	w, err := frontier.NewWalker(o.config())
+	w, err := frontier.NewWalker(cfg)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "%d lines of %s; each position from an empty %d MiB table, limits %s; results in %s (%d already)\n",
-		len(lines), v.Name(), o.hash, frontierLimits(&o), o.out, len(res.Records()))
+	fmt.Fprintf(c.stdout, "%d lines of %s; %s, limits %s; results in %s (%d already)\n",
+		len(lines), v.Name(), where, frontierLimits(&o), o.out, len(res.Records()))
 	writeFrontierHeader(c.stdout)
 	for i := range lines {
 		l := &lines[i]
@@ -139,6 +211,7 @@ func (c *cli) frontier(args []string) error {
 			writeFrontierRow(c.stdout, &r)
 			return res.Append(r)
 		})
+		err = connectionLost(ctx, err)
 		if errors.Is(err, context.Canceled) {
 			return interruptedf("in line %s: the positions measured are in %s; the same command goes on", l.Name, o.out)
 		}
@@ -242,9 +315,18 @@ func writeFrontierSummary(w io.Writer, s *frontier.Summary, estimate []int) {
 		s.Fit.Points, s.FitFrom, s.Fit.Intercept, s.Fit.Slope, s.Fit.R2, s.Fit.Factor())
 	fmt.Fprintf(w, "within each line (a level of its own): log(nodes) = %.3f + %.4f·before (R² %.2f within): ×%.3f nodes a ply back\n",
 		s.Within.Intercept, s.Within.Slope, s.Within.R2, s.Within.Factor())
-	fmt.Fprintf(w, "measured: %.0f nodes/s, %.1f bytes of table per node\n", s.NPS, s.BytesPerNode)
+	if s.BytesPerNode == 0 {
+		fmt.Fprintf(w, "measured: %.0f nodes/s; the table's use per node is not (no proof of a million nodes on a table of this process under half full)\n", s.NPS)
+	} else {
+		fmt.Fprintf(w, "measured: %.0f nodes/s, %.1f bytes of table per node\n", s.NPS, s.BytesPerNode)
+	}
 	for _, b := range estimate {
 		e, in := s.Estimate(s.Fit, b), s.Estimate(s.Within, b)
+		if s.BytesPerNode == 0 {
+			fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours (within the lines: %.3g nodes, %.3g machine-hours)\n",
+				b, e.Nodes, e.Hours, in.Nodes, in.Hours)
+			continue
+		}
 		fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours, %.3g GiB of table (within the lines: %.3g nodes, %.3g machine-hours, %.3g GiB)\n",
 			b, e.Nodes, e.Hours, e.GiB, in.Nodes, in.Hours, in.GiB)
 	}

@@ -68,6 +68,11 @@ func TestFrontierRefuses(t *testing.T) {
 		{[]string{"--lines", lines, "--out", out, "--time", "0"}, "give a limit"},
 		{[]string{"--lines", lines, "--out", out, "--step", "0"}, "--step 0"},
 		{[]string{"--lines", lines, "--out", dir}, "a directory"},
+		{[]string{"--lines", lines, "--out", out, "--tasks", "3"}, "--tasks needs --broker"},
+		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--threads", "2"}, "not with --threads"},
+		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--time", "0", "--nodes", "5"}, "not with --threads or --nodes"},
+		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--split-nodes", "0"}, "--split-nodes 0"},
+		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--ack-wait", "0"}, "--ack-wait 0"},
 	} {
 		_, stderr, st := runCLI(append([]string{"frontier", "--hash", "4"}, tc.args...)...)
 		if st != exitUsage || !strings.Contains(stderr, tc.want) {
