@@ -38,7 +38,7 @@ func TestSettle(t *testing.T) {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(5, 6))
-	positions := 6
+	positions := 4
 	if testing.Short() || raceEnabled {
 		positions = 3
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
-// TestWalkOnBroker walks a katro-4x4 line back to its start, two plies
-// at a time, with each
+// TestWalkOnBroker walks the end of a katro-4x4 line back to its start,
+// two plies at a time, with each
 // position settled on two workers of a broker in process (broker.Settle,
 // as sower frontier --broker does): every position is proven, in the
 // walk's order, with the alpha-beta solver's result, and each record
@@ -47,17 +47,16 @@ func TestWalkOnBroker(t *testing.T) {
 	settle := func(ctx context.Context, g *board.Game, first board.Side) (dfpn.Result, error) {
 		return broker.Settle(ctx, c, g, first, broker.SettleOptions{Dir: t.TempDir(), LeafNodes: 200, HashMiB: 4, Tasks: 3, AckWait: time.Second, Build: build})
 	}
-	lines := smallLinesSeed(t, board.NameKatro4x4, 3, 5)[:1] // a run of its own per question: about half a second each
-	if testing.Short() {
-		// The line's last six plies, from the position before them.
-		l := &lines[0]
-		k := len(l.Moves) - 6
-		g, err := l.Game(k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		l.Start, l.Moves = g.Position(), l.Moves[k:]
+	// A line's last eight plies, from the position before them: each
+	// question is a run of its own, about half a second.
+	lines := smallLinesSeed(t, board.NameKatro4x4, 3, 5)[:1]
+	l := &lines[0]
+	k := max(len(l.Moves)-8, 0)
+	g, err := l.Game(k)
+	if err != nil {
+		t.Fatal(err)
 	}
+	l.Start, l.Moves = g.Position(), l.Moves[k:]
 	byLine := walk(t, lines, Config{HashMiB: 4, Step: 2, Settle: settle, Via: "broker"})
 	for i := range lines {
 		l := &lines[i]
