@@ -24,6 +24,10 @@ type Config struct {
 	// Step is the plies between the positions tried (default 1); after a
 	// failure the positions between the last proven one and it are tried.
 	Step int
+	// From, if above 1, is where the walk begins, in plies before the
+	// end: the positions nearer the end are taken as proven (known from
+	// a shorter limit, say) and not measured, nor tried after a failure.
+	From int
 	// Load, if not nil, is read after each position and kept in its
 	// record: the machine's load average, on a shared machine.
 	Load func() float64
@@ -77,8 +81,8 @@ type Walker struct {
 
 // NewWalker returns a Walker with cfg's solver.
 func NewWalker(cfg Config) (*Walker, error) {
-	if cfg.Step < 0 {
-		return nil, fmt.Errorf("frontier: step %d: want 1 or more", cfg.Step)
+	if cfg.Step < 0 || cfg.From < 0 {
+		return nil, fmt.Errorf("frontier: step %d, from %d: want 1 or more", cfg.Step, cfg.From)
 	}
 	cfg.Threads = max(cfg.Threads, 1)
 	cfg.Step = max(cfg.Step, 1)
@@ -156,9 +160,9 @@ func (w *Walker) Measure(ctx context.Context, l *Line, ply int) (Record, error) 
 }
 
 // Walk measures l from its end back: the positions Step, 2·Step, … plies
-// before the end, and the start last, until one is not proven; then, when
-// Step is above one, the positions between the last proven one and it,
-// from the nearer end, until one is not proven. done holds the positions
+// before the end (or From, From+Step, …), and the start last, until one
+// is not proven; then, when Step is above one, the positions between the
+// last proven one and it, from the nearer end, until one is not proven. done holds the positions
 // of l already measured, by plies before the end: they are not measured
 // again, and their records decide the walk as new ones do. Each new
 // record is passed to emit before the walk goes on. Walk returns the
@@ -181,8 +185,12 @@ func (w *Walker) Walk(ctx context.Context, l *Line, done map[int]Record, emit fu
 		return r.Proven, nil
 	}
 	n := len(l.Moves)
-	proven := 0 // the farthest position proven by the walk
-	for before := min(w.cfg.Step, n); before > proven; before = min(before+w.cfg.Step, n) {
+	proven := 0 // the farthest position proven by the walk, or taken as proven
+	first := min(w.cfg.Step, n)
+	if w.cfg.From > 1 {
+		proven, first = min(w.cfg.From, n)-1, min(w.cfg.From, n)
+	}
+	for before := first; before > proven; before = min(before+w.cfg.Step, n) {
 		ok, err := visit(before)
 		if err != nil {
 			return out, err

@@ -201,3 +201,51 @@ func befores(recs []Record) []int {
 	}
 	return out
 }
+
+// With From, the walk begins that many plies before the end: nothing
+// nearer the end is measured, even after a failure, and each position it
+// measures has the record a walk from the end gives it (the searches are
+// the same, one thread within a node limit).
+func TestWalkFrom(t *testing.T) {
+	lines := smallLinesSeed(t, board.NameKatro6x3, 4, 5)
+	const from, step = 3, 2
+	full := walk(t, lines, Config{HashMiB: 4, Nodes: 2000, Step: 1})
+	part := walk(t, lines, Config{HashMiB: 4, Nodes: 2000, Step: step, From: from})
+	measured := 0
+	for i := range lines {
+		l := &lines[i]
+		byBefore := map[int]Record{}
+		for _, r := range full[l.Name] {
+			byBefore[r.Before] = r
+		}
+		recs := part[l.Name]
+		if len(recs) == 0 || recs[0].Before != min(from, len(l.Moves)) {
+			t.Fatalf("%s: the walk from %d began at %v", l.Name, from, befores(recs))
+		}
+		proven := from - 1
+		for k, r := range recs {
+			if r.Before < from {
+				t.Errorf("%s: %d plies before the end measured, nearer than %d", l.Name, r.Before, from)
+			}
+			if f, ok := byBefore[r.Before]; ok {
+				measured++
+				if f.Proven != r.Proven || f.Outcome != r.Outcome || f.Nodes != r.Nodes {
+					t.Errorf("%s, %d plies before the end: %+v from %d, %+v from the end", l.Name, r.Before, r, from, f)
+				}
+			}
+			if !r.Proven {
+				// Then only the positions between the last proven one and it.
+				for _, b := range recs[k+1:] {
+					if b.Before <= proven || b.Before >= r.Before {
+						t.Errorf("%s: after %d open, %d plies before the end (last proven %d)", l.Name, r.Before, b.Before, proven)
+					}
+				}
+				break
+			}
+			proven = r.Before
+		}
+	}
+	if measured == 0 {
+		t.Fatal("no position measured by both walks: the test compares nothing")
+	}
+}

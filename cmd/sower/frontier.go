@@ -36,6 +36,7 @@ type frontierFlags struct {
 	hash     int
 	threads  int
 	step     int
+	from     int
 	fitFrom  int
 	estimate []int
 	// On a broker's workers (--broker).
@@ -58,6 +59,7 @@ func (o *frontierFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.hash, "hash", defaultDfpnHash, "the proof's table in MiB, emptied before each position")
 	fs.IntVar(&o.threads, "threads", 1, "threads searching the one table")
 	fs.IntVar(&o.step, "step", 1, "plies between the positions tried; after a failure the ones between are tried")
+	fs.IntVar(&o.from, "from", 1, "plies before the end where each line's walk begins; the positions nearer the end are taken as proven (by a shorter limit, say) and not measured")
 	fs.IntVar(&o.fitFrom, "fit-from", 1, "fit log(nodes) over the proven positions at least this many plies before the end")
 	fs.IntSliceVar(&o.estimate, "estimate", []int{50, 72}, "plies before the end to extrapolate the fit to")
 	fs.Uint64Var(&o.leafNodes, "split-nodes", split.DefaultLeafNodes, "--broker: nodes a leaf of a position's proof tree is searched before it is split")
@@ -80,6 +82,8 @@ func (o *frontierFlags) check(c *cli, v *board.Variant) error {
 		return usagef("--threads %d: want 1 to 256", o.threads)
 	case o.step < 1:
 		return usagef("--step %d: want 1 or more", o.step)
+	case o.from < 1:
+		return usagef("--from %d: want 1 or more", o.from)
 	case o.games < 1:
 		return usagef("--games %d: want 1 or more", o.games)
 	case o.randomPlies < 0:
@@ -122,7 +126,7 @@ func (o *frontierFlags) checkBroker() error {
 // config is the measurement's configuration; with --broker, settled on
 // the workers of the broker that cl is connected to.
 func (o *frontierFlags) config(cl *broker.Client, build broker.Build, progress io.Writer) frontier.Config {
-	cfg := frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, Load: loadAverage}
+	cfg := frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, From: o.from, Load: loadAverage}
 	if cl == nil {
 		return cfg
 	}
@@ -150,7 +154,7 @@ func loadAverage() float64 {
 func (c *cli) frontier(args []string) error {
 	var g gameFlags
 	var o frontierFlags
-	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N] [--broker URL --split-nodes N --tasks N --ack-wait MS]`)
+	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--from N] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N] [--broker URL --split-nodes N --tasks N --ack-wait MS]`)
 	g.addGame(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6 or katro-4x4")
 	g.addHoyitoRules(fs)
 	fs.MarkHidden("capture-side")

@@ -67,6 +67,7 @@ func TestFrontierRefuses(t *testing.T) {
 		{[]string{"--lines", lines}, "--lines and --out are required"},
 		{[]string{"--lines", lines, "--out", out, "--time", "0"}, "give a limit"},
 		{[]string{"--lines", lines, "--out", out, "--step", "0"}, "--step 0"},
+		{[]string{"--lines", lines, "--out", out, "--from", "0"}, "--from 0"},
 		{[]string{"--lines", lines, "--out", dir}, "a directory"},
 		{[]string{"--lines", lines, "--out", out, "--tasks", "3"}, "--tasks needs --broker"},
 		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--threads", "2"}, "not with --threads"},
