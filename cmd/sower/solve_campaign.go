@@ -18,7 +18,7 @@ import (
 
 // Defaults of a campaign (solve --proof without a table flag).
 const (
-	defaultCampaignHash  = 8192 // MiB, when the machine has it
+	defaultCampaignHash  = 11 << 10 // MiB, when the machine has it: with the rest of the process, within 12 GiB
 	campaignProgressEach = 10 * time.Second
 	maxOpenShown         = 4 // open pieces named in a progress line
 )

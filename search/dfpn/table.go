@@ -1,6 +1,7 @@
 package dfpn
 
 import (
+	"math/bits"
 	"sync"
 	"sync/atomic"
 
@@ -57,25 +58,26 @@ type entry struct {
 // table is a transposition table of buckets of bucketWays entries, safe for
 // concurrent use: every access to a bucket holds its stripe's lock.
 type table struct {
-	e     []entry
-	mask  uint64 // bucket index mask
-	used  atomic.Int64
-	locks [stripes]sync.Mutex
+	e       []entry
+	buckets uint64
+	used    atomic.Int64
+	locks   [stripes]sync.Mutex
 }
 
-// newTable makes a table of at most mib MiB (a power of two of buckets).
+// newTable makes a table of at most mib MiB, as many buckets as fit (not
+// only a power of two: a campaign's table may take most of a memory
+// budget of 12 GiB, not 8).
 func newTable(mib int) *table {
-	n := uint64(mib) << 20 / (entryBytes * bucketWays)
-	b := uint64(1)
-	for b*2 <= n {
-		b *= 2
-	}
-	return &table{e: make([]entry, b*bucketWays), mask: b - 1}
+	n := max(uint64(mib)<<20/(entryBytes*bucketWays), 1)
+	return &table{e: make([]entry, n*bucketWays), buckets: n}
 }
 
-// bucket returns key's bucket number.
+// bucket returns key's bucket number: the high word of the product of
+// its key and the number of buckets (Lemire's fast range reduction: the
+// key's high bits choose, as uniformly as the keys are random).
 func (t *table) bucket(key uint64) uint64 {
-	return (key ^ key>>29) & t.mask
+	hi, _ := bits.Mul64(key, t.buckets)
+	return hi
 }
 
 // lock locks key's bucket and returns its first index and the lock to

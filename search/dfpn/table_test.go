@@ -2,12 +2,15 @@ package dfpn
 
 import "testing"
 
-// bucketKeys returns n keys of one bucket of t: keys below 2^29 fall in
-// the bucket of their low bits.
+// bucketKeys returns n keys of one bucket of t: the keys below 2^64
+// divided by its buckets fall in the first.
 func bucketKeys(t *table, n int) []uint64 {
 	keys := make([]uint64, n)
 	for i := range keys {
-		keys[i] = 5 + uint64(i)*(t.mask+1)
+		keys[i] = 5 + uint64(i)
+		if t.bucket(keys[i]) != 0 {
+			panic("bucketKeys: a key outside the first bucket")
+		}
 	}
 	return keys
 }
