@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -532,17 +533,28 @@ func (co *coordinator) withdraw(ctx context.Context) {
 // end, and would hold the coordinator's loop.
 const workersLookup = 5 * time.Second
 
+// workerNames returns the names of the workers connected (those whose
+// heartbeat is in the worker bucket), sorted; none when the broker does
+// not answer within workersLookup.
+func (c *Client) workerNames(ctx context.Context) []string {
+	kctx, cancel := context.WithTimeout(ctx, workersLookup)
+	defer cancel()
+	kv, err := c.JS.KeyValue(kctx, WorkerBucket)
+	if err != nil {
+		return nil
+	}
+	keys, err := kv.Keys(kctx)
+	if err != nil {
+		return nil
+	}
+	slices.Sort(keys)
+	return keys
+}
+
 // progress writes the job's progress line with the workers connected
 // and the tasks running.
 func (co *coordinator) progress(ctx context.Context) {
-	workers := 0
-	kctx, cancel := context.WithTimeout(ctx, workersLookup)
-	defer cancel()
-	if kv, err := co.c.JS.KeyValue(kctx, WorkerBucket); err == nil {
-		if keys, err := kv.Keys(kctx); err == nil {
-			workers = len(keys)
-		}
-	}
+	workers := len(co.c.workerNames(ctx))
 	open := map[int]bool{}
 	for _, t := range co.job.open() {
 		open[t.Pair] = true

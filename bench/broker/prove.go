@@ -45,6 +45,14 @@ type ProofJob struct {
 	// Build is the coordinator's program (ThisBuild): only workers of
 	// that build search the leaves.
 	Build Build
+	// TrustDisproofs enters a leaf's disproof as soon as one worker
+	// reports it. Otherwise a disproof is held back, and the leaf handed
+	// out again preferring another worker, until a second worker reports
+	// it too; it enters unconfirmed when the worker that reported it is
+	// the only one connected, or when it has been held for AckWait and
+	// no other worker took the leaf meanwhile. (A worker's proof is
+	// checked by its certificate; its disproof has none.)
+	TrustDisproofs bool
 	// Abandon withdraws the run's tasks still queued when ctx ends, as
 	// at the proof's end, for a run that will not be resumed; otherwise
 	// they stay queued for the next run of the same proof.
@@ -77,9 +85,18 @@ type proofJob struct {
 	// was entered last: the worker its children's tasks prefer. It is
 	// kept in File + prefsExt (proofprefs.go).
 	searchedBy map[string]string
-	err        error // what stopped the run
-	started    time.Time
-	searched   uint64 // the tree's nodes when the run started
+	// held is, by path, a leaf's disproof held back (TrustDisproofs).
+	held     map[string]*heldDisproof
+	err      error // what stopped the run
+	started  time.Time
+	searched uint64 // the tree's nodes when the run started
+}
+
+// heldDisproof is a leaf's disproof waiting for another worker's: the
+// workers that reported it and when the first did.
+type heldDisproof struct {
+	by    map[string]bool
+	since time.Time
 }
 
 // leafTask is a task out and when it was queued.
@@ -107,7 +124,8 @@ func Prove(ctx context.Context, c *Client, job ProofJob) error {
 		return fmt.Errorf("a proof's table of %d MiB: want at least 1", job.HashMiB)
 	}
 	j := &proofJob{ProofJob: &job, ctx: ctx, client: c, attacker: job.Tree.Attacker(), out: job.Progress,
-		failures: map[string]int{}, searchedBy: map[string]string{}, started: time.Now(), searched: job.Tree.Searched()}
+		failures: map[string]int{}, searchedBy: map[string]string{}, held: map[string]*heldDisproof{},
+		started: time.Now(), searched: job.Tree.Searched()}
 	if j.out == nil {
 		j.out = io.Discard
 	}
@@ -162,6 +180,9 @@ func (j *proofJob) more() []Task {
 			ProofSetup: j.setup, Sower: j.Build.Version, Build: j.Build.SHA256, HashMiB: j.HashMiB,
 			Round: j.round, Path: path, Position: leaf.Pos.String(), Budget: leaf.Budget, Prefer: j.preferred(leaf.Path),
 		}}
+		if h := j.held[path]; h != nil {
+			t.Proof.Prefer = j.confirmer(h)
+		}
 		j.next++
 		j.tasksOut[t.Pair] = &leafTask{task: t, since: time.Now()}
 		j.byPath[path] = t.Pair
@@ -218,9 +239,15 @@ func (j *proofJob) take(r *Result, from origin) error {
 		}
 		return nil
 	}
-	err := j.enter(r.Proof)
+	err := j.enter(r.Proof, r.Worker)
 	var keep *keepError
+	var held *heldError
 	switch {
+	case errors.As(err, &held):
+		if held.note != "" {
+			fmt.Fprintln(j.out, held.note)
+		}
+		return nil
 	case err == nil:
 		if j.searchedBy[r.Proof.Path] != r.Worker {
 			j.searchedBy[r.Proof.Path] = r.Worker
@@ -255,11 +282,19 @@ type keepError struct{ err error }
 
 func (e *keepError) Error() string { return e.err.Error() }
 
-// enter checks a result against the tree and enters it: the path must
-// lead to a leaf of the tree, at the position the result names; a proven
-// leaf's piece is fetched and checked, and kept, before the tree is
-// changed and written.
-func (j *proofJob) enter(pr *ProofResult) error {
+// heldError is a disproof held back until another worker reports it
+// (ProofJob.TrustDisproofs): not a fault of the worker. Its note, if any,
+// is for the progress lines.
+type heldError struct{ note string }
+
+func (e *heldError) Error() string { return "a disproof held back" }
+
+// enter checks a result of worker's against the tree and enters it: the
+// path must lead to a leaf of the tree, at the position the result
+// names; a proven leaf's piece is fetched and checked, and kept, before
+// the tree is changed and written; a disproof may be held back
+// (holdDisproof).
+func (j *proofJob) enter(pr *ProofResult, worker string) error {
 	root := j.Game.Position()
 	var path []board.Move
 	if pr.Path != "" {
@@ -276,6 +311,14 @@ func (j *proofJob) enter(pr *ProofResult) error {
 		return fmt.Errorf("it names the position %q, but the leaf is %s", pr.Position, pos.String())
 	}
 	b := dfpn.Bounds{PN: pr.PN, DN: pr.DN, Plies: pr.Plies, OnPath: pr.OnPath}
+	if pr.PN != 0 && pr.DN == 0 && !j.TrustDisproofs {
+		if !j.Tree.IsOpenLeaf(path) {
+			return split.ErrNotOpen
+		}
+		if err := j.holdDisproof(pr.Path, worker); err != nil {
+			return err
+		}
+	}
 	if pr.PN == 0 {
 		if !j.Tree.IsOpenLeaf(path) {
 			j.dropPiece(pr.Piece) // not needed: the leaf is settled or expanded
@@ -295,10 +338,79 @@ func (j *proofJob) enter(pr *ProofResult) error {
 	if err := j.Tree.SaveFile(j.File); err != nil {
 		return &keepError{fmt.Errorf("writing the tree: %w", err)}
 	}
+	if h := j.held[pr.Path]; h != nil && (pr.PN == 0 || pr.DN == 0) {
+		if pr.PN == 0 {
+			fmt.Fprintf(j.out, "the disproof of %s from %s was false: worker %s proved it, and its certificate holds\n", leafName(pr.Path), workerList(h.by), worker)
+		}
+		delete(j.held, pr.Path)
+	}
 	if pr.PN == 0 {
 		j.dropPiece(pr.Piece)
 	}
 	return nil
+}
+
+// holdDisproof counts worker's disproof of the leaf at path and returns a
+// *heldError while the disproof is to be held back (TrustDisproofs): it
+// enters once two workers have reported it, or unconfirmed (noted) when
+// its worker is the only one connected, or when it has been held for
+// AckWait and reported again by the same worker (no other took the
+// leaf).
+func (j *proofJob) holdDisproof(path, worker string) error {
+	h := j.held[path]
+	if h == nil {
+		h = &heldDisproof{by: map[string]bool{}, since: time.Now()}
+		j.held[path] = h
+	}
+	again := h.by[worker]
+	h.by[worker] = true
+	if len(h.by) >= 2 {
+		return nil
+	}
+	names := j.client.workerNames(j.ctx)
+	switch {
+	case len(names) == 1 && names[0] == worker:
+		fmt.Fprintf(j.out, "the disproof of %s from worker %s enters unconfirmed: no other worker is connected\n", leafName(path), worker)
+		return nil
+	case again && time.Since(h.since) >= j.holdFor():
+		fmt.Fprintf(j.out, "the disproof of %s from worker %s enters unconfirmed: no other worker took the leaf in %s\n", leafName(path), worker, j.holdFor())
+		return nil
+	case again:
+		return &heldError{}
+	}
+	return &heldError{fmt.Sprintf("the disproof of %s from worker %s is held until another worker confirms it; the leaf is handed out again", leafName(path), worker)}
+}
+
+// holdFor is how long a disproof is held for another worker's.
+func (j *proofJob) holdFor() time.Duration {
+	if j.AckWait > 0 {
+		return j.AckWait
+	}
+	return DefaultAckWait
+}
+
+// confirmer returns the worker a held disproof's leaf prefers: the first
+// worker connected that has not reported it ("" if none).
+func (j *proofJob) confirmer(h *heldDisproof) string {
+	for _, w := range j.client.workerNames(j.ctx) {
+		if !h.by[w] {
+			return w
+		}
+	}
+	return ""
+}
+
+// workerList names the workers of a set, sorted.
+func workerList(by map[string]bool) string {
+	names := make([]string, 0, len(by))
+	for w := range by {
+		names = append(names, w)
+	}
+	sort.Strings(names)
+	if len(names) == 1 {
+		return "worker " + names[0]
+	}
+	return "workers " + strings.Join(names, ", ")
 }
 
 // open returns this round's tasks waited for.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -78,8 +79,9 @@ func checkProof(t *testing.T, job ProofJob, attacker board.Side) {
 
 // TestSolveDistributed proves both sides' questions at katro-4x4's start
 // with two workers in process, leaves small enough that the tree is
-// expanded: each answer is the local solver's, and the proven side's
-// joined certificate verifies.
+// expanded: each answer is the local solver's, the proven side's joined
+// certificate verifies, and the disproven side's disproofs waited for the
+// second worker's.
 func TestSolveDistributed(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -113,6 +115,9 @@ func TestSolveDistributed(t *testing.T) {
 			checkProof(t, job, attacker)
 		} else if _, err := os.Stat(job.Proof); err == nil {
 			t.Errorf("%s: a certificate written for a question disproven", attacker)
+		}
+		if dn == 0 && !strings.Contains(progress.String(), "is held until another worker confirms it") {
+			t.Errorf("%s: disproven with no disproof held for the other worker's:\n%s", attacker, progress.String())
 		}
 	}
 }
@@ -311,6 +316,45 @@ func TestSolveUntrustedResults(t *testing.T) {
 				t.Errorf("the forged result was not refused with %q:\n%s", tc.refuse, out)
 			}
 		})
+	}
+}
+
+// TestSolveFalseDisproof answers the root's task with a false disproof
+// of South's win (katro-4x4's start, which South wins) before the worker
+// starts: the disproof is held until another worker confirms it, the
+// worker proves the root instead, and the proof ends as the local one.
+// With TrustDisproofs the same answer enters at once and the proof ends
+// disproven: what the confirmation prevents.
+func TestSolveFalseDisproof(t *testing.T) {
+	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	game := proofGame(t, board.NameKatro4x4)
+	for _, trust := range []bool{false, true} {
+		var progress sowertest.SyncBuffer
+		job := proofJobFor(t, t.TempDir(), game, board.South, 100, &progress)
+		job.ID = fmt.Sprint("trust-", trust)
+		job.TrustDisproofs = trust
+		done := startProof(ctx, t, srv, job)
+		c := dial(t, srv)
+		msg, task := takeTask(ctx, t, c, job.ID)
+		answerTask(ctx, t, c, msg, task, "rogue", &ProofResult{Round: task.Proof.Round, Path: task.Proof.Path,
+			Position: task.Proof.Position, PN: dfpn.Infinity, DN: 0, Nodes: 10})
+		if trust {
+			if err := <-done; err != nil {
+				t.Fatal(err)
+			}
+			if _, dn := job.Tree.Root(); dn != 0 {
+				t.Errorf("trusted: the false disproof did not enter (dn %d)", dn)
+			}
+			continue
+		}
+		stopWorker := serveWorker(ctx, t, srv, &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild})
+		finishProof(t, done, job, &progress)
+		stopWorker()
+		if out := progress.String(); !strings.Contains(out, "the disproof of the root from worker rogue is held until another worker confirms it") {
+			t.Errorf("no note of the disproof held:\n%s", out)
+		}
 	}
 }
 

@@ -27,6 +27,8 @@ type SettleOptions struct {
 	AckWait   time.Duration
 	Progress  io.Writer
 	Build     Build
+	// TrustDisproofs is ProofJob's.
+	TrustDisproofs bool
 }
 
 // Settle asks the position at the end of game on the broker's workers
@@ -57,7 +59,7 @@ func Settle(ctx context.Context, c *Client, game *board.Game, first board.Side, 
 		id := RunID(game, attacker) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 		err = Prove(ctx, c, ProofJob{Tree: tr, File: filepath.Join(dir, "tree.split"), Game: game,
 			Pieces: filepath.Join(dir, "pieces"), ID: id, HashMiB: o.HashMiB, Tasks: o.Tasks,
-			AckWait: o.AckWait, Progress: o.Progress, Build: o.Build, Abandon: true})
+			AckWait: o.AckWait, Progress: o.Progress, Build: o.Build, TrustDisproofs: o.TrustDisproofs, Abandon: true})
 		os.RemoveAll(dir)
 		res.Nodes += tr.Searched()
 		res.Time = time.Since(start)

@@ -44,6 +44,7 @@ type frontierFlags struct {
 	leafNodes uint64
 	tasks     int
 	ackWait   int // milliseconds
+	trust     bool
 }
 
 // add adds the flags.
@@ -64,6 +65,7 @@ func (o *frontierFlags) add(fs *pflag.FlagSet) {
 	fs.IntSliceVar(&o.estimate, "estimate", []int{50, 72}, "plies before the end to extrapolate the fit to")
 	fs.Uint64Var(&o.leafNodes, "split-nodes", split.DefaultLeafNodes, "--broker: nodes a leaf of a position's proof tree is searched before it is split")
 	fs.IntVar(&o.tasks, "tasks", broker.DefaultProofTasks, "--broker: leaves out to the workers at once")
+	fs.BoolVar(&o.trust, "trust-disproofs", false, "--broker: enter a leaf's disproof as one worker reports it, without waiting for another worker's")
 	fs.IntVar(&o.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "--broker: milliseconds a leaf's task may go without a sign of life from its worker before another worker gets it")
 }
 
@@ -103,7 +105,7 @@ func (o *frontierFlags) check(c *cli, v *board.Variant) error {
 func (o *frontierFlags) checkBroker() error {
 	fs := o.fs
 	if o.brk.url == "" {
-		for _, name := range []string{"split-nodes", "tasks", "ack-wait", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+		for _, name := range []string{"split-nodes", "tasks", "ack-wait", "trust-disproofs", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
 			if fs.Changed(name) {
 				return usagef("--%s needs --broker", name)
 			}
@@ -131,11 +133,14 @@ func (o *frontierFlags) config(cl *broker.Client, build broker.Build, progress i
 		return cfg
 	}
 	so := broker.SettleOptions{Dir: filepath.Dir(o.out), LeafNodes: o.leafNodes, HashMiB: o.hash, Tasks: o.tasks,
-		AckWait: time.Duration(o.ackWait) * time.Millisecond, Progress: progress, Build: build}
+		AckWait: time.Duration(o.ackWait) * time.Millisecond, Progress: progress, Build: build, TrustDisproofs: o.trust}
 	cfg.Settle = func(ctx context.Context, g *board.Game, first board.Side) (dfpn.Result, error) {
 		return broker.Settle(ctx, cl, g, first, so)
 	}
 	cfg.Via = fmt.Sprintf("broker, leaves of %d nodes", o.leafNodes)
+	if o.trust {
+		cfg.Via += ", disproofs trusted"
+	}
 	return cfg
 }
 

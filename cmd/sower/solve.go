@@ -15,7 +15,7 @@ import (
 func (c *cli) solve(args []string) error {
 	var g gameFlags
 	var o solveFlags
-	fs := c.flags("solve", `[--game G] [--fen F] [--moves "…"] [--method ab|dfpn] [--tables DIR] [--hash MB] [--depth N] [--proof FILE] [--threads N] [--save FILE] [--resume FILE] [--first SIDE] [--each [--each-nodes N] [--walk N]] [--split FILE [--split-nodes N] [--split-steps N]] [--split FILE --broker URL [--tasks N] [--run-id ID] [--ack-wait MS] [--pieces DIR]]`)
+	fs := c.flags("solve", `[--game G] [--fen F] [--moves "…"] [--method ab|dfpn] [--tables DIR] [--hash MB] [--depth N] [--proof FILE] [--threads N] [--save FILE] [--resume FILE] [--first SIDE] [--each [--each-nodes N] [--walk N]] [--split FILE [--split-nodes N] [--split-steps N]] [--split FILE --broker URL [--tasks N] [--run-id ID] [--ack-wait MS] [--pieces DIR] [--trust-disproofs]]`)
 	g.add(fs, true)
 	o.add(fs)
 	o.brk = addProofBrokerFlags(fs, c.stderr)

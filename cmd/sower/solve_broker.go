@@ -24,6 +24,7 @@ type proofOnBroker struct {
 	ackWait int
 	tasks   int
 	pieces  string
+	trust   bool
 }
 
 // addProofBrokerFlags adds the flags of a proof over the broker; log
@@ -34,6 +35,7 @@ func addProofBrokerFlags(fs *pflag.FlagSet, log io.Writer) *proofOnBroker {
 	fs.IntVar(&p.ackWait, "ack-wait", int(broker.DefaultAckWait/time.Millisecond), "--broker: milliseconds a leaf's task may go without a sign of life from its worker before another worker gets it")
 	fs.IntVar(&p.tasks, "tasks", broker.DefaultProofTasks, "--broker: leaves out to the workers at once")
 	fs.StringVar(&p.pieces, "pieces", "", "--broker: directory that keeps the certificate pieces of the leaves proven (default: the --split file's name with .pieces)")
+	fs.BoolVar(&p.trust, "trust-disproofs", false, "--broker: enter a leaf's disproof as one worker reports it, without waiting for another worker's")
 	return p
 }
 
@@ -47,7 +49,7 @@ func (p *proofOnBroker) check(o *solveFlags) error {
 		return nil
 	}
 	if p.url == "" {
-		for _, name := range []string{"run-id", "ack-wait", "tasks", "pieces", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
+		for _, name := range []string{"run-id", "ack-wait", "tasks", "pieces", "trust-disproofs", "broker-creds", "broker-ca", "broker-cert", "broker-key"} {
 			if fs.Changed(name) {
 				return usagef("--%s needs --broker", name)
 			}
@@ -105,7 +107,8 @@ func (c *cli) solveOnBroker(game *board.Game, run *splitRun, o solveFlags) error
 	start := time.Now()
 	before := tr.Searched()
 	err = broker.Prove(ctx, cl, broker.ProofJob{Tree: tr, File: o.split, Game: game, Pieces: p.pieces, Proof: o.proof, ID: id,
-		HashMiB: o.hash, Tasks: p.tasks, AckWait: time.Duration(p.ackWait) * time.Millisecond, Progress: c.stderr, Build: build})
+		HashMiB: o.hash, Tasks: p.tasks, AckWait: time.Duration(p.ackWait) * time.Millisecond, Progress: c.stderr, Build: build,
+		TrustDisproofs: p.trust})
 	err = connectionLost(ctx, err)
 	pn, dn := tr.Root()
 	effort := fmt.Sprintf("%d nodes this run, %d ms; the tree has %d positions, %d nodes in all", tr.Searched()-before, time.Since(start).Milliseconds(), tr.Size(), tr.Searched())
