@@ -182,6 +182,12 @@ type statePiece struct {
 	Plies  int    `json:"plies,omitempty"`
 	Tried  bool   `json:"tried,omitempty"`
 	Grow   int    `json:"grow,omitempty"`
+	// Last and Stuck are the piece's pieceTrack: its proof number after
+	// its last full step (0: none yet) and how often it was stuck, so that
+	// a campaign run again goes on counting (not asking the stuck line
+	// and collecting the table again before the step may grow).
+	Last  uint32 `json:"last,omitempty"`
+	Stuck int    `json:"stuck,omitempty"`
 }
 
 type stateGlue struct {

@@ -54,7 +54,8 @@ func hardPiece(t *testing.T, step uint64) *campaign {
 // TestGrow: a piece that stays stuck and cannot be cut (CutPlies -1) has
 // its position asked on its own the first time, and from the second time
 // on its step doubled, up to MaxGrow doublings (two under -short); each
-// full step spends its budget; the doublings are kept in state.json.
+// full step spends its budget; the doublings, the stuck count and the
+// last proof number are kept in state.json.
 func TestGrow(t *testing.T) {
 	const step = 3_000
 	c := hardPiece(t, step)
@@ -111,6 +112,12 @@ func TestGrow(t *testing.T) {
 	}
 	if back.pieces[0].Grow != c.pieces[0].Grow {
 		t.Errorf("read back: grown %d times, saved %d", back.pieces[0].Grow, c.pieces[0].Grow)
+	}
+	// The stuck count and the last proof number too, so that a campaign
+	// run again goes on counting.
+	name := c.pieces[0].Name()
+	if got, want := back.track[name], c.track[name]; got == nil || *got != *want {
+		t.Errorf("read back: the piece's track %+v, saved %+v", got, want)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sower-engine/sower/board"
 	"github.com/sower-engine/sower/internal/atomicfile"
+	"github.com/sower-engine/sower/search/dfpn"
 )
 
 // File names in the work directory.
@@ -56,7 +57,14 @@ func (c *campaign) loadState() error {
 		if err != nil {
 			return fmt.Errorf("%s: piece %q: %v", stateFile, sp.Moves, err)
 		}
-		c.pieces = append(c.pieces, Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried, Grow: min(max(sp.Grow, 0), MaxGrow)})
+		pc := Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried, Grow: min(max(sp.Grow, 0), MaxGrow)}
+		c.pieces = append(c.pieces, pc)
+		if sp.Last > 0 && sp.Stuck >= 0 {
+			if c.track == nil {
+				c.track = map[string]*pieceTrack{}
+			}
+			c.track[pc.Name()] = &pieceTrack{last: sp.Last, stuck: sp.Stuck}
+		}
 	}
 	for _, sg := range st.Glue {
 		ms, err := v.ParseMoves(sg.Moves)
@@ -94,7 +102,11 @@ func (c *campaign) save() error {
 	c.st.ElapsedMS = c.totalElapsed().Milliseconds()
 	c.st.Pieces = c.st.Pieces[:0]
 	for _, p := range c.pieces {
-		c.st.Pieces = append(c.st.Pieces, statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried, Grow: p.Grow})
+		sp := statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried, Grow: p.Grow}
+		if tr := c.track[p.Name()]; tr != nil && !p.Proven && tr.last < dfpn.Infinity {
+			sp.Last, sp.Stuck = tr.last, tr.stuck
+		}
+		c.st.Pieces = append(c.st.Pieces, sp)
 	}
 	c.st.Glue = c.st.Glue[:0]
 	for _, g := range c.glue {
