@@ -58,6 +58,17 @@ type Summary struct {
 	BytesPerNode float64
 }
 
+// After returns, for each line of records (those of a shorter limit,
+// say), where a walk with a longer limit begins: the ply after its
+// farthest position proven, as Config.FromLines.
+func After(recs []Record) map[string]int {
+	out := map[string]int{}
+	for _, l := range Summarize(recs, 1).Lines {
+		out[l.Line] = l.Farthest + 1
+	}
+	return out
+}
+
 // Summarize sums records up, fitting over the proven positions at least
 // fitFrom plies before the end.
 func Summarize(recs []Record, fitFrom int) Summary {

@@ -27,7 +27,9 @@ type Config struct {
 	// From, if above 1, is where the walk begins, in plies before the
 	// end: the positions nearer the end are taken as proven (known from
 	// a shorter limit, say) and not measured, nor tried after a failure.
-	From int
+	// FromLines gives a line its own From, by the line's name.
+	From      int
+	FromLines map[string]int
 	// Load, if not nil, is read after each position and kept in its
 	// record: the machine's load average, on a shared machine.
 	Load func() float64
@@ -187,8 +189,12 @@ func (w *Walker) Walk(ctx context.Context, l *Line, done map[int]Record, emit fu
 	n := len(l.Moves)
 	proven := 0 // the farthest position proven by the walk, or taken as proven
 	first := min(w.cfg.Step, n)
-	if w.cfg.From > 1 {
-		proven, first = min(w.cfg.From, n)-1, min(w.cfg.From, n)
+	from := w.cfg.From
+	if f, ok := w.cfg.FromLines[l.Name]; ok {
+		from = f
+	}
+	if from > 1 {
+		proven, first = min(from, n)-1, min(from, n)
 	}
 	for before := first; before > proven; before = min(before+w.cfg.Step, n) {
 		ok, err := visit(before)

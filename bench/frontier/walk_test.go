@@ -248,4 +248,26 @@ func TestWalkFrom(t *testing.T) {
 	if measured == 0 {
 		t.Fatal("no position measured by both walks: the test compares nothing")
 	}
+	// A line's own beginning (FromLines, as --after gives it: the ply
+	// after the farthest proven in the walk from the end) overrides From.
+	after := After(full[lines[0].Name])
+	own := walk(t, lines[:1], Config{HashMiB: 4, Nodes: 2000, Step: step, From: from, FromLines: after})
+	l := &lines[0]
+	want := min(after[l.Name], len(l.Moves))
+	if recs := own[l.Name]; len(recs) == 0 || recs[0].Before != want {
+		t.Errorf("%s: FromLines %v: the walk began at %v, want %d", l.Name, after, befores(recs), want)
+	}
+}
+
+// After gives each line of the records the ply after its farthest
+// position proven (the first at 1 when none is).
+func TestAfter(t *testing.T) {
+	recs := []Record{
+		{Line: "a", Before: 2, Proven: true}, {Line: "a", Before: 4, Proven: true}, {Line: "a", Before: 6},
+		{Line: "a", Before: 5, Proven: true}, {Line: "b", Before: 1},
+	}
+	got := After(recs)
+	if len(got) != 2 || got["a"] != 6 || got["b"] != 1 {
+		t.Errorf("After: %v, want a at 6, b at 1", got)
+	}
 }

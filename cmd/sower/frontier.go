@@ -37,6 +37,8 @@ type frontierFlags struct {
 	threads  int
 	step     int
 	from     int
+	after    string
+	starts   map[string]int // --after's, by line
 	fitFrom  int
 	estimate []int
 	// On a broker's workers (--broker).
@@ -61,6 +63,7 @@ func (o *frontierFlags) add(fs *pflag.FlagSet) {
 	fs.IntVar(&o.threads, "threads", 1, "threads searching the one table")
 	fs.IntVar(&o.step, "step", 1, "plies between the positions tried; after a failure the ones between are tried")
 	fs.IntVar(&o.from, "from", 1, "plies before the end where each line's walk begins; the positions nearer the end are taken as proven (by a shorter limit, say) and not measured")
+	fs.StringVar(&o.after, "after", "", "results file of a shorter limit: each line it holds begins the ply after its farthest position proven there (the others at --from)")
 	fs.IntVar(&o.fitFrom, "fit-from", 1, "fit log(nodes) over the proven positions at least this many plies before the end")
 	fs.IntSliceVar(&o.estimate, "estimate", []int{50, 72}, "plies before the end to extrapolate the fit to")
 	fs.Uint64Var(&o.leafNodes, "split-nodes", split.DefaultLeafNodes, "--broker: nodes a leaf of a position's proof tree is searched before it is split")
@@ -94,10 +97,32 @@ func (o *frontierFlags) check(c *cli, v *board.Variant) error {
 	if err := o.checkBroker(); err != nil {
 		return err
 	}
+	if err := o.readAfter(); err != nil {
+		return err
+	}
 	if err := checkOutput("--out", o.out); err != nil {
 		return err
 	}
 	return c.checkHash(o.hash, search.CheckHashMemory)
+}
+
+// readAfter reads --after's results file: where each of its lines
+// begins.
+func (o *frontierFlags) readAfter() error {
+	if o.after == "" {
+		return nil
+	}
+	f, err := os.Open(o.after)
+	if err != nil {
+		return flagError("--after", err)
+	}
+	defer f.Close()
+	recs, err := frontier.ReadRecords(f)
+	if err != nil {
+		return usagef("--after %s: %v", o.after, err)
+	}
+	o.starts = frontier.After(recs)
+	return nil
 }
 
 // checkBroker refuses what a measurement on a broker's workers cannot
@@ -128,7 +153,7 @@ func (o *frontierFlags) checkBroker() error {
 // config is the measurement's configuration; with --broker, settled on
 // the workers of the broker that cl is connected to.
 func (o *frontierFlags) config(cl *broker.Client, build broker.Build, progress io.Writer) frontier.Config {
-	cfg := frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, From: o.from, Load: loadAverage}
+	cfg := frontier.Config{HashMiB: o.hash, Threads: o.threads, Time: o.time, Nodes: o.nodes, Step: o.step, From: o.from, FromLines: o.starts, Load: loadAverage}
 	if cl == nil {
 		return cfg
 	}
@@ -159,7 +184,7 @@ func loadAverage() float64 {
 func (c *cli) frontier(args []string) error {
 	var g gameFlags
 	var o frontierFlags
-	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--from N] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N] [--broker URL --split-nodes N --tasks N --ack-wait MS]`)
+	fs := c.flags("frontier", `--lines FILE --out FILE [--game G] [--time D] [--nodes N] [--step N] [--from N] [--after FILE] [--hash MB] [--threads N] [--games N --seed S --play-nodes N --random-plies N] [--broker URL --split-nodes N --tasks N --ack-wait MS]`)
 	g.addGame(fs, board.NameKatro, "game: katro, katro-6x3, katro-4x6 or katro-4x4")
 	g.addHoyitoRules(fs)
 	fs.MarkHidden("capture-side")

@@ -7,6 +7,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/sower-engine/sower/bench/frontier"
+	"github.com/sower-engine/sower/board"
 )
 
 // sower frontier makes katro-4x4 self-play lines, walks them back with a
@@ -49,10 +52,65 @@ func TestFrontier(t *testing.T) {
 	if after, _ := os.ReadFile(out); string(after) != string(records) {
 		t.Errorf("the results file changed on the second run")
 	}
+	// A walk with a larger limit begins each line after its farthest
+	// position proven here.
+	out2 := filepath.Join(dir, "out2.jsonl")
+	args2 := append(args[:len(args):len(args)], "--nodes", "400000", "--after", out, "--out", out2)
+	if _, stderr, st := runCLI(args2...); st != exitOK {
+		t.Fatalf("--after: status %d, %s", st, stderr)
+	}
+	f, err := os.Open(out2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	later, err := frontier.ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f1, _ := os.Open(out)
+	defer f1.Close()
+	before, _ := frontier.ReadRecords(f1)
+	starts := frontier.After(before)
+	lengths := lineLengths(t, lines)
+	seen := map[string]bool{}
+	for _, r := range later {
+		if want := min(starts[r.Line], lengths[r.Line]); !seen[r.Line] && r.Before != want {
+			t.Errorf("--after: line %s began %d plies before the end, want %d", r.Line, r.Before, want)
+		}
+		seen[r.Line] = true
+	}
+	if len(seen) == 0 {
+		t.Errorf("--after: nothing measured")
+	}
 	// Other limits on the same file are refused.
 	if _, stderr, st := runCLI(append(args[:len(args):len(args)], "--nodes", "100")...); st != exitFail || !strings.Contains(stderr, "other settings") {
 		t.Errorf("other limits: status %d, %s", st, stderr)
 	}
+}
+
+// lineLengths returns the moves of each katro-4x4 line of a lines file,
+// by name.
+func lineLengths(t *testing.T, path string) map[string]int {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	v, err := board.New(board.NameKatro4x4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := frontier.ReadLines(f, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]int{}
+	for _, l := range ls {
+		out[l.Name] = len(l.Moves)
+	}
+	return out
 }
 
 // sower frontier refuses what cannot work before any work.
@@ -68,6 +126,8 @@ func TestFrontierRefuses(t *testing.T) {
 		{[]string{"--lines", lines, "--out", out, "--time", "0"}, "give a limit"},
 		{[]string{"--lines", lines, "--out", out, "--step", "0"}, "--step 0"},
 		{[]string{"--lines", lines, "--out", out, "--from", "0"}, "--from 0"},
+		{[]string{"--lines", lines, "--out", out, "--after", filepath.Join(dir, "none.jsonl")}, "--after"},
+		{[]string{"--lines", lines, "--out", out, "--after", lines}, "--after"},
 		{[]string{"--lines", lines, "--out", dir}, "a directory"},
 		{[]string{"--lines", lines, "--out", out, "--tasks", "3"}, "--tasks needs --broker"},
 		{[]string{"--lines", lines, "--out", out, "--broker", "nats://127.0.0.1:1", "--threads", "2"}, "not with --threads"},
