@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sower-engine/sower/board"
 )
@@ -187,5 +188,69 @@ func TestOpenResultsRefuses(t *testing.T) {
 	defer r.Close()
 	if d := r.Done("g0"); len(d) != 1 || !d[1].Proven || r.Done("g1") != nil {
 		t.Errorf("the records read back: %v", d)
+	}
+}
+
+// The results files in the repository read back whole, each of one
+// measurement's settings, and every record names a line of its lines
+// file (the self-play lines, or the main line for katro-6x6-main-*) and
+// a position of it (its plies before the end and from the start
+// adding up to the line's length).
+func TestCommittedResults(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "frontier")
+	v, err := board.New(board.NameKatro)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// lengths reads a lines file: its lines' lengths by name.
+	lengths := func(name string) map[string]int {
+		lf, err := os.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer lf.Close()
+		lines, err := ReadLines(lf, v)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		out := map[string]int{}
+		for _, l := range lines {
+			out[l.Name] = len(l.Moves)
+		}
+		return out
+	}
+	selfPlay, mainLine := lengths("katro-6x6-lines.txt"), lengths("katro-6x6-main.txt")
+	files, err := filepath.Glob(filepath.Join(dir, "*.jsonl"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no results files: %v", err)
+	}
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		recs, err := ReadRecords(f)
+		f.Close()
+		if err != nil || len(recs) == 0 {
+			t.Fatalf("%s: %d records, %v", path, len(recs), err)
+		}
+		cfg := Config{HashMiB: recs[0].HashMiB, Threads: recs[0].Threads, Time: time.Duration(recs[0].LimitMS) * time.Millisecond, Nodes: recs[0].LimitNodes, Via: recs[0].Via}
+		length := selfPlay // the main line's results name themselves so
+		switch base := filepath.Base(path); {
+		case strings.HasPrefix(base, "katro-6x6-main-"):
+			length = mainLine
+		case base == "katro-6x6-60s-repeats.jsonl":
+			// The walks of self-play games that repeated earlier ones
+			// move for move, left out of the lines file: read back only.
+			length = nil
+		}
+		for i, r := range recs {
+			if !r.sameSettings(&cfg) {
+				t.Errorf("%s: record %d of other settings than the first: %+v", path, i+1, r)
+			}
+			if n, ok := length[r.Line]; length != nil && (!ok || r.Before+r.Ply != n || r.Before < 1) {
+				t.Errorf("%s: record %d: line %q (%d moves), %d plies before the end at ply %d", path, i+1, r.Line, n, r.Before, r.Ply)
+			}
+		}
 	}
 }
