@@ -56,6 +56,9 @@ type Summary struct {
 	// than half full, settled by a solver of the measuring process (0:
 	// none was).
 	BytesPerNode float64
+	// Via is the records' Via when one is: the positions were settled
+	// elsewhere, and NPS is the rate of all the machines that did.
+	Via string
 }
 
 // After returns, for each line of records (those of a shorter limit,
@@ -78,6 +81,9 @@ func Summarize(recs []Record, fitFrom int) Summary {
 	var group []int // each point's line
 	var nodes, ms float64
 	for _, r := range recs {
+		if r.Via != "" {
+			sum.Via = r.Via
+		}
 		i, ok := at[r.Line]
 		if !ok {
 			i = len(sum.Lines)

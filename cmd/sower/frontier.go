@@ -354,11 +354,15 @@ func writeFrontierSummary(w io.Writer, s *frontier.Summary, estimate []int) {
 	} else {
 		fmt.Fprintf(w, "measured: %.0f nodes/s, %.1f bytes of table per node\n", s.NPS, s.BytesPerNode)
 	}
+	hours := "machine-hours"
+	if s.Via != "" {
+		hours = "hours at the rate measured (" + s.Via + ")"
+	}
 	for _, b := range estimate {
 		e, in := s.Estimate(s.Fit, b), s.Estimate(s.Within, b)
 		if s.BytesPerNode == 0 {
-			fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours (within the lines: %.3g nodes, %.3g machine-hours)\n",
-				b, e.Nodes, e.Hours, in.Nodes, in.Hours)
+			fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g %s (within the lines: %.3g nodes, %.3g hours)\n",
+				b, e.Nodes, e.Hours, hours, in.Nodes, in.Hours)
 			continue
 		}
 		fmt.Fprintf(w, "extrapolated, %d plies before the end: %.3g nodes, %.3g machine-hours, %.3g GiB of table (within the lines: %.3g nodes, %.3g machine-hours, %.3g GiB)\n",
