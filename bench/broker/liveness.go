@@ -2,6 +2,7 @@ package broker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync/atomic"
 	"time"
@@ -44,12 +45,19 @@ func reportEvery(ackWait time.Duration) time.Duration {
 	return min(max(ackWait/6, 20*time.Millisecond), 2*time.Second)
 }
 
+// errWithdrawn is the cause of a task's end when its run's task consumer
+// is gone: the run ended (a proof settled or given up, a match decided)
+// and withdrew its tasks, so the task's result would be taken by no one.
+var errWithdrawn = errors.New("the run's tasks were withdrawn")
+
 // keepAlive tells the broker, until ctx ends, that task t is in
 // progress: every third of ackWait, or for a proof task (live not nil)
 // only when live has a sign of life since the last time, or none yet.
 // The worker's progress says once when a proof task's search stops
-// making progress.
-func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWait time.Duration, live *liveness) {
+// making progress. At each of those times it looks for the task's
+// consumer too, and when the broker says it is gone it ends the task
+// (stop with errWithdrawn).
+func (s *slot) keepAlive(ctx context.Context, stop context.CancelCauseFunc, msg jetstream.Msg, t *Task, consumer string, ackWait time.Duration, live *liveness) {
 	tk := time.NewTicker(max(ackWait/3, 100*time.Millisecond))
 	defer tk.Stop()
 	var seen uint64
@@ -59,6 +67,10 @@ func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWai
 		case <-ctx.Done():
 			return
 		case <-tk.C:
+		}
+		if s.withdrawn(ctx, consumer) {
+			stop(errWithdrawn)
+			return
 		}
 		if live != nil {
 			// Before the first sign the task is being set up (its table
@@ -76,4 +88,13 @@ func (s *slot) keepAlive(ctx context.Context, msg jetstream.Msg, t *Task, ackWai
 		}
 		_ = msg.InProgress()
 	}
+}
+
+// withdrawn reports whether the broker says the task consumer is gone;
+// any other answer, or none within a few seconds, is not taken as gone.
+func (s *slot) withdrawn(ctx context.Context, consumer string) bool {
+	cctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	_, err := s.c.JS.Consumer(cctx, TaskStream, consumer)
+	return errors.Is(err, jetstream.ErrConsumerNotFound)
 }

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -81,17 +82,23 @@ func TestSettle(t *testing.T) {
 	}
 }
 
-// TestSettleAbandoned: a settling whose time runs out, with no worker
-// to take its tasks, returns the context's error and leaves no task
-// queued and no trees behind.
+// TestSettleAbandoned: a settling whose time runs out returns the
+// context's error and leaves no task queued and no trees behind; the
+// worker searching its root (katro-4x6's start, far beyond the test's
+// time) stops that search once the run's tasks are withdrawn, and is
+// free for other work.
 func TestSettleAbandoned(t *testing.T) {
 	srv := startServer(t, filepath.Join(t.TempDir(), "js"), ServerOptions{})
 	c := dial(t, srv)
 	game := proofGame(t, board.NameKatro4x6)
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	wctx, stopWorkers := context.WithTimeout(context.Background(), time.Minute)
+	defer stopWorkers()
+	var workerOut sowertest.SyncBuffer
+	defer serveWorker(wctx, t, srv, &Worker{Name: "w", CacheDir: t.TempDir(), Build: testBuild, Progress: &workerOut})()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	_, err := Settle(ctx, c, game, board.North, SettleOptions{Dir: dir, HashMiB: 4, Tasks: 3, AckWait: time.Second, Build: testBuild})
+	_, err := Settle(ctx, c, game, board.North, SettleOptions{Dir: dir, LeafNodes: 1 << 40, HashMiB: 4, Tasks: 3, AckWait: time.Second, Build: testBuild})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("Settle returned %v, want the deadline's error", err)
 	}
@@ -100,5 +107,12 @@ func TestSettleAbandoned(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("left in the directory: %v", left)
+	}
+	for !strings.Contains(workerOut.String(), "stopped: its run's tasks were withdrawn") {
+		select {
+		case <-wctx.Done():
+			t.Fatalf("the worker did not stop the withdrawn run's search:\n%s", workerOut.String())
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }

@@ -143,7 +143,7 @@ func (s *slot) serve(ctx context.Context) {
 		last = ""
 		if msg != nil {
 			run, ackWait := runOf(cons)
-			s.handle(ctx, msg, run, ackWait)
+			s.handle(ctx, msg, run, cons.CachedInfo().Name, ackWait)
 		}
 	}
 }
@@ -158,7 +158,7 @@ func (s *slot) drop() {
 // handle plays one task of run and answers it: the records then an
 // acknowledgement; a failure report then a termination; or, when ctx
 // ends or the failure may pass, a negative acknowledgement.
-func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWait time.Duration) {
+func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run, consumer string, ackWait time.Duration) {
 	t, err := decodeTask(msg.Data())
 	if err == nil && t.Match != run {
 		err = refuse("a task of %s in the queue of %s", t.Match, run)
@@ -177,13 +177,13 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 
 	// Keep the task ours while it is played; a proof task only while its
 	// search makes progress.
-	pctx, stop := context.WithCancel(ctx)
+	pctx, stop := context.WithCancelCause(ctx)
 	var live *liveness
 	if t.Proof != nil {
 		live = &liveness{}
 	}
 	var wg sync.WaitGroup
-	wg.Go(func() { s.keepAlive(pctx, msg, t, ackWait, live) })
+	wg.Go(func() { s.keepAlive(pctx, stop, msg, t, consumer, ackWait, live) })
 	r := Result{Version: Version, Match: t.Match, Pair: t.Pair, Worker: s.w.Name, Games: t.Games, Tournament: t.Tournament}
 	switch {
 	case t.Proof != nil:
@@ -193,10 +193,15 @@ func (s *slot) handle(ctx context.Context, msg jetstream.Msg, run string, ackWai
 	default:
 		r.Records, err = s.play(pctx, t)
 	}
-	stop()
+	withdrawn := errors.Is(context.Cause(pctx), errWithdrawn)
+	stop(nil)
 	wg.Wait()
 	var retry *retryError
 	switch {
+	case withdrawn && ctx.Err() == nil:
+		fmt.Fprintf(s.w.Progress, "%s stopped: its run's tasks were withdrawn (the run ended)\n", t.what())
+		_ = msg.Term()
+		return
 	case ctx.Err() != nil || errors.Is(err, context.Canceled):
 		_ = msg.Nak()
 		fmt.Fprintf(s.w.Progress, "%s returned to the queue\n", t.what())
