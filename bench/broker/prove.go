@@ -86,7 +86,11 @@ type proofJob struct {
 	// kept in File + prefsExt (proofprefs.go).
 	searchedBy map[string]string
 	// held is, by path, a leaf's disproof held back (TrustDisproofs).
-	held     map[string]*heldDisproof
+	held map[string]*heldDisproof
+	// names are the workers connected, as looked up at namesAt
+	// (connected).
+	names    []string
+	namesAt  time.Time
 	err      error // what stopped the run
 	started  time.Time
 	searched uint64 // the tree's nodes when the run started
@@ -367,7 +371,7 @@ func (j *proofJob) holdDisproof(path, worker string) error {
 	if len(h.by) >= 2 {
 		return nil
 	}
-	names := j.client.workerNames(j.ctx)
+	names := j.connected()
 	switch {
 	case len(names) == 1 && names[0] == worker:
 		fmt.Fprintf(j.out, "the disproof of %s from worker %s enters unconfirmed: no other worker is connected\n", leafName(path), worker)
@@ -392,12 +396,25 @@ func (j *proofJob) holdFor() time.Duration {
 // confirmer returns the worker a held disproof's leaf prefers: the first
 // worker connected that has not reported it ("" if none).
 func (j *proofJob) confirmer(h *heldDisproof) string {
-	for _, w := range j.client.workerNames(j.ctx) {
+	for _, w := range j.connected() {
 		if !h.by[w] {
 			return w
 		}
 	}
 	return ""
+}
+
+// namesFresh is how long connected reuses its lookup of the workers.
+const namesFresh = time.Second
+
+// connected returns the names of the workers connected, looked up in the
+// broker's store at most once in namesFresh: a round may hand out many
+// held leaves, each asking.
+func (j *proofJob) connected() []string {
+	if j.namesAt.IsZero() || time.Since(j.namesAt) >= namesFresh {
+		j.names, j.namesAt = j.client.workerNames(j.ctx), time.Now()
+	}
+	return j.names
 }
 
 // workerList names the workers of a set, sorted.

@@ -31,10 +31,10 @@ type SettleOptions struct {
 	TrustDisproofs bool
 }
 
-// Settle asks the position at the end of game on the broker's workers
-// as dfpn.Solver.SolveFirst asks it on one machine: first's win, then,
-// if that is disproven without resting on the game's history, the other
-// side's; both disproven is a draw. Each question is a proof of its own
+// Settle decides the position at the end of game on the broker's workers
+// as dfpn.Solver.SolveFirst decides it on one machine (dfpn.Decide):
+// first's win, then, if that is disproven without resting on the game's
+// history, the other side's; both disproven is a draw. Each question is a proof of its own
 // (Prove, no certificate written) under a run id of its own, so that the
 // workers start it from empty tables. When ctx ends, the question's
 // tasks still queued are withdrawn (a settling is not resumed) and ctx's
@@ -45,45 +45,29 @@ func Settle(ctx context.Context, c *Client, game *board.Game, first board.Side, 
 	if root.Variant() == nil || root.Variant().Family() != board.Katro {
 		return dfpn.Result{}, dfpn.ErrNotKatro
 	}
-	start := time.Now()
-	var res dfpn.Result
-	for i, attacker := range [2]board.Side{first, first.Other()} {
+	question := 0
+	return dfpn.Decide(root, first, func(attacker board.Side) (dfpn.Answer, error) {
+		question++
 		tr, err := split.New(root, game.History(), attacker, o.leafNodes())
 		if err != nil {
-			return res, err
+			return dfpn.Answer{}, err
 		}
 		dir, err := os.MkdirTemp(o.Dir, "settle-")
 		if err != nil {
-			return res, err
+			return dfpn.Answer{}, err
 		}
 		id := RunID(game, attacker) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
 		err = Prove(ctx, c, ProofJob{Tree: tr, File: filepath.Join(dir, "tree.split"), Game: game,
 			Pieces: filepath.Join(dir, "pieces"), ID: id, HashMiB: o.HashMiB, Tasks: o.Tasks,
 			AckWait: o.AckWait, Progress: o.Progress, Build: o.Build, TrustDisproofs: o.TrustDisproofs, Abandon: true})
 		os.RemoveAll(dir)
-		res.Nodes += tr.Searched()
-		res.Time = time.Since(start)
-		if err != nil {
-			return res, err
-		}
 		pn, dn := tr.Root()
-		switch {
-		case pn == 0:
-			res.Outcome, res.Winner, res.Plies = dfpn.Win, attacker, tr.Plies()
-			if attacker != root.Side() {
-				res.Outcome = dfpn.Loss
-			}
-			return res, nil
-		case dn != 0:
-			return res, fmt.Errorf("question %d (%s's win): the proof ended unsettled, pn %d dn %d", i+1, attacker, pn, dn)
-		case tr.OnPath():
-			// The disproof rests on the history before the root or on
-			// the depth bound: it proves nothing.
-			return res, nil
+		a := dfpn.Answer{Bounds: dfpn.Bounds{PN: pn, DN: dn, Plies: tr.Plies(), OnPath: tr.OnPath()}, Nodes: tr.Searched()}
+		if err == nil && pn != 0 && dn != 0 {
+			err = fmt.Errorf("question %d (%s's win): the proof ended unsettled, pn %d dn %d", question, attacker, pn, dn)
 		}
-	}
-	res.Outcome = dfpn.Draw
-	return res, nil
+		return a, err
+	})
 }
 
 // leafNodes is the trees' leaf budget.

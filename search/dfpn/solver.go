@@ -217,35 +217,11 @@ func (s *Solver) SolveFirst(ctx context.Context, root board.Position, history []
 	if v == nil || v.Family() != board.Katro {
 		return Result{}, ErrNotKatro
 	}
-	start := time.Now()
-	var res Result
-	for _, attacker := range [2]board.Side{first, first.Other()} {
+	return Decide(root, first, func(attacker board.Side) (Answer, error) {
 		r, err := s.Prove(ctx, root, history, attacker, report)
-		res.Nodes += s.searched
-		res.Time = time.Since(start)
-		if err != nil {
-			return res, err
-		}
-		if r.pn != 0 && r.dn != 0 {
-			res.OutOfNodes = true
-			return res, nil // the node budget ran out
-		}
-		if r.pn == 0 {
-			res.Winner, res.Plies, res.Move = attacker, int(r.dist), r.move
-			res.Outcome = Win
-			if attacker != root.Side() {
-				res.Outcome, res.Move = Loss, board.NoMove
-			}
-			return res, nil
-		}
-		if r.rep != noRep {
-			// The disproof rests on the history before the root or on the
-			// depth bound: it proves nothing.
-			return res, nil
-		}
-	}
-	res.Outcome = Draw
-	return res, nil
+		a := Answer{Bounds: Bounds{PN: r.pn, DN: r.dn, Plies: int(r.dist), OnPath: r.dn == 0 && r.rep != noRep}, Move: r.move, Nodes: s.searched}
+		return a, err
+	})
 }
 
 // Prove runs df-pn on root for attacker until root is proven or disproven,
