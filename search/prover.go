@@ -184,10 +184,12 @@ func (s *searcher) reportProver() {
 // prover has stopped: a winning move in a proven win, the longest defence
 // along the proof in a proven loss, reported as the last Info (and as a
 // Proof if not yet reported). A result the search has proven itself is
-// kept (its distances are exact).
+// kept (its distances are exact); one only the prover proved is applied
+// even when the prover has reported it already (a later iteration may
+// have reported a score short of it since, or moved another move first).
 func (s *searcher) applyProof(best board.Move) board.Move {
 	res, ok := s.pr.proved()
-	if !ok || (s.proven && s.provenScore.Decisive()) {
+	if !ok || s.provedWin {
 		return best
 	}
 	sv := s.pr.solver

@@ -84,7 +84,7 @@ func TestProverPlaysProofs(t *testing.T) {
 				}
 			case dfpn.Loss:
 				if got.Outcome != dfpn.Win || !res.Info.Proven || res.Info.Score > 0 || !res.Info.Score.Decisive() {
-					t.Errorf("%s, %d threads: played %s, info %+v; want a reported loss", fen, threads, res.Move, res.Info)
+					t.Errorf("%s, %d threads: played %s, info %+v; want a reported loss; proofs %+v", fen, threads, res.Move, res.Info, proofs)
 				}
 			default:
 				if len(proofs) != 0 {
