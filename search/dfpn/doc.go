@@ -7,8 +7,9 @@
 // threshold so that the search does not thrash between siblings. A
 // position never searched gets its first numbers from one ply played (the
 // lookahead), and of children of equal numbers the search takes the one
-// the static evaluation prefers: the one configuration measured best
-// (docs/dfpn.md, "The algorithm").
+// whose capture is best for the side to move (then the first in move
+// order): the one configuration measured best (docs/dfpn.md, "The
+// algorithm").
 //
 // A Katro game is won by the player who leaves the opponent without a legal
 // move; it is drawn only by the engine's conventions (the no-capture limit
@@ -67,7 +68,6 @@
 // Nodes are positions copied on a fixed stack of frames (one per ply, per
 // thread), so a node allocates nothing; the table is one slice of 32-byte
 // entries in buckets of four. Each thread also keeps a cache of the first
-// estimates and of the evaluations that break ties (16 MiB, estcache.go),
-// since df-pn expands a node again each time it comes back to it; the
-// cache changes no number, only the time.
+// estimates (12 MiB, estcache.go), since df-pn expands a node again each
+// time it comes back to it; the cache changes no number, only the time.
 package dfpn

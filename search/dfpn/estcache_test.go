@@ -2,7 +2,6 @@ package dfpn
 
 import (
 	"context"
-	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -10,43 +9,38 @@ import (
 )
 
 // TestEstimateEntries checks the estimate cache's entries: empty until
-// written, numbers and evaluation kept side by side, another position in
-// the same entry replacing both, and every evaluation read back as
-// written (zero and the extremes included).
+// written, the numbers read back as written, and another position in the
+// same entry replacing them.
 func TestEstimateEntries(t *testing.T) {
 	var c estimates
 	const key = uint64(0x1234_5678_0000_0042)
-	if e := c.get(key); e.pn != 0 || e.est() != noEst {
+	if e := c.get(key); e.pn != 0 {
 		t.Fatalf("cache off: %+v, want empty", e)
 	}
 	c.putNumbers(key, 3, 4) // off: ignored
 	c.clear()
-	if e := c.get(0x42); e.pn != 0 || e.est() != noEst {
+	if e := c.get(0x42); e.pn != 0 {
 		t.Fatalf("a zeroed entry asked for a key whose high bits are 0: %+v, want empty", e)
 	}
-	c.putNumbers(key, 3, 4)
-	if e := c.get(key); e.pn != 3 || e.dn != 4 || e.est() != noEst {
-		t.Fatalf("after the numbers: %+v, want 3, 4 and no evaluation", e)
-	}
-	for _, v := range []int32{0, -1, 1, -250, 250, math.MaxInt32, math.MinInt32 + 1} {
-		c.putEval(key, v)
-		if e := c.get(key); e.est() != v || e.pn != 3 || e.dn != 4 {
-			t.Errorf("evaluation %d: read back %d with numbers %d, %d", v, e.est(), e.pn, e.dn)
+	for _, n := range [][2]uint32{{3, 4}, {1, maxPN}, {maxPN, 1}} {
+		c.putNumbers(key, n[0], n[1])
+		if e := c.get(key); e.pn != n[0] || e.dn != n[1] {
+			t.Errorf("numbers %d, %d: read back %+v", n[0], n[1], e)
 		}
 	}
 	other := key ^ 1<<40 // the same entry, another position
-	if e := c.get(other); e.pn != 0 || e.est() != noEst {
+	if e := c.get(other); e.pn != 0 {
 		t.Errorf("another position in the entry: %+v, want empty", e)
 	}
-	c.putEval(other, 7)
-	if e := c.get(other); e.est() != 7 || e.pn != 0 {
-		t.Errorf("the other position: %+v, want evaluation 7 and no numbers", e)
+	c.putNumbers(other, 7, 8)
+	if e := c.get(other); e.pn != 7 || e.dn != 8 {
+		t.Errorf("the other position: %+v, want 7, 8", e)
 	}
-	if e := c.get(key); e.pn != 0 || e.est() != noEst {
+	if e := c.get(key); e.pn != 0 {
 		t.Errorf("the first position after being replaced: %+v, want empty", e)
 	}
 	c.clear()
-	if e := c.get(other); e.pn != 0 || e.est() != noEst {
+	if e := c.get(other); e.pn != 0 {
 		t.Errorf("after clear: %+v, want empty", e)
 	}
 }
@@ -124,7 +118,7 @@ func newSolver(t *testing.T, cfg Config) *Solver {
 func cachedEntries(s *Solver) uint64 {
 	var n uint64
 	for _, e := range s.main.cache.e {
-		if e.pn != 0 || e.ev != 0 {
+		if e.pn != 0 {
 			n++
 		}
 	}

@@ -18,10 +18,8 @@ type child struct {
 	key     uint64
 	move    board.Move
 	capture bool
-	done    bool   // a final result that cannot change during this node's search
-	busy    uint16 // other threads searching the child (several threads only)
-	est     int32  // the evaluation from the attacker's point of view, if hasEst
-	hasEst  bool
+	done    bool     // a final result that cannot change during this node's search
+	busy    uint16   // other threads searching the child (several threads only)
 	cached  estimate // what the thread's estimate cache held for it
 	result
 }
@@ -161,8 +159,6 @@ func (w *worker) look(f *frame, ply int) {
 			c.done = true
 			continue
 		}
-		c.est = c.cached.est()
-		c.hasEst = c.est != noEst
 		if w.fromTable(c) {
 			continue
 		}

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
-	"github.com/sower-engine/sower/eval"
 )
 
 // MaxDepth bounds the plies of a line the solver follows; a line that
@@ -119,7 +118,6 @@ type Solver struct {
 
 	// The search under way: set before its threads start, then only read.
 	v          *board.Variant
-	ev         *eval.Evaluator // v's evaluation
 	limit      int
 	total      int // seeds on the board
 	attacker   board.Side
@@ -293,7 +291,6 @@ func (s *Solver) setVariant(v *board.Variant) {
 	s.v = v
 	s.limit = v.Rules().NoCaptureLimit
 	s.total = v.Total()
-	s.ev = eval.New(v)
 }
 
 // finish records a helper's final result of the root and ends the search.

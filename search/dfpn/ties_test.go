@@ -1,34 +1,85 @@
 package dfpn
 
 import (
+	"context"
+	"math/rand/v2"
 	"testing"
+
+	"github.com/sower-engine/sower/board"
 )
 
-// TestAttackerEval checks that the evaluation is taken from the attacker's
-// point of view: the side to move's score when it attacks, its negation
-// when the other side does.
-func TestAttackerEval(t *testing.T) {
-	p := hardPosition(t)
-	s, err := New(Config{HashMiB: 1})
+// rowSeeds counts s's seeds on p row by row: a count independent of
+// Position.SeedsOf.
+func rowSeeds(p *board.Position, s board.Side) int {
+	n := 0
+	for d := range p.Variant().Depth() {
+		for _, k := range p.Row(s, d) {
+			n += int(k)
+		}
+	}
+	return n
+}
+
+// TestPreferByCaptures checks the ties: the attacker's seeds minus the
+// defender's, counted row by row; where the attacker moves a child that
+// leaves it more seeds goes first, where the defender moves one that
+// leaves it fewer, and children of equal seeds keep their move order
+// (neither goes before the other). The positions are the children of
+// random katro-4x6 positions where some move captures and some does not,
+// with each side as the attacker.
+func TestPreferByCaptures(t *testing.T) {
+	v, err := board.New("katro-4x6")
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.setVariant(p.Variant())
-	score := int32(s.ev.Evaluate(&p))
-	if score == 0 {
-		t.Fatalf("%s: the evaluation is 0; the test needs a position it does not call even", hardish)
+	s := newSolver(t, Config{HashMiB: 1})
+	rng := rand.New(rand.NewPCG(3, 4))
+	mixed := 0
+	for tries := 0; tries < 2000 && mixed < 40; tries++ {
+		p, ok := lateSample(v, rng, 30)
+		if !ok {
+			continue
+		}
+		for _, attacker := range []board.Side{p.Side(), p.Side().Other()} {
+			s.setup(context.Background(), p, attacker, nil)
+			w := &s.main
+			w.setup(nil)
+			f := &w.frames[0]
+			if !w.expand(&p, f, 0) {
+				continue
+			}
+			attack := p.Side() == attacker
+			sawCapture, sawQuiet := false, false
+			for i := range f.n {
+				a := &f.kids[i]
+				seeds := rowSeeds(&a.pos, attacker) - rowSeeds(&a.pos, attacker.Other())
+				if got := w.attackerSeeds(&a.pos); got != seeds {
+					t.Fatalf("%s, attacker %s, after %s: attackerSeeds %d, want %d", p.String(), attacker, a.move, got, seeds)
+				}
+				if a.capture {
+					sawCapture = true
+				} else {
+					sawQuiet = true
+				}
+				for j := range f.n {
+					b := &f.kids[j]
+					sb := rowSeeds(&b.pos, attacker) - rowSeeds(&b.pos, attacker.Other())
+					want := seeds > sb
+					if !attack {
+						want = seeds < sb
+					}
+					if got := w.prefer(a, b, attack); got != want {
+						t.Errorf("%s, attacker %s: %s (%d) before %s (%d): %v, want %v", p.String(), attacker, a.move, seeds, b.move, sb, got, want)
+					}
+				}
+			}
+			if sawCapture && sawQuiet {
+				mixed++
+			}
+		}
 	}
-	for _, tc := range []struct {
-		attacker bool // the side to move attacks
-		want     int32
-	}{{true, score}, {false, -score}} {
-		s.main.attacker = p.Side()
-		if !tc.attacker {
-			s.main.attacker = p.Side().Other()
-		}
-		if got := s.main.attackerEval(&p); got != tc.want {
-			t.Errorf("side to move attacks %v: %d; want %d", tc.attacker, got, tc.want)
-		}
+	if mixed < 40 {
+		t.Errorf("%d nodes with a capture and a quiet move among their children: want 40", mixed)
 	}
 }
 
