@@ -188,6 +188,11 @@ type statePiece struct {
 	// and collecting the table again before the step may grow).
 	Last  uint32 `json:"last,omitempty"`
 	Stuck int    `json:"stuck,omitempty"`
+	// Left is the nodes left of the piece's full step when the state was
+	// saved in the middle of it (a long step paused for a save, or the
+	// campaign interrupted): run again, the campaign ends that step
+	// before it begins another.
+	Left uint64 `json:"left,omitempty"`
 }
 
 type stateGlue struct {
@@ -214,6 +219,7 @@ type campaign struct {
 	working  string
 	asking   string
 	budget   uint64                 // the budget of the step under way
+	full     *pieceTrack            // the piece whose full step is under way (step keeps its left)
 	saveTook time.Duration          // how long the last save took
 	track    map[string]*pieceTrack // by piece name
 }
@@ -429,10 +435,19 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	c.working = pc.Name()
 	defer func() { c.working = "" }()
 	step := c.cfg.Step << pc.Grow
+	tr := c.trackOf(pc.Name())
 	if budget > 0 {
 		step = budget
+	} else {
+		// A full step: one that a run before this one began and did not
+		// end goes on with what it had left.
+		if tr.left > 0 && tr.left < step {
+			step = tr.left
+		}
+		c.full = tr
 	}
 	b, err := c.step(ctx, pos, hist, step)
+	c.full = nil
 	if err != nil {
 		return false, err
 	}
@@ -451,14 +466,6 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	case budget > 0:
 		pc.Tried = true
 		return false, nil
-	}
-	if c.track == nil {
-		c.track = map[string]*pieceTrack{}
-	}
-	tr := c.track[pc.Name()]
-	if tr == nil {
-		tr = &pieceTrack{last: dfpn.Infinity}
-		c.track[pc.Name()] = tr
 	}
 	if b.PN >= tr.last {
 		tr.stuck++
@@ -481,10 +488,26 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 }
 
 // pieceTrack is what a run knows of a piece's progress: its proof number
-// after its last full step, and how often it was stuck.
+// after its last full step, how often it was stuck, and the nodes left of
+// a full step begun and not ended (paused for a save, or interrupted).
 type pieceTrack struct {
 	last  uint32
 	stuck int
+	left  uint64
+}
+
+// trackOf returns the track of the piece named name, a new one if the
+// campaign has none.
+func (c *campaign) trackOf(name string) *pieceTrack {
+	if c.track == nil {
+		c.track = map[string]*pieceTrack{}
+	}
+	tr := c.track[name]
+	if tr == nil {
+		tr = &pieceTrack{last: dfpn.Infinity}
+		c.track[name] = tr
+	}
+	return tr
 }
 
 // cut replaces piece i by the pieces below it (step 4 of the package's
@@ -693,7 +716,10 @@ func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, 
 	c.budget = budget
 	defer func() { c.budget = 0 }()
 	if budget <= c.cfg.Step {
-		return c.prove(ctx, pos, hist, budget)
+		ran := c.ran
+		b, err := c.prove(ctx, pos, hist, budget)
+		c.keepLeft(budget, c.ran-ran, b, err)
+		return b, err
 	}
 	for {
 		due := c.saved.Add(c.cfg.SaveEvery)
@@ -707,16 +733,35 @@ func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, 
 		cancel()
 		spent := c.ran - ran
 		if !paused {
+			c.keepLeft(budget, spent, b, err)
 			return b, err // the step's end, or the campaign's
 		}
 		// Paused for a save.
 		if b.PN == 0 || b.DN == 0 || spent >= budget {
+			c.keepLeft(budget, spent, b, nil)
 			return b, nil
+		}
+		budget -= spent
+		if c.full != nil {
+			c.full.left = budget
 		}
 		if err := c.save(); err != nil {
 			return b, err
 		}
-		budget -= spent
+	}
+}
+
+// keepLeft records in the track of the piece whose full step is under way
+// the nodes its step has left, as a part of budget nodes that spent spent
+// ended: none when the step ended, the rest when an error (the campaign's
+// end) cut it short.
+func (c *campaign) keepLeft(budget, spent uint64, b dfpn.Bounds, err error) {
+	if c.full == nil {
+		return
+	}
+	c.full.left = 0
+	if err != nil && spent < budget && b.PN != 0 && b.DN != 0 {
+		c.full.left = budget - spent
 	}
 }
 

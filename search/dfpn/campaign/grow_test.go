@@ -150,3 +150,80 @@ func TestLongStepSaves(t *testing.T) {
 		t.Errorf("the long step spent %d nodes in all, budget %d", spent, 4*step)
 	}
 }
+
+// TestStepLeftKept: a full step cut short by the campaign's end keeps the
+// nodes it had left in the piece's track and in state.json, and the
+// campaign run again spends only those before it ends the step; a long
+// step paused for a save writes what it has left with the save.
+func TestStepLeftKept(t *testing.T) {
+	const step = 3_000
+	c := hardPiece(t, step)
+	c.pieces[0].Grow = 2
+	budget := uint64(step) << 2
+	name := c.pieces[0].Name()
+
+	// Paused for a save at once (one is due), then run to its end.
+	c.saved = time.Now().Add(-2 * time.Hour)
+	if _, err := c.provePiece(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	st := readState(t, c.cfg.Dir)
+	if left := st.Pieces[0].Left; left == 0 || left > budget {
+		t.Errorf("saved in the pause: left %d, want 1 to %d", left, budget)
+	}
+	if left := c.track[name].left; left != 0 {
+		t.Errorf("after the step's end: left %d, want 0", left)
+	}
+
+	// Cut short by the end of the campaign.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	before := c.ran
+	if _, err := c.provePiece(ctx, 0, 0); err == nil {
+		t.Fatal("a cancelled step: no error")
+	}
+	left := c.track[name].left
+	if spent := c.ran - before; left != budget-spent || left == 0 {
+		t.Fatalf("cut short after %d of %d nodes: left %d", spent, budget, left)
+	}
+	if err := c.save(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readState(t, c.cfg.Dir).Pieces[0].Left; got != left {
+		t.Errorf("state.json: left %d, want %d", got, left)
+	}
+
+	// Run again: the step spends what was left.
+	_, s := afterF1(t, 16)
+	back := &campaign{cfg: c.cfg, game: c.game, root: c.root, s: s, start: time.Now(), saved: time.Now()}
+	if err := back.loadState(); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.track[name].left; got != left {
+		t.Fatalf("read back: left %d, want %d", got, left)
+	}
+	if _, err := back.provePiece(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	// (and, if the piece is stuck, the ask of its line: step nodes)
+	if spent := back.ran; spent < left || spent > left+left/2+step {
+		t.Errorf("the resumed step spent %d nodes, %d were left", spent, left)
+	}
+	if got := back.track[name].left; got != 0 {
+		t.Errorf("after the resumed step: left %d, want 0", got)
+	}
+}
+
+// readState reads dir's state.json.
+func readState(t *testing.T, dir string) state {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, stateFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st state
+	if err := json.Unmarshal(data, &st); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}

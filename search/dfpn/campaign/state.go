@@ -60,10 +60,11 @@ func (c *campaign) loadState() error {
 		pc := Piece{Moves: ms, Proven: sp.Proven, Plies: sp.Plies, Tried: sp.Tried, Grow: min(max(sp.Grow, 0), MaxGrow)}
 		c.pieces = append(c.pieces, pc)
 		if sp.Last > 0 && sp.Stuck >= 0 {
-			if c.track == nil {
-				c.track = map[string]*pieceTrack{}
-			}
-			c.track[pc.Name()] = &pieceTrack{last: sp.Last, stuck: sp.Stuck}
+			tr := c.trackOf(pc.Name())
+			tr.last, tr.stuck = sp.Last, sp.Stuck
+		}
+		if sp.Left > 0 && !pc.Proven {
+			c.trackOf(pc.Name()).left = sp.Left
 		}
 	}
 	for _, sg := range st.Glue {
@@ -103,8 +104,11 @@ func (c *campaign) save() error {
 	c.st.Pieces = c.st.Pieces[:0]
 	for _, p := range c.pieces {
 		sp := statePiece{Moves: board.FormatMoves(p.Moves), Proven: p.Proven, Plies: p.Plies, Tried: p.Tried, Grow: p.Grow}
-		if tr := c.track[p.Name()]; tr != nil && !p.Proven && tr.last < dfpn.Infinity {
-			sp.Last, sp.Stuck = tr.last, tr.stuck
+		if tr := c.track[p.Name()]; tr != nil && !p.Proven {
+			if tr.last < dfpn.Infinity {
+				sp.Last, sp.Stuck = tr.last, tr.stuck
+			}
+			sp.Left = tr.left
 		}
 		c.st.Pieces = append(c.st.Pieces, sp)
 	}
