@@ -189,7 +189,7 @@ func (s *searcher) reportProver() {
 // have reported a score short of it since, or moved another move first).
 func (s *searcher) applyProof(best board.Move) board.Move {
 	res, ok := s.pr.proved()
-	if !ok || s.provedWin {
+	if !ok || s.searchProved {
 		return best
 	}
 	sv := s.pr.solver

@@ -97,9 +97,9 @@ type searcher struct {
 	// proven and provenScore: the last proof reported (see reportProof).
 	proven      bool
 	provenScore Score
-	// provedWin: an iteration of the search itself (not the prover)
+	// searchProved: an iteration of the search itself (not the prover)
 	// proved a win or a loss.
-	provedWin bool
+	searchProved bool
 
 	currMovePeriod time.Duration // see CurrMovePeriod
 	quietPeriod    time.Duration // see quietPeriod
@@ -159,7 +159,7 @@ func (s *searcher) reset(ctx context.Context, tt *Table, root *board.Position, h
 	s.bestPV = s.bestPV[:0]
 	s.last = Info{}
 	s.proven = false
-	s.provedWin = false
+	s.searchProved = false
 	s.partial.valid = false
 }
 
@@ -221,7 +221,7 @@ func (s *searcher) run() Result {
 			s.bestPV = append(s.bestPV[:0], s.pv[0][:s.pvLen[0]]...)
 			_, proven := s.proof(depth, score, bound)
 			s.emit(depth, score, bound, proven)
-			s.provedWin = s.provedWin || (proven && score.Decisive())
+			s.searchProved = s.searchProved || (proven && score.Decisive())
 		}
 		s.reportProof(depth, score, bound)
 		s.pr.slice(s.nodes, s.proverDeadline())

@@ -371,7 +371,10 @@ func (j *proofJob) holdDisproof(path, worker string) error {
 	if len(h.by) >= 2 {
 		return nil
 	}
-	names := j.connected()
+	// Looked up afresh: a worker connected since the last lookup may
+	// confirm the disproof.
+	names := j.client.workerNames(j.ctx)
+	j.names, j.namesAt = names, time.Now()
 	switch {
 	case len(names) == 1 && names[0] == worker:
 		fmt.Fprintf(j.out, "the disproof of %s from worker %s enters unconfirmed: no other worker is connected\n", leafName(path), worker)
@@ -409,7 +412,7 @@ const namesFresh = time.Second
 
 // connected returns the names of the workers connected, looked up in the
 // broker's store at most once in namesFresh: a round may hand out many
-// held leaves, each asking.
+// held leaves, each asking which worker it prefers.
 func (j *proofJob) connected() []string {
 	if j.namesAt.IsZero() || time.Since(j.namesAt) >= namesFresh {
 		j.names, j.namesAt = j.client.workerNames(j.ctx), time.Now()

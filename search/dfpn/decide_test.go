@@ -48,6 +48,8 @@ func TestDecide(t *testing.T) {
 			Result{Outcome: Unknown, OutOfNodes: true, Nodes: 60}, 2},
 		{"an error ends it", board.South, []Answer{disproven, proven}, failed,
 			Result{Outcome: Unknown, Nodes: 30}, 2},
+		{"an error in the first question", board.North, []Answer{proven}, failed,
+			Result{Outcome: Unknown, Nodes: 10}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

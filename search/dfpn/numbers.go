@@ -52,7 +52,8 @@ func (w *worker) pick(f *frame, attack bool, thpn, thdn uint32) (int, uint32) {
 }
 
 // pickBy is pick by the children's numbers, or with virtual their virtual
-// numbers; children of equal numbers by their evaluations (prefer).
+// numbers; children of equal numbers by the seeds their moves leave the
+// attacker (prefer).
 func (w *worker) pickBy(f *frame, attack, virtual bool) (int, uint32) {
 	best, n1, n2 := -1, inf+1, inf+1
 	for i := 0; i < f.n; i++ {

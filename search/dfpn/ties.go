@@ -14,8 +14,8 @@ func (w *worker) attackerSeeds(p *board.Position) int {
 // where the attacker moves (attack), the one that leaves the attacker more
 // seeds than the defender; where the defender moves, fewer. Of children
 // of equal seeds the first in move order goes first. (Ties by the static
-// evaluation, before 2026-12-06, took as many nodes and cost a fifth of
-// the time: docs/dfpn.md, "Ties".)
+// evaluation, before 2026-12-06, took about as many nodes and more time:
+// docs/dfpn.md, "Ties".)
 func (w *worker) prefer(a, b *child, attack bool) bool {
 	sa, sb := w.attackerSeeds(&a.pos), w.attackerSeeds(&b.pos)
 	if attack {

@@ -33,7 +33,9 @@
 //     between its steps: katro-4x6's stuck pieces fell, by hand, to one
 //     long search on a warm table, where steps each followed by an ask
 //     and a collect had stood still for hours. A long step is paused to
-//     save the table every Config.SaveEvery and goes on.
+//     save the table every Config.SaveEvery and goes on; a step a run
+//     began and did not end is ended, at the piece's next turn, with the
+//     nodes it had left.
 //  5. A piece disproven under a glue move shows that move wrong: the glue
 //     and every piece below it are dropped, and the piece that was cut
 //     there comes back whole; the disproof stays in the table, so its
@@ -45,7 +47,9 @@
 //     whole.
 //
 // Everything needed to go on is kept in the work directory: the state
-// (state.json: the question, the pieces proven, the nodes and time spent),
+// (state.json: the question, the pieces proven, each open piece's
+// doublings, stuck count and nodes left of its step, the nodes and time
+// spent),
 // the pieces' certificates, and the solver's table, saved every
 // Config.SaveEvery and when the campaign is interrupted. Killed at any
 // moment, the same campaign run again goes on from there and loses at most
@@ -419,7 +423,9 @@ func (c *campaign) split() {
 }
 
 // provePiece works on piece i for one step: a brief try of budget nodes,
-// or with budget 0 a full step (Config.Step doubled Piece.Grow times),
+// or with budget 0 a full step (Config.Step doubled Piece.Grow times, or,
+// when an earlier run began the piece's step and did not end it, what
+// that step had left),
 // after which a piece stuck once (its proof number did not fall since its
 // last step) has the position it waits on asked on its own, and one stuck
 // again is cut, or when it cannot be, has its step doubled. changed
@@ -623,6 +629,7 @@ func (c *campaign) drop(i int) error {
 		if at < 0 {
 			at = len(kept)
 		}
+		delete(c.track, p.Name()) // gone: a piece made again later starts afresh
 		if p.Proven {
 			os.Remove(c.piecePath(&p)) // its certificate is of no use now; a leftover is harmless
 		}
@@ -706,7 +713,8 @@ func (c *campaign) prove(ctx context.Context, pos board.Position, hist []uint64,
 }
 
 // step runs one step of budget nodes on pos (the progress reports name
-// the budget). A step longer than Config.Step (a grown one) is paused to
+// the budget), keeping the nodes it has left in c.full's track (keepLeft)
+// when it is a piece's full step. A step longer than Config.Step (a grown one) is paused to
 // save the table whenever Config.SaveEvery has passed since the last
 // save, and goes on from the same root on the same table, until its
 // budget is spent or the position is settled; a part between saves lasts
@@ -751,10 +759,11 @@ func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, 
 	}
 }
 
-// keepLeft records in the track of the piece whose full step is under way
-// the nodes its step has left, as a part of budget nodes that spent spent
-// ended: none when the step ended, the rest when an error (the campaign's
-// end) cut it short.
+// keepLeft records, in the track of the piece whose full step is under
+// way (c.full), the nodes its step has left once a part of the step has
+// run: the part had budget nodes and searched spent of them. When the part
+// ended the step, nothing is left; when an error (the campaign's end) cut
+// it short, budget - spent is.
 func (c *campaign) keepLeft(budget, spent uint64, b dfpn.Bounds, err error) {
 	if c.full == nil {
 		return
