@@ -1,15 +1,5 @@
 package dfpn
 
-import "github.com/sower-engine/sower/board"
-
-// attackerSeeds returns the attacker's seeds on p minus the defender's.
-// In Katro seeds change sides only by captures, so among a node's
-// children this is the size of each move's capture (none for most
-// moves).
-func (w *worker) attackerSeeds(p *board.Position) int {
-	return p.SeedsOf(w.attacker) - p.SeedsOf(w.attacker.Other())
-}
-
 // prefer reports whether child a goes before child b of equal numbers:
 // where the attacker moves (attack), the one that leaves the attacker more
 // seeds than the defender; where the defender moves, fewer. Of children
@@ -17,7 +7,10 @@ func (w *worker) attackerSeeds(p *board.Position) int {
 // evaluation, before 2026-12-06, took about as many nodes and more time:
 // docs/dfpn.md, "Ties".)
 func (w *worker) prefer(a, b *child, attack bool) bool {
-	sa, sb := w.attackerSeeds(&a.pos), w.attackerSeeds(&b.pos)
+	// The attacker's seed balance (board.Position.Balance): in Katro seeds
+	// change sides only by captures, so this is the size of each move's
+	// capture.
+	sa, sb := a.pos.Balance(w.attacker), b.pos.Balance(w.attacker)
 	if attack {
 		return sa > sb
 	}

@@ -53,9 +53,6 @@ func TestPreferByCaptures(t *testing.T) {
 			for i := range f.n {
 				a := &f.kids[i]
 				seeds := rowSeeds(&a.pos, attacker) - rowSeeds(&a.pos, attacker.Other())
-				if got := w.attackerSeeds(&a.pos); got != seeds {
-					t.Fatalf("%s, attacker %s, after %s: attackerSeeds %d, want %d", p.String(), attacker, a.move, got, seeds)
-				}
 				if a.capture {
 					sawCapture = true
 				} else {
