@@ -12,17 +12,21 @@ import (
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
-// afterF1 returns katro-4x6 after South's f1 (North wins, by a proof of
-// billions of nodes) and a df-pn solver with a table of mib MiB.
-func afterF1(t *testing.T, mib int) (*board.Game, *dfpn.Solver) {
+// afterMove returns katro-4x6 after South's first move named first
+// (North wins after each; after f1 by a proof of billions of nodes) and a
+// df-pn solver with a table of mib MiB.
+func afterMove(t *testing.T, first string, mib int) (*board.Game, *dfpn.Solver) {
 	t.Helper()
 	v, err := board.New(board.NameKatro4x6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := board.NewGame(v.Start())
-	f1, _ := v.ParseMove("f1")
-	if err := g.Play(f1); err != nil {
+	m, err := v.ParseMove(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Play(m); err != nil {
 		t.Fatal(err)
 	}
 	s, err := dfpn.New(dfpn.Config{HashMiB: mib})
@@ -38,7 +42,7 @@ func afterF1(t *testing.T, mib int) (*board.Game, *dfpn.Solver) {
 // and no cutting.
 func hardPiece(t *testing.T, step uint64) *campaign {
 	t.Helper()
-	g, s := afterF1(t, 16)
+	g, s := afterMove(t, "f1", 16)
 	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: -1}
 	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
 	if err := c.loadState(); err != nil {
@@ -200,7 +204,7 @@ func TestStepLeftKept(t *testing.T) {
 	if err := c.save(); err != nil {
 		t.Fatal(err)
 	}
-	_, s := afterF1(t, 16)
+	_, s := afterMove(t, "f1", 16)
 	back := &campaign{cfg: c.cfg, game: c.game, root: c.root, s: s, start: time.Now(), saved: time.Now()}
 	if err := back.loadState(); err != nil {
 		t.Fatal(err)

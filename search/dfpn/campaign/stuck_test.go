@@ -14,7 +14,7 @@ import (
 // longer carried by one child (a position of South with several open
 // replies, or of North whose best try has another number).
 func TestStuckLine(t *testing.T) {
-	g, s := afterF1(t, 64)
+	g, s := afterMove(t, "f1", 64)
 	root := g.Position()
 	budget := uint64(300_000)
 	if testing.Short() {

@@ -1,0 +1,140 @@
+package campaign
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/sower-engine/sower/board"
+)
+
+// afterB1 returns a campaign asking North's win in katro-4x6 after
+// South's b1 (North to move; proven in some millions of nodes), with
+// steps of step nodes, cut into its one piece, and the root searched for
+// 300,000 nodes first. The search leaves two of North's six moves open,
+// a4 (proof number 2,340, disproof number 2,415) and e4 (2,925 and 335),
+// neither clearly best; with ten times the nodes e4 is disproven.
+func afterB1(t *testing.T, step uint64) *campaign {
+	t.Helper()
+	g, s := afterMove(t, "b1", 64)
+	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: DefaultCutPlies}
+	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
+	if err := c.loadState(); err != nil {
+		t.Fatal(err)
+	}
+	c.split()
+	if _, _, err := s.ProveWithin(context.Background(), c.root, g.History(), board.North, 300_000, nil); err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// open lists North's moves at p that the table does not hold disproven,
+// with their numbers.
+func openMoves(t *testing.T, c *campaign, p board.Position) map[board.Move][2]uint32 {
+	t.Helper()
+	out := map[board.Move][2]uint32{}
+	for _, m := range p.LegalMoves() {
+		q := p
+		q.Play(m)
+		pn, dn, ok := c.s.Numbers(&q, board.North)
+		if !ok {
+			t.Fatalf("%s: not in the table", m)
+		}
+		if dn != 0 {
+			out[m] = [2]uint32{pn, dn}
+		}
+	}
+	return out
+}
+
+// TestRival: where the winner has two open moves and neither is clearly
+// best, the rival is the open move other than the best try nearest to its
+// disproof; asked on its own it is disproven, and the best try becomes
+// clear, so that a cut may keep it as glue.
+func TestRival(t *testing.T) {
+	c := afterB1(t, 100_000)
+	root := c.root
+	if m, ok := c.clearBest(&root); ok {
+		t.Fatalf("%s is clearly best already: the test needs a position where no move is", m)
+	}
+	open := openMoves(t, c, root)
+	if len(open) < 2 {
+		t.Fatalf("open moves %v: the test needs two or more", open)
+	}
+	// The expected rival from the numbers: the smallest disproof number
+	// among the moves other than the one with the smallest proof number.
+	var best, want board.Move
+	for m, n := range open {
+		if best == board.NoMove || n[0] < open[best][0] {
+			best = m
+		}
+	}
+	for m, n := range open {
+		if m != best && (want == board.NoMove || n[1] < open[want][1]) {
+			want = m
+		}
+	}
+	got, ok := c.rival(&root)
+	if !ok || got != want {
+		t.Fatalf("rival %s (%v), want %s of the open moves %v", got, ok, want, open)
+	}
+	asked, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 20_000_000)
+	if err != nil || !asked {
+		t.Fatalf("askRival: %v, %v", asked, err)
+	}
+	q := root
+	q.Play(want)
+	if pn, dn, _ := c.s.Numbers(&q, board.North); dn != 0 {
+		t.Fatalf("the rival %s after its ask: pn %d dn %d, want it disproven", want, pn, dn)
+	}
+	if m, ok := c.clearBest(&root); !ok || m == want {
+		t.Fatalf("after the rival's disproof: clear best %s (%v), open %v", m, ok, openMoves(t, c, root))
+	}
+
+	// Where a cut may not be made, no rival is asked.
+	c.cfg.CutPlies = -1
+	if asked, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 1000); asked || err != nil {
+		t.Errorf("CutPlies -1: a rival asked (%v, %v)", asked, err)
+	}
+}
+
+// TestStuckAsksRival: a piece stuck twice at the winner's turn with no
+// move clearly best has its rival asked within the same turn, then is cut
+// on the best try, with the rival no longer open.
+func TestStuckAsksRival(t *testing.T) {
+	c := afterB1(t, 50_000)
+	var asked []string
+	c.cfg.Progress = func(r Report) {
+		if r.Asking != "" && (len(asked) == 0 || asked[len(asked)-1] != r.Asking) {
+			asked = append(asked, r.Asking)
+		}
+	}
+	c.cfg.Solver.Every = time.Millisecond
+	for round := 0; round < 20; round++ {
+		n := len(asked)
+		changed, err := c.provePiece(context.Background(), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.pieces[0].Proven {
+			t.Fatalf("round %d: proven before it was cut: the test needs a harder position", round)
+		}
+		if !changed {
+			continue
+		}
+		if len(c.glue) != 1 || len(c.glue[0].Moves) != 0 {
+			t.Fatalf("round %d: glue %v, want North's move at the root", round, c.glue)
+		}
+		if len(asked) == n {
+			t.Fatalf("round %d: cut on %s with no rival asked in the round (asked: %v)", round, c.glue[0].Move, asked)
+		}
+		rival := asked[len(asked)-1]
+		if rival == c.glue[0].Move.String() {
+			t.Fatalf("round %d: cut on the rival %s", round, rival)
+		}
+		t.Logf("round %d: rival %s asked, cut on %s into %d pieces", round, rival, c.glue[0].Move, len(c.pieces))
+		return
+	}
+	t.Fatalf("not cut after 20 rounds; asked %v", asked)
+}
