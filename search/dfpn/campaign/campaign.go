@@ -31,12 +31,14 @@
 //     winner is to move and no move is clearly best, the open move other
 //     than the best try that is nearest to its disproof (the rival) is
 //     first asked on its own, with the piece's step, and the cut tried
-//     again: a rival disproven leaves the best try clear. A piece stuck
+//     again, when its disproof number is at most a quarter of the best
+//     try's proof number: a rival disproven leaves the best try clear. A piece stuck
 //     again that cannot be cut has its step doubled (up to MaxGrow
-//     times), with no stuck line asked on its own and no collect
-//     between its steps: katro-4x6's stuck pieces fell, by hand, to one
-//     long search on a warm table, where steps each followed by an ask
-//     and a collect had stood still for hours. A long step is paused to
+//     times) and the table collected before it, with no stuck line
+//     asked on its own: katro-4x6's stuck pieces fell, by hand, to one
+//     long search on a warm table read back from its file (which a
+//     collect is to a table in memory), where steps each followed by an
+//     ask and a collect had stood still for hours. A long step is paused to
 //     save the table every Config.SaveEvery and goes on; a step a run
 //     began and did not end is ended, at the piece's next turn, with the
 //     nodes it had left.
@@ -230,6 +232,7 @@ type campaign struct {
 	full     *pieceTrack            // the piece whose full step is under way (step keeps its left)
 	saveTook time.Duration          // how long the last save took
 	track    map[string]*pieceTrack // by piece name
+	collects int                    // the table's collects in this run
 }
 
 // Run proves cfg.Winner's win from game's position and writes its
@@ -491,6 +494,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 				return true, c.save()
 			}
 			pc.Grow = min(pc.Grow+1, MaxGrow)
+			c.collect()
 		default:
 			if err := c.unstick(ctx, pc, pos, hist, c.cfg.Step); err != nil {
 				return false, err
@@ -649,20 +653,43 @@ func (c *campaign) askRival(ctx context.Context, pc *Piece, pos board.Position, 
 }
 
 // rival returns the winner's move at p, its turn, that stands most in
-// the way of a cut on the best try (clearBest): of the open moves other
-// than the one with the smallest proof number, a move the table does not
-// hold, else the one with the smallest disproof number (the nearest to
-// its disproof). false when no other move is open, or when one is proven
+// the way of a cut on the best try (clearBest), when asking it is worth a
+// step (pickRival). false when there is none, or when a move is proven
 // (the piece is then about to be).
 func (c *campaign) rival(p *board.Position) (board.Move, bool) {
 	open, proven := c.tries(p)
-	if proven || len(open) < 2 {
+	if proven {
+		return board.NoMove, false
+	}
+	return pickRival(open)
+}
+
+// pickRival returns, of the open moves other than the best try (the
+// smallest proof number), a move the table does not hold, else the one
+// nearest to its disproof (the smallest disproof number), when that
+// disproof number is at most a rivalRatio-th of the best try's proof
+// number; false otherwise, or with fewer than two open moves.
+func pickRival(open []try) (board.Move, bool) {
+	if len(open) < 2 {
 		return board.NoMove, false
 	}
 	best := slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
-	open = slices.DeleteFunc(open, func(t try) bool { return t.m == best.m })
-	return slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.dn, b.dn) }).m, true
+	others := slices.DeleteFunc(slices.Clone(open), func(t try) bool { return t.m == best.m })
+	r := slices.MinFunc(others, func(a, b try) int { return cmp.Compare(a.dn, b.dn) })
+	if r.known && uint64(r.dn)*rivalRatio > uint64(best.pn) {
+		return board.NoMove, false
+	}
+	return r.m, true
 }
+
+// rivalRatio is how many times smaller than the best try's proof number
+// a rival's disproof number must be for the rival to be asked. Measured
+// on katro-4x6's run from nothing (journal 2026-12-07-campaign-rival-ratio):
+// the rivals disproven within a minute stood at 0.06 and 0.08 of the best
+// try's number (e4 after e1, a4 after e1 c4 a1), the one asked three
+// times for about 540 million nodes without being disproven at 1.65 (b4
+// after f1).
+const rivalRatio = 4
 
 // clearRatio is how many times smaller than every other open move's proof
 // number a best try's must be to be cut on.
@@ -729,8 +756,16 @@ func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, h
 			}
 		}
 	}
-	c.s.Collect()
+	c.collect()
 	return nil
+}
+
+// collect empties the table of what a save and a reload would drop: the
+// unfinished entries with little work below them, and the disproofs that
+// rest on a repetition of their own line.
+func (c *campaign) collect() {
+	c.s.Collect()
+	c.collects++
 }
 
 // stuckLine follows from pos the line on which the search of pos waits:

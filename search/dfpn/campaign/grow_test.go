@@ -57,9 +57,10 @@ func hardPiece(t *testing.T, step uint64) *campaign {
 
 // TestGrow: a piece that stays stuck and cannot be cut (CutPlies -1) has
 // its position asked on its own the first time, and from the second time
-// on its step doubled, up to MaxGrow doublings (two under -short); each
-// full step spends its budget; the doublings, the stuck count and the
-// last proof number are kept in state.json.
+// on its step doubled, up to MaxGrow doublings (two under -short), the
+// table collected each time; each full step spends its budget; the
+// doublings, the stuck count and the last proof number are kept in
+// state.json.
 func TestGrow(t *testing.T) {
 	const step = 3_000
 	c := hardPiece(t, step)
@@ -88,6 +89,9 @@ func TestGrow(t *testing.T) {
 			t.Errorf("round %d: stuck the first time, %d nodes: want the step and an ask of %d more", round, spent, step)
 		}
 		stucks = tr.stuck
+		if c.collects != stucks {
+			t.Errorf("round %d: stuck %d times, the table collected %d times: want once each (after the ask, or before the grown step)", round, stucks, c.collects)
+		}
 		if want := min(max(stucks-1, 0), MaxGrow); c.pieces[0].Grow != want {
 			t.Fatalf("round %d: stuck %d times, grown %d times; want %d", round, stucks, c.pieces[0].Grow, want)
 		}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/sower-engine/sower/board"
+	"github.com/sower-engine/sower/search/dfpn"
 )
 
 // afterB1 returns a campaign asking North's win in katro-4x6 after
@@ -137,4 +138,49 @@ func TestStuckAsksRival(t *testing.T) {
 		return
 	}
 	t.Fatalf("not cut after 20 rounds; asked %v", asked)
+}
+
+// TestPickRival: the rival is asked only when its disproof number is at
+// most a rivalRatio-th of the best try's proof number, or when the table
+// does not hold it. The first three cases are what the katro-4x6 run from
+// nothing met (journal 2026-12-07-campaign-rival-ratio): the rival's
+// numbers as its ask began, the best try's proof number the piece's (an
+// OR node's is its best child's); the best try's disproof number, which
+// pickRival does not read, is set to 1 there.
+func TestPickRival(t *testing.T) {
+	v, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mv := func(s string) board.Move {
+		m, err := v.ParseMove(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	known := func(s string, pn, dn uint32) try { return try{mv(s), pn, dn, true} }
+	cases := []struct {
+		name string
+		open []try
+		want string // "" for none
+	}{
+		{"after e1: e4 near its disproof", []try{known("c4", 37_047, 1), known("e4", 92_617, 2_254)}, "e4"},
+		{"after e1 c4 a1: a4 near its disproof", []try{known("a4", 91_142, 2_999), known("f4", 36_457, 1)}, "a4"},
+		{"after f1: b4 far from it", []try{known("b4", 64_612, 85_357), known("d4", 51_690, 1)}, ""},
+		{"at the ratio", []try{known("a4", 4_000, 9), known("b4", 5_000, 1_000)}, "b4"},
+		{"past the ratio", []try{known("a4", 3_999, 9), known("b4", 5_000, 1_000)}, ""},
+		{"the nearest of three", []try{known("a4", 900, 5), known("b4", 100, 40), known("c4", 800, 20)}, "a4"},
+		{"a move never searched", []try{known("a4", 10, 5), {mv("b4"), dfpn.Infinity, 0, false}}, "b4"},
+		{"one open move", []try{known("a4", 10, 5)}, ""},
+	}
+	for _, c := range cases {
+		got, ok := pickRival(c.open)
+		switch {
+		case c.want == "" && ok:
+			t.Errorf("%s: rival %s, want none", c.name, got)
+		case c.want != "" && (!ok || got != mv(c.want)):
+			t.Errorf("%s: rival %s (%v), want %s", c.name, got, ok, c.want)
+		}
+	}
 }
