@@ -642,11 +642,19 @@ func (c *campaign) askRival(ctx context.Context, pc *Piece, pos board.Position, 
 	if !ok {
 		return false, nil
 	}
+	return c.ask(ctx, pos, hist, []board.Move{m}, budget)
+}
+
+// ask searches, within budget nodes and as a root of its own, the
+// position line leads to from pos (whose history is hist), naming line in
+// the progress reports. It reports false, having asked nothing, when a
+// move of line cannot be played.
+func (c *campaign) ask(ctx context.Context, pos board.Position, hist []uint64, line []board.Move, budget uint64) (bool, error) {
 	g := board.NewGame(pos)
-	if err := g.Play(m); err != nil {
+	if err := g.PlayAll(line); err != nil {
 		return false, nil
 	}
-	c.asking = m.String()
+	c.asking = board.FormatMoves(line)
 	defer func() { c.asking = "" }()
 	_, err := c.step(ctx, g.Position(), append(slices.Clone(hist), g.History()...), budget)
 	return true, err
@@ -742,18 +750,9 @@ func isPrefix(pre, ms []board.Move) bool {
 // unstick asks the position the piece's search waits on as a root of its
 // own, then collects the table as a save and reload would.
 func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, step uint64) error {
-	line := c.stuckLine(pos)
-	if len(line) >= 1 {
-		g := board.NewGame(pos)
-		if err := g.PlayAll(line); err == nil {
-			sub := g.Position()
-			subHist := append(append([]uint64(nil), hist...), g.History()...)
-			c.asking = board.FormatMoves(line)
-			_, err := c.step(ctx, sub, subHist, step)
-			c.asking = ""
-			if err != nil {
-				return err
-			}
+	if line := c.stuckLine(pos); len(line) >= 1 {
+		if _, err := c.ask(ctx, pos, hist, line, step); err != nil {
+			return err
 		}
 	}
 	c.collect()
