@@ -97,7 +97,11 @@ func (w *worker) mid(pos *board.Position, key uint64, ply int, thpn, thdn uint32
 		c.result = cr
 		c.done = cr.pn == 0 || cr.dn == 0
 	}
-	if !w.stop || r.pn == 0 || r.dn == 0 {
+	// A node a stopped search leaves keeps the entry it had, except the
+	// main thread's root: its numbers are the search's answer
+	// (ProveWithin's Bounds), which a later question about it reads
+	// (Numbers: a campaign choosing the move to ask next).
+	if !w.stop || r.pn == 0 || r.dn == 0 || (ply == 0 && !w.helper) {
 		w.tt.store(key, r, w.nodes-work)
 	}
 	return r

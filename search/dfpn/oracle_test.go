@@ -92,3 +92,25 @@ func TestBestTry(t *testing.T) {
 		t.Errorf("the try %s is not a child in the table with pn %d", m, pn)
 	}
 }
+
+// TestStoppedRoot checks that a search stopped by its node budget leaves
+// the root's numbers in the table as it returned them, with one thread
+// and with two: a later question about the root (Numbers) reads what the
+// search found, not what the table held before it or nothing.
+func TestStoppedRoot(t *testing.T) {
+	p := hardPosition(t)
+	for _, threads := range []int{1, 2} {
+		s, err := New(Config{HashMiB: 16, Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, n, err := s.ProveWithin(context.Background(), p, nil, p.Side(), 5000, nil)
+		if err != nil || b.PN == 0 || b.DN == 0 || n < 5000 {
+			t.Fatalf("%d threads: %+v after %d nodes, %v; want the root open after 5,000", threads, b, n, err)
+		}
+		pn, dn, ok := s.Numbers(&p, p.Side())
+		if !ok || pn != b.PN || dn != b.DN {
+			t.Errorf("%d threads: the table holds pn %d dn %d (%v); the search returned pn %d dn %d", threads, pn, dn, ok, b.PN, b.DN)
+		}
+	}
+}

@@ -370,7 +370,7 @@ type Bounds struct {
 // solver's own budget, SetMaxNodes, is restored after it), with the
 // root's numbers exported and the nodes it searched: a root neither
 // proven nor disproven within the budget comes back with its numbers as
-// the search left them.
+// the search left them, which the table keeps (Numbers reads them).
 func (s *Solver) ProveWithin(ctx context.Context, root board.Position, history []uint64, attacker board.Side, maxNodes uint64, report func(Progress)) (Bounds, uint64, error) {
 	saved := s.maxNodes
 	s.maxNodes = maxNodes
