@@ -32,8 +32,11 @@
 //     than the best try that is nearest to its disproof (the rival) is
 //     first asked on its own, with the piece's step, and the cut tried
 //     again, when its disproof number is at most a quarter of the best
-//     try's proof number: a rival disproven leaves the best try clear. A piece stuck
-//     again that cannot be cut has its step doubled (up to MaxGrow
+//     try's proof number (a move the table does not hold is asked
+//     first, whatever its numbers): a rival disproven leaves the best try
+//     clear when two moves were open, and with more the next rival is
+//     asked; a rival proven proves the piece at its next step. A piece
+//     stuck again that cannot be cut has its step doubled (up to MaxGrow
 //     times) and the table collected before it, with no stuck line
 //     asked on its own: katro-4x6's stuck pieces fell, by hand, to one
 //     long search on a warm table read back from its file (which a
@@ -54,8 +57,8 @@
 //
 // Everything needed to go on is kept in the work directory: the state
 // (state.json: the question, the pieces proven, each open piece's
-// doublings, stuck count and nodes left of its step, the nodes and time
-// spent),
+// doublings, stuck count and nodes left of its step or of its rival's
+// ask, the nodes and time spent),
 // the pieces' certificates, and the solver's table, saved every
 // Config.SaveEvery and when the campaign is interrupted. Killed at any
 // moment, the same campaign run again goes on from there and loses at most
@@ -109,8 +112,9 @@ type Config struct {
 	// DefaultSaveEvery).
 	SaveEvery time.Duration
 	// CutPlies is how deep below the root a piece may be cut (0:
-	// DefaultCutPlies; negative: never); a stuck piece deeper is only
-	// asked on its own.
+	// DefaultCutPlies; negative: never); a stuck piece deeper has its
+	// stuck line asked on its own and its step grown, but is never cut
+	// and has no rival asked.
 	CutPlies int
 	// Progress, if set, receives reports: at every step, and as the
 	// solver reports (Solver.Every).
@@ -203,6 +207,11 @@ type statePiece struct {
 	// campaign interrupted): run again, the campaign ends that step
 	// before it begins another.
 	Left uint64 `json:"left,omitempty"`
+	// Ask is, the same way, the nodes left of a rival's ask (the piece
+	// stuck again at the winner's turn): run again, the campaign asks
+	// the rival, chosen again from the table, with them before the
+	// piece's next step.
+	Ask uint64 `json:"ask,omitempty"`
 }
 
 type stateGlue struct {
@@ -229,7 +238,7 @@ type campaign struct {
 	working  string
 	asking   string
 	budget   uint64                 // the budget of the step under way
-	full     *pieceTrack            // the piece whose full step is under way (step keeps its left)
+	full     *uint64                // the nodes left of the piece's full step or rival ask under way (step keeps them)
 	saveTook time.Duration          // how long the last save took
 	track    map[string]*pieceTrack // by piece name
 	collects int                    // the table's collects in this run
@@ -435,7 +444,9 @@ func (c *campaign) split() {
 // that step had left),
 // after which a piece stuck once (its proof number did not fall since its
 // last step) has the position it waits on asked on its own, and one stuck
-// again is cut, or when it cannot be, has its step doubled. changed
+// again is cut; where it cannot be, at the winner's turn its rivals are
+// asked first (askRivals) and the cut tried again, and if it still cannot
+// be cut, the table is collected and the step doubled. changed
 // reports that the list of pieces changed other than by the piece's proof
 // (a cut, or a glue move dropped).
 func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (changed bool, err error) {
@@ -449,6 +460,11 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	defer func() { c.working = "" }()
 	step := c.cfg.Step << pc.Grow
 	tr := c.trackOf(pc.Name())
+	if budget == 0 && tr.ask > 0 {
+		// A rival's ask that a run before this one began and did not
+		// end: it goes on first, as the turn it was part of would have.
+		return c.rivalsOrGrow(ctx, i, pos, hist)
+	}
 	if budget > 0 {
 		step = budget
 	} else {
@@ -457,7 +473,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		if tr.left > 0 && tr.left < step {
 			step = tr.left
 		}
-		c.full = tr
+		c.full = &tr.left
 	}
 	b, err := c.step(ctx, pos, hist, step)
 	c.full = nil
@@ -480,41 +496,58 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		pc.Tried = true
 		return false, nil
 	}
-	if b.PN >= tr.last {
+	stuck := b.PN >= tr.last
+	tr.last = b.PN
+	if stuck {
 		tr.stuck++
 		switch {
 		case tr.stuck >= 2 && c.cut(i):
 			return true, c.save()
 		case tr.stuck >= 2:
-			asked, err := c.askRival(ctx, pc, pos, hist, c.cfg.Step<<pc.Grow)
-			if err != nil {
-				return false, err
-			}
-			if asked && c.cut(i) {
-				return true, c.save()
-			}
-			pc.Grow = min(pc.Grow+1, MaxGrow)
-			c.collect()
+			return c.rivalsOrGrow(ctx, i, pos, hist)
 		default:
 			if err := c.unstick(ctx, pc, pos, hist, c.cfg.Step); err != nil {
 				return false, err
 			}
 		}
 	}
-	tr.last = b.PN
-	if time.Since(c.saved) >= c.cfg.SaveEvery {
-		return false, c.save()
+	return false, c.saveIfDue()
+}
+
+// rivalsOrGrow ends the turn of piece i (at pos, whose history is hist)
+// stuck again and not cut: its rivals are asked (askRivals) and the cut
+// tried again; if it still cannot be cut, the table is collected and the
+// piece's step doubled.
+func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, hist []uint64) (changed bool, err error) {
+	cut, err := c.askRivals(ctx, i, pos, hist)
+	if err != nil {
+		return false, err
 	}
-	return false, nil
+	if cut {
+		return true, c.save()
+	}
+	pc := &c.pieces[i]
+	pc.Grow = min(pc.Grow+1, MaxGrow)
+	c.collect()
+	return false, c.saveIfDue()
+}
+
+// saveIfDue saves when Config.SaveEvery has passed since the last save.
+func (c *campaign) saveIfDue() error {
+	if time.Since(c.saved) >= c.cfg.SaveEvery {
+		return c.save()
+	}
+	return nil
 }
 
 // pieceTrack is what a run knows of a piece's progress: its proof number
 // after its last full step, how often it was stuck, and the nodes left of
-// a full step begun and not ended (paused for a save, or interrupted).
+// a full step or of a rival's ask begun and not ended (paused for a save,
+// or interrupted).
 type pieceTrack struct {
-	last  uint32
-	stuck int
-	left  uint64
+	last      uint32
+	stuck     int
+	left, ask uint64
 }
 
 // trackOf returns the track of the piece named name, a new one if the
@@ -627,37 +660,69 @@ func (c *campaign) tries(p *board.Position) (open []try, proven bool) {
 // askRival asks on its own, within budget nodes, the winner's move at
 // the piece's position (the winner to move, a position a cut may be made
 // at) that keeps it from being cut (rival), and reports whether it asked
-// one. Where the winner has two or more open moves and none is clearly
+// one, with the numbers its search returned. Where the winner has two or more open moves and none is clearly
 // best, df-pn works on the best try and leaves the others' numbers
 // where they stand: at katro-4x6's e1, after 3.8 billion nodes of the
 // campaign, c4 stood at proof number 33,651 and e4, a loss, at 97,502
 // with its disproof number 2,017. Asked on its own, the rival is
 // disproven (its disproof stays in the table, so the next cut may keep the
 // best try as glue) or proven (and the piece with it).
-func (c *campaign) askRival(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, budget uint64) (bool, error) {
+func (c *campaign) askRival(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, budget uint64) (bool, dfpn.Bounds, error) {
 	if pos.Side() != c.cfg.Winner || c.cfg.CutPlies < 0 || len(pc.Moves) >= c.cfg.CutPlies {
-		return false, nil
+		return false, dfpn.Bounds{}, nil
 	}
 	m, ok := c.rival(&pos)
 	if !ok {
-		return false, nil
+		return false, dfpn.Bounds{}, nil
 	}
 	return c.ask(ctx, pos, hist, []board.Move{m}, budget)
 }
 
+// askRivals asks the rivals of piece i, at pos (whose history is hist),
+// one after another with the piece's step (askRival), for as long as
+// each is disproven and the piece cannot be cut yet: with three open
+// moves or more, the first rival's disproof leaves another in the way.
+// It reports whether the piece was cut. A rival proven ends the asks: the
+// piece's next step proves the piece.
+func (c *campaign) askRivals(ctx context.Context, i int, pos board.Position, hist []uint64) (bool, error) {
+	tr := c.trackOf(c.pieces[i].Name())
+	c.full = &tr.ask
+	defer func() { c.full = nil }()
+	for range board.MaxMoves {
+		budget := c.cfg.Step << c.pieces[i].Grow
+		if tr.ask > 0 && tr.ask < budget {
+			budget = tr.ask // the ask a run before this one began
+		}
+		asked, b, err := c.askRival(ctx, &c.pieces[i], pos, hist, budget)
+		if !asked {
+			tr.ask = 0
+		}
+		switch {
+		case err != nil || !asked:
+			return false, err
+		case c.cut(i):
+			return true, nil
+		case b.DN != 0:
+			return false, nil // proven, or still open after its step
+		}
+	}
+	return false, nil
+}
+
 // ask searches, within budget nodes and as a root of its own, the
 // position line leads to from pos (whose history is hist), naming line in
-// the progress reports. It reports false, having asked nothing, when a
-// move of line cannot be played.
-func (c *campaign) ask(ctx context.Context, pos board.Position, hist []uint64, line []board.Move, budget uint64) (bool, error) {
+// the progress reports, and returns the numbers the search left it with
+// (which the table keeps too). It reports false, having asked nothing,
+// when a move of line cannot be played.
+func (c *campaign) ask(ctx context.Context, pos board.Position, hist []uint64, line []board.Move, budget uint64) (bool, dfpn.Bounds, error) {
 	g := board.NewGame(pos)
 	if err := g.PlayAll(line); err != nil {
-		return false, nil
+		return false, dfpn.Bounds{}, nil
 	}
 	c.asking = board.FormatMoves(line)
 	defer func() { c.asking = "" }()
-	_, err := c.step(ctx, g.Position(), append(slices.Clone(hist), g.History()...), budget)
-	return true, err
+	b, err := c.step(ctx, g.Position(), append(slices.Clone(hist), g.History()...), budget)
+	return true, b, err
 }
 
 // rival returns the winner's move at p, its turn, that stands most in
@@ -751,7 +816,7 @@ func isPrefix(pre, ms []board.Move) bool {
 // own, then collects the table as a save and reload would.
 func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, step uint64) error {
 	if line := c.stuckLine(pos); len(line) >= 1 {
-		if _, err := c.ask(ctx, pos, hist, line, step); err != nil {
+		if _, _, err := c.ask(ctx, pos, hist, line, step); err != nil {
 			return err
 		}
 	}
@@ -816,8 +881,8 @@ func (c *campaign) prove(ctx context.Context, pos board.Position, hist []uint64,
 }
 
 // step runs one step of budget nodes on pos (the progress reports name
-// the budget), keeping the nodes it has left in c.full's track (keepLeft)
-// when it is a piece's full step. A step longer than Config.Step (a grown one) is paused to
+// the budget), keeping the nodes it has left in c.full (keepLeft) when
+// it is a piece's full step or a rival's ask. A step longer than Config.Step (a grown one) is paused to
 // save the table whenever Config.SaveEvery has passed since the last
 // save, and goes on from the same root on the same table, until its
 // budget is spent or the position is settled; a part between saves lasts
@@ -854,7 +919,7 @@ func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, 
 		}
 		budget -= spent
 		if c.full != nil {
-			c.full.left = budget
+			*c.full = budget
 		}
 		if err := c.save(); err != nil {
 			return b, err
@@ -862,8 +927,8 @@ func (c *campaign) step(ctx context.Context, pos board.Position, hist []uint64, 
 	}
 }
 
-// keepLeft records, in the track of the piece whose full step is under
-// way (c.full), the nodes its step has left once a part of the step has
+// keepLeft records, in the track of the piece whose full step or rival's
+// ask is under way (c.full), the nodes it has left once a part of it has
 // run: the part had budget nodes and searched spent of them. When the part
 // ended the step, nothing is left; when an error (the campaign's end) cut
 // it short, budget - spent is.
@@ -871,9 +936,9 @@ func (c *campaign) keepLeft(budget, spent uint64, b dfpn.Bounds, err error) {
 	if c.full == nil {
 		return
 	}
-	c.full.left = 0
+	*c.full = 0
 	if err != nil && spent < budget && b.PN != 0 && b.DN != 0 {
-		c.full.left = budget - spent
+		*c.full = budget - spent
 	}
 }
 

@@ -12,21 +12,21 @@ import (
 	"github.com/sower-engine/sower/search/dfpn"
 )
 
-// afterMove returns katro-4x6 after South's first move named first
-// (North wins after each; after f1 by a proof of billions of nodes) and a
-// df-pn solver with a table of mib MiB.
-func afterMove(t *testing.T, first string, mib int) (*board.Game, *dfpn.Solver) {
+// afterMove returns katro-4x6 after the moves named in line (from
+// South's first; North wins after each first move, after f1 by a proof
+// of billions of nodes) and a df-pn solver with a table of mib MiB.
+func afterMove(t *testing.T, line string, mib int) (*board.Game, *dfpn.Solver) {
 	t.Helper()
 	v, err := board.New(board.NameKatro4x6)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := board.NewGame(v.Start())
-	m, err := v.ParseMove(first)
+	ms, err := v.ParseMoves(line)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.Play(m); err != nil {
+	if err := g.PlayAll(ms); err != nil {
 		t.Fatal(err)
 	}
 	s, err := dfpn.New(dfpn.Config{HashMiB: mib})

@@ -2,6 +2,7 @@ package campaign
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -16,21 +17,35 @@ import (
 // a4 (proof number 2,340, disproof number 2,415) and e4 (2,925 and 335),
 // neither clearly best; with ten times the nodes e4 is disproven.
 func afterB1(t *testing.T, step uint64) *campaign {
+	return searched(t, "b1", dfpn.Config{HashMiB: 64}, step, 300_000)
+}
+
+// searched returns a campaign asking North's win in katro-4x6 after the
+// moves named in line, with a solver of sc and steps of step nodes, cut
+// into its one piece, and the root searched for pre nodes first.
+func searched(t *testing.T, line string, sc dfpn.Config, step, pre uint64) *campaign {
 	t.Helper()
-	g, s := afterMove(t, "b1", 64)
+	if raceEnabled && testing.Short() {
+		t.Skip("one thread's search of hundreds of thousands of nodes: skipped with -race -short")
+	}
+	g, _ := afterMove(t, line, 1)
+	s, err := dfpn.New(sc)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: DefaultCutPlies}
 	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
 	if err := c.loadState(); err != nil {
 		t.Fatal(err)
 	}
 	c.split()
-	if _, _, err := s.ProveWithin(context.Background(), c.root, g.History(), board.North, 300_000, nil); err != nil {
+	if _, _, err := s.ProveWithin(context.Background(), c.root, g.History(), board.North, pre, nil); err != nil {
 		t.Fatal(err)
 	}
 	return c
 }
 
-// open lists North's moves at p that the table does not hold disproven,
+// openMoves lists North's moves at p that the table does not hold disproven,
 // with their numbers.
 func openMoves(t *testing.T, c *campaign, p board.Position) map[board.Move][2]uint32 {
 	t.Helper()
@@ -80,9 +95,9 @@ func TestRival(t *testing.T) {
 	if !ok || got != want {
 		t.Fatalf("rival %s (%v), want %s of the open moves %v", got, ok, want, open)
 	}
-	asked, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 20_000_000)
-	if err != nil || !asked {
-		t.Fatalf("askRival: %v, %v", asked, err)
+	asked, b, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 20_000_000)
+	if err != nil || !asked || b.DN != 0 {
+		t.Fatalf("askRival: %v, %+v, %v; want the rival disproven", asked, b, err)
 	}
 	q := root
 	q.Play(want)
@@ -95,7 +110,7 @@ func TestRival(t *testing.T) {
 
 	// Where a cut may not be made, no rival is asked.
 	c.cfg.CutPlies = -1
-	if asked, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 1000); asked || err != nil {
+	if asked, _, err := c.askRival(context.Background(), &c.pieces[0], root, c.game.History(), 1000); asked || err != nil {
 		t.Errorf("CutPlies -1: a rival asked (%v, %v)", asked, err)
 	}
 }
@@ -107,11 +122,10 @@ func TestStuckAsksRival(t *testing.T) {
 	c := afterB1(t, 50_000)
 	var asked []string
 	c.cfg.Progress = func(r Report) {
-		if r.Asking != "" && (len(asked) == 0 || asked[len(asked)-1] != r.Asking) {
+		if r.Asking != "" {
 			asked = append(asked, r.Asking)
 		}
 	}
-	c.cfg.Solver.Every = time.Millisecond
 	for round := 0; round < 20; round++ {
 		n := len(asked)
 		changed, err := c.provePiece(context.Background(), 0, 0)
@@ -182,5 +196,108 @@ func TestPickRival(t *testing.T) {
 		case c.want != "" && (!ok || got != mv(c.want)):
 			t.Errorf("%s: rival %s (%v), want %s", c.name, got, ok, c.want)
 		}
+	}
+}
+
+// TestAskRivals: with three open moves the first rival's disproof leaves
+// the piece uncut, and the next rival is asked in the same turn. After
+// South's e1 b4 c1 in katro-4x6 and 20,000 nodes, North has three open
+// moves; its rivals f4 and c4 are both disproven within steps of 20,000
+// nodes, and the piece is cut on e4.
+func TestAskRivals(t *testing.T) {
+	c := searched(t, "e1 b4 c1", dfpn.Config{HashMiB: 16}, 20_000, 20_000)
+	pos := c.root
+	v := pos.Variant()
+	var asked []string
+	c.cfg.Progress = func(r Report) {
+		if r.Asking != "" && !slices.Contains(asked, r.Asking) {
+			asked = append(asked, r.Asking)
+		}
+	}
+	if open := openMoves(t, c, pos); len(open) != 3 {
+		t.Fatalf("open moves %v: the test needs three", open)
+	}
+	cut, err := c.askRivals(context.Background(), 0, pos, c.game.History())
+	if err != nil || !cut {
+		t.Fatalf("askRivals: cut %v, %v (asked %v)", cut, err, asked)
+	}
+	if len(asked) != 2 || len(c.glue) != 1 || slices.Contains(asked, c.glue[0].Move.String()) {
+		t.Fatalf("asked %v, glue %v: want two rivals asked, then a cut on the third move", asked, c.glue)
+	}
+	for _, r := range asked {
+		m, _ := v.ParseMove(r)
+		q := pos
+		q.Play(m)
+		if pn, dn, _ := c.s.Numbers(&q, board.North); dn != 0 {
+			t.Errorf("the rival %s after its ask: pn %d dn %d, want it disproven", r, pn, dn)
+		}
+	}
+}
+
+// TestRivalAskLeftKept: a rival's ask cut short by the campaign's end
+// keeps the nodes it had left in the piece's track and in state.json, and
+// the campaign run again asks the rival first, with those nodes, before
+// any step of the piece. The position is afterB1's, whose rival e4 takes
+// thousands of nodes to disprove.
+func TestRivalAskLeftKept(t *testing.T) {
+	const step = 50_000
+	c := searched(t, "b1", dfpn.Config{HashMiB: 64, Every: time.Nanosecond}, step, 300_000)
+	g, pos, cfg := c.game, c.root, c.cfg
+	name := c.pieces[0].Name()
+	tr := c.trackOf(name)
+	tr.stuck, tr.last = 1, 1 // stuck once: the next step is stuck again
+
+	// Cut short in the rival's ask.
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	c.cfg.Progress = func(r Report) {
+		if r.Asking != "" {
+			cancel()
+		}
+	}
+	if _, err := c.provePiece(ctx, 0, 0); err == nil {
+		t.Fatal("a cancelled ask: no error")
+	}
+	left := tr.ask
+	if left == 0 || left >= step {
+		t.Fatalf("cut short in the ask: %d nodes left, want 1 to %d", left, step-1)
+	}
+	if err := c.save(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readState(t, c.cfg.Dir).Pieces[0].Ask; got != left {
+		t.Fatalf("state.json: ask %d, want %d", got, left)
+	}
+
+	// Run again on the same table: the ask comes first, with what was
+	// left.
+	var first *Report
+	var askNodes uint64
+	cfg.Progress = func(r Report) {
+		if first == nil {
+			first = &r
+		}
+		if r.Asking != "" && r.Step == left {
+			askNodes = max(askNodes, r.Search.Nodes)
+		}
+	}
+	back := &campaign{cfg: cfg, game: g, root: pos, s: c.s, start: time.Now(), saved: time.Now()}
+	if err := back.loadState(); err != nil {
+		t.Fatal(err)
+	}
+	if got := back.track[name]; got == nil || got.ask != left || got.stuck != 2 {
+		t.Fatalf("read back: track %+v, want ask %d and stuck twice", got, left)
+	}
+	if _, err := back.provePiece(context.Background(), 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if first == nil || first.Asking == "" || first.Step != left {
+		t.Fatalf("the first report after the resume: %+v, want the rival's ask with %d nodes", first, left)
+	}
+	if askNodes == 0 || askNodes > left+512 {
+		t.Errorf("the resumed ask searched %d nodes, %d were left", askNodes, left)
+	}
+	if tr := back.track[name]; tr != nil && tr.ask != 0 {
+		t.Errorf("after the resumed ask: %d nodes left", tr.ask)
 	}
 }

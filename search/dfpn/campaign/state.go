@@ -66,6 +66,9 @@ func (c *campaign) loadState() error {
 		if sp.Left > 0 && !pc.Proven {
 			c.trackOf(pc.Name()).left = sp.Left
 		}
+		if sp.Ask > 0 && !pc.Proven {
+			c.trackOf(pc.Name()).ask = sp.Ask
+		}
 	}
 	for _, sg := range st.Glue {
 		ms, err := v.ParseMoves(sg.Moves)
@@ -108,7 +111,7 @@ func (c *campaign) save() error {
 			if tr.last < dfpn.Infinity {
 				sp.Last, sp.Stuck = tr.last, tr.stuck
 			}
-			sp.Left = tr.left
+			sp.Left, sp.Ask = tr.left, tr.ask
 		}
 		c.st.Pieces = append(c.st.Pieces, sp)
 	}

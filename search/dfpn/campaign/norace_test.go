@@ -1,0 +1,6 @@
+//go:build !race
+
+package campaign
+
+// raceEnabled: see race_test.go.
+const raceEnabled = false
