@@ -580,7 +580,7 @@ func (c *campaign) cut(i int) bool {
 	base := slices.Clone(pc.Moves)
 	var glue []Glue
 	if pos.Side() == c.cfg.Winner {
-		m, ok := c.clearBest(&pos)
+		m, ok := c.clearBest(&pos, c.history(g))
 		if !ok || !pos.Play(m) {
 			return false
 		}
@@ -607,8 +607,8 @@ func (c *campaign) cut(i int) bool {
 // cost more than the whole position (measured: on a katro-4x6 position
 // df-pn proves in 38,000 nodes, pieces cut on the best try at each step of
 // 1,000 nodes went 16 plies deep and took millions).
-func (c *campaign) clearBest(p *board.Position) (board.Move, bool) {
-	open, proven := c.tries(p)
+func (c *campaign) clearBest(p *board.Position, hist []uint64) (board.Move, bool) {
+	open, proven := c.tries(p, hist)
 	if proven || len(open) == 0 {
 		return board.NoMove, false
 	}
@@ -634,13 +634,14 @@ type try struct {
 }
 
 // tries returns the winner's moves at p, its turn, that the table does
-// not hold disproven (or lost on the path), with their numbers; proven
-// reports a move the table holds proven (the piece is then about to be),
-// and no moves with it.
-func (c *campaign) tries(p *board.Position) (open []try, proven bool) {
+// not hold disproven, with their numbers, leaving out those that repeat
+// a position of hist (p's history: the search counts them lost on the
+// path, and never stores them); proven reports a move the table holds
+// proven (the piece is then about to be), and no moves with it.
+func (c *campaign) tries(p *board.Position, hist []uint64) (open []try, proven bool) {
 	for _, m := range p.LegalMoves() {
 		q := *p
-		if !q.Play(m) {
+		if !q.Play(m) || slices.Contains(hist, q.Key()) {
 			continue
 		}
 		pn, dn, ok := c.s.Numbers(&q, c.cfg.Winner)
@@ -671,7 +672,7 @@ func (c *campaign) askRival(ctx context.Context, pc *Piece, pos board.Position, 
 	if pos.Side() != c.cfg.Winner || c.cfg.CutPlies < 0 || len(pc.Moves) >= c.cfg.CutPlies {
 		return false, dfpn.Bounds{}, nil
 	}
-	m, ok := c.rival(&pos)
+	m, ok := c.rival(&pos, hist)
 	if !ok {
 		return false, dfpn.Bounds{}, nil
 	}
@@ -729,8 +730,8 @@ func (c *campaign) ask(ctx context.Context, pos board.Position, hist []uint64, l
 // the way of a cut on the best try (clearBest), when asking it is worth a
 // step (pickRival). false when there is none, or when a move is proven
 // (the piece is then about to be).
-func (c *campaign) rival(p *board.Position) (board.Move, bool) {
-	open, proven := c.tries(p)
+func (c *campaign) rival(p *board.Position, hist []uint64) (board.Move, bool) {
+	open, proven := c.tries(p, hist)
 	if proven {
 		return board.NoMove, false
 	}

@@ -71,7 +71,7 @@ func openMoves(t *testing.T, c *campaign, p board.Position) map[board.Move][2]ui
 func TestRival(t *testing.T) {
 	c := afterB1(t, 100_000)
 	root := c.root
-	if m, ok := c.clearBest(&root); ok {
+	if m, ok := c.clearBest(&root, c.game.History()); ok {
 		t.Fatalf("%s is clearly best already: the test needs a position where no move is", m)
 	}
 	open := openMoves(t, c, root)
@@ -91,7 +91,7 @@ func TestRival(t *testing.T) {
 			want = m
 		}
 	}
-	got, ok := c.rival(&root)
+	got, ok := c.rival(&root, c.game.History())
 	if !ok || got != want {
 		t.Fatalf("rival %s (%v), want %s of the open moves %v", got, ok, want, open)
 	}
@@ -104,7 +104,7 @@ func TestRival(t *testing.T) {
 	if pn, dn, _ := c.s.Numbers(&q, board.North); dn != 0 {
 		t.Fatalf("the rival %s after its ask: pn %d dn %d, want it disproven", want, pn, dn)
 	}
-	if m, ok := c.clearBest(&root); !ok || m == want {
+	if m, ok := c.clearBest(&root, c.game.History()); !ok || m == want {
 		t.Fatalf("after the rival's disproof: clear best %s (%v), open %v", m, ok, openMoves(t, c, root))
 	}
 
@@ -299,5 +299,25 @@ func TestRivalAskLeftKept(t *testing.T) {
 	}
 	if tr := back.track[name]; tr != nil && tr.ask != 0 {
 		t.Errorf("after the resumed ask: %d nodes left", tr.ask)
+	}
+}
+
+// TestTriesLeaveRepeats: a winner's move that repeats a position of the
+// history is not among the tries (the search counts it lost on the path
+// and never stores it, so it would stay "never searched" for good).
+func TestTriesLeaveRepeats(t *testing.T) {
+	c := afterB1(t, 1000)
+	root := c.root
+	open, _ := c.tries(&root, c.game.History())
+	if len(open) < 2 {
+		t.Fatalf("open moves %v: the test needs two or more", open)
+	}
+	m := open[0].m
+	q := root
+	q.Play(m)
+	hist := append(slices.Clone(c.game.History()), q.Key())
+	again, _ := c.tries(&root, hist)
+	if len(again) != len(open)-1 || slices.ContainsFunc(again, func(t try) bool { return t.m == m }) {
+		t.Errorf("with %s's position in the history: tries %v, want %v without it", m, again, open)
 	}
 }
