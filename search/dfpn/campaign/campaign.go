@@ -596,6 +596,7 @@ func (c *campaign) cut(i int) bool {
 	}
 	c.glue = append(c.glue, glue...)
 	c.pieces = slices.Replace(c.pieces, i, i+1, kids...)
+	delete(c.track, pc.Name()) // brought back by a drop, it starts afresh, as after a restart
 	return true
 }
 

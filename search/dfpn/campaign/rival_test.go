@@ -144,6 +144,9 @@ func TestStuckAsksRival(t *testing.T) {
 		if len(asked) == n {
 			t.Fatalf("round %d: cut on %s with no rival asked in the round (asked: %v)", round, c.glue[0].Move, asked)
 		}
+		if tr := c.track["root"]; tr != nil {
+			t.Fatalf("round %d: the cut piece's track %+v is kept", round, tr)
+		}
 		rival := asked[len(asked)-1]
 		if rival == c.glue[0].Move.String() {
 			t.Fatalf("round %d: cut on the rival %s", round, rival)
