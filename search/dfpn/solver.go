@@ -55,6 +55,14 @@ type Config struct {
 	// Threads is the number of threads that search the one table together
 	// (default 1).
 	Threads int
+	// HugePages asks the system for huge pages for the table (Linux's
+	// transparent huge pages; elsewhere it does nothing). A probe of a
+	// large table is then cheaper, and a long search that fills it
+	// faster (measured: 8% more nodes a second on 8 GiB); but each page
+	// touched is 2 MiB zeroed, so a short search of a large table is
+	// slower and holds the whole table in memory (journal
+	// 2026-12-07-dfpn-huge-pages-for-campaigns). Proof campaigns set it.
+	HugePages bool
 }
 
 // Progress is a report on a running proof.
@@ -154,7 +162,7 @@ func New(cfg Config) (*Solver, error) {
 	if every <= 0 {
 		every = 2 * time.Second
 	}
-	s := &Solver{tt: newTable(cfg.HashMiB), every: every, maxNodes: cfg.MaxNodes}
+	s := &Solver{tt: newTable(cfg.HashMiB, cfg.HugePages), every: every, maxNodes: cfg.MaxNodes}
 	s.main = newWorker(s, false)
 	for range max(cfg.Threads, 1) - 1 {
 		s.helpers = append(s.helpers, newWorker(s, true))

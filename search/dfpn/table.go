@@ -66,10 +66,14 @@ type table struct {
 
 // newTable makes a table of at most mib MiB, as many buckets as fit (not
 // only a power of two: a campaign's table may take most of a memory
-// budget of 12 GiB, not 8).
-func newTable(mib int) *table {
+// budget of 12 GiB, not 8), its memory advised for huge pages if huge.
+func newTable(mib int, huge bool) *table {
 	n := max(uint64(mib)<<20/(entryBytes*bucketWays), 1)
-	return &table{e: make([]entry, n*bucketWays), buckets: n}
+	t := &table{e: make([]entry, n*bucketWays), buckets: n}
+	if huge {
+		adviseHuge(t.e)
+	}
+	return t
 }
 
 // bucket returns key's bucket number: the high word of the product of

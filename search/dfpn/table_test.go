@@ -1,6 +1,9 @@
 package dfpn
 
-import "testing"
+import (
+	"context"
+	"testing"
+)
 
 // bucketKeys returns n keys of one bucket of t: the keys below 2^64
 // divided by its buckets fall in the first.
@@ -36,7 +39,7 @@ func TestReplacement(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			tt := newTable(1)
+			tt := newTable(1, false)
 			keys := bucketKeys(tt, 5)
 			for i, r := range c.results {
 				tt.store(keys[i], r, c.works[i])
@@ -62,7 +65,7 @@ func TestReplacement(t *testing.T) {
 // its repetition mark; a node already in the table keeps its entry and is
 // marked busy whatever the numbers.
 func TestEnterFinal(t *testing.T) {
-	tt := newTable(1)
+	tt := newTable(1, false)
 	keys := bucketKeys(tt, 4)
 	tt.enter(keys[0], result{pn: 3, dn: 4, rep: noRep})
 	if e, ok := tt.find(keys[0]); !ok || e.pn != 3 || e.dn != 4 || e.busy != 1 {
@@ -80,5 +83,24 @@ func TestEnterFinal(t *testing.T) {
 	tt.enter(keys[3], result{pn: 0, dn: inf})
 	if e, ok := tt.find(keys[3]); !ok || e.pn != 0 || e.dist != 5 || e.clock != 7 || e.busy != 1 {
 		t.Errorf("a stored proof entered again: %+v, %v; want its distance 5 and clock 7 kept, one thread", e, ok)
+	}
+}
+
+// TestHugePagesSame: a table advised for huge pages holds what any other
+// does: the same proof, node for node.
+func TestHugePagesSame(t *testing.T) {
+	p := hardPosition(t)
+	var got [2]Result
+	for i, huge := range []bool{false, true} {
+		s, err := New(Config{HashMiB: 16, HugePages: huge})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[i], err = s.Solve(context.Background(), p, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got[0].Outcome != Loss || got[1].Outcome != got[0].Outcome || got[1].Nodes != got[0].Nodes || got[1].Plies != got[0].Plies {
+		t.Errorf("small pages %+v, huge pages %+v: want the same loss", got[0], got[1])
 	}
 }

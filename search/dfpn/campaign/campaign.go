@@ -270,7 +270,9 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 	if err := c.loadState(); err != nil {
 		return Result{}, err
 	}
-	s, err := dfpn.New(cfg.Solver)
+	sc := cfg.Solver
+	sc.HugePages = true // a campaign fills its table
+	s, err := dfpn.New(sc)
 	if err != nil {
 		return Result{}, err
 	}

@@ -1,0 +1,6 @@
+//go:build !linux
+
+package dfpn
+
+// adviseHuge does nothing outside Linux (Config.HugePages).
+func adviseHuge([]entry) {}
