@@ -6,9 +6,12 @@ import (
 )
 
 // adviseHuge asks Linux for transparent huge pages on the table's memory
-// (Config.HugePages), before its first write, which is when the advice
-// takes effect on memory from the Go heap. It is advice: a kernel without
-// them, or with them off, leaves the table on small pages.
+// (Config.HugePages). The advice takes effect on the pages not yet
+// touched: all of them when the table is the process's first large
+// allocation (fresh memory from the system, as in a campaign); memory
+// the Go heap reuses is already on small pages, which the kernel may
+// merge later. It is advice: a kernel without huge pages, or with them
+// off, leaves the table on small pages.
 func adviseHuge(e []entry) {
 	if len(e) == 0 {
 		return

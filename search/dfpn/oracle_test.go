@@ -96,7 +96,8 @@ func TestBestTry(t *testing.T) {
 // TestStoppedRoot checks that a search stopped by its node budget leaves
 // the root's numbers in the table as it returned them, with one thread
 // and with two: a later question about the root (Numbers) reads what the
-// search found, not what the table held before it or nothing.
+// search found, not what the table held before it or nothing; and that a
+// search on to the root's disproof leaves the disproof.
 func TestStoppedRoot(t *testing.T) {
 	p := hardPosition(t)
 	for _, threads := range []int{1, 2} {
@@ -111,6 +112,15 @@ func TestStoppedRoot(t *testing.T) {
 		pn, dn, ok := s.Numbers(&p, p.Side())
 		if !ok || pn != b.PN || dn != b.DN {
 			t.Errorf("%d threads: the table holds pn %d dn %d (%v); the search returned pn %d dn %d", threads, pn, dn, ok, b.PN, b.DN)
+		}
+		// Searched on to the root's disproof (by either thread when there
+		// are two): the table holds the disproof the search returned.
+		b, _, err = s.ProveWithin(context.Background(), p, nil, p.Side(), 0, nil)
+		if err != nil || b.DN != 0 {
+			t.Fatalf("%d threads: %+v, %v; want the root disproven", threads, b, err)
+		}
+		if pn, dn, ok := s.Numbers(&p, p.Side()); !ok || dn != 0 {
+			t.Errorf("%d threads: the disproven root is held at pn %d dn %d (%v)", threads, pn, dn, ok)
 		}
 	}
 }

@@ -58,7 +58,7 @@ type Config struct {
 	// HugePages asks the system for huge pages for the table (Linux's
 	// transparent huge pages; elsewhere it does nothing). A probe of a
 	// large table is then cheaper, and a long search that fills it
-	// faster (measured: 8% more nodes a second on 8 GiB); but each page
+	// faster (measured: 5 to 8% more nodes a second on 8 GiB); but each page
 	// touched is 2 MiB zeroed, so a short search of a large table is
 	// slower and holds the whole table in memory (journal
 	// 2026-12-07-dfpn-huge-pages-for-campaigns). Proof campaigns set it.
@@ -250,7 +250,13 @@ func (s *Solver) Prove(ctx context.Context, root board.Position, history []uint6
 	s.helping.Wait()
 	s.mu.Lock()
 	if r.pn != 0 && r.dn != 0 && s.done {
+		// A helper settled the root. The main thread, stopped, stored its
+		// own numbers over the helper's entry (mid keeps a stopped root's
+		// numbers), which may still be open where it refuses a child's
+		// result the helper used (a disproof resting on a repetition):
+		// the settled result goes back in.
 		r = s.found
+		s.tt.store(root.Key()^s.salt, r, s.count.Load())
 	}
 	s.mu.Unlock()
 	s.searched = s.count.Load()

@@ -443,7 +443,8 @@ func (c *campaign) split() {
 // provePiece works on piece i for one step: a brief try of budget nodes,
 // or with budget 0 a full step (Config.Step doubled Piece.Grow times, or,
 // when an earlier run began the piece's step and did not end it, what
-// that step had left),
+// that step had left; when an earlier run began a rival's ask and did
+// not end it, no step: the turn goes on with that ask, rivalsOrGrow),
 // after which a piece stuck once (its proof number did not fall since its
 // last step) has the position it waits on asked on its own, and one stuck
 // again is cut; where it cannot be, at the winner's turn its rivals are
