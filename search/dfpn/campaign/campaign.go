@@ -36,6 +36,9 @@
 //     first, whatever its numbers): a rival disproven leaves the best try
 //     clear when two moves were open, and with more the next rival is
 //     asked; a rival proven proves the piece at its next step. A piece
+//     whose step has doubled twice and that still cannot be cut is cut
+//     on its best try (the known open move with the smallest proof
+//     number), clear or not. A piece
 //     stuck again that cannot be cut has its step doubled (up to MaxGrow
 //     times) and the table collected before it, with no stuck line
 //     asked on its own: katro-4x6's stuck pieces fell, by hand, to one
@@ -504,7 +507,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 	if stuck {
 		tr.stuck++
 		switch {
-		case tr.stuck >= 2 && c.cut(i):
+		case tr.stuck >= 2 && c.cut(i, false):
 			return true, c.save()
 		case tr.stuck >= 2:
 			return c.rivalsOrGrow(ctx, i, pos, hist)
@@ -519,8 +522,9 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 
 // rivalsOrGrow ends the turn of piece i (at pos, whose history is hist)
 // stuck again and not cut: its rivals are asked (askRivals) and the cut
-// tried again; if it still cannot be cut, the table is collected and the
-// piece's step doubled.
+// tried again; if it still cannot be cut, a piece whose step has doubled
+// lateCutGrow times is cut on its best try, and any other has the table
+// collected and its step doubled.
 func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, hist []uint64) (changed bool, err error) {
 	cut, err := c.askRivals(ctx, i, pos, hist)
 	if err != nil {
@@ -530,9 +534,34 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 		return true, c.save()
 	}
 	pc := &c.pieces[i]
+	if pc.Grow >= lateCutGrow && c.cut(i, true) {
+		return true, c.save()
+	}
 	pc.Grow = min(pc.Grow+1, MaxGrow)
 	c.collect()
 	return false, c.saveIfDue()
+}
+
+// lateCutGrow is how many times a piece's step must have doubled for the
+// piece, stuck again at the winner's turn with no move clearly best and
+// no rival disproven, to be cut on its best try: after a step of four
+// Config.Step the best try rests on hundreds of millions of nodes, and a
+// wrong one is dropped when a piece below it is disproven (step 5). In
+// katro-4x6's runs from nothing, e1 c4 a1 and f1 stood still through
+// steps of 400 and 800 million nodes with the moves the proof by hand
+// kept (f4 and d4) as their best tries.
+const lateCutGrow = 2
+
+// bestTry returns the winner's known open move at p, its turn, with the
+// smallest proof number (tries); false when there is none, or when a move
+// is proven.
+func (c *campaign) bestTry(p *board.Position, hist []uint64) (board.Move, bool) {
+	open, proven := c.tries(p, hist)
+	open = slices.DeleteFunc(open, func(t try) bool { return !t.known })
+	if proven || len(open) == 0 {
+		return board.NoMove, false
+	}
+	return slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) }).m, true
 }
 
 // saveIfDue saves when Config.SaveEvery has passed since the last save.
@@ -569,8 +598,10 @@ func (c *campaign) trackOf(name string) *pieceTrack {
 
 // cut replaces piece i by the pieces below it (step 4 of the package's
 // strategy) and reports whether it could: not deeper than CutPlies, and
-// not where no move is left to cut at.
-func (c *campaign) cut(i int) bool {
+// not where no move is left to cut at. At the winner's turn the glue is
+// its clearly best move, or with onBest its best try (the known open
+// move with the smallest proof number) when none is clearly best.
+func (c *campaign) cut(i int, onBest bool) bool {
 	pc := c.pieces[i]
 	if c.cfg.CutPlies < 0 || len(pc.Moves) >= c.cfg.CutPlies {
 		return false
@@ -584,6 +615,9 @@ func (c *campaign) cut(i int) bool {
 	var glue []Glue
 	if pos.Side() == c.cfg.Winner {
 		m, ok := c.clearBest(&pos, c.history(g))
+		if !ok && onBest {
+			m, ok = c.bestTry(&pos, c.history(g))
+		}
 		if !ok || !pos.Play(m) {
 			return false
 		}
@@ -705,7 +739,7 @@ func (c *campaign) askRivals(ctx context.Context, i int, pos board.Position, his
 		switch {
 		case err != nil || !asked:
 			return false, err
-		case c.cut(i):
+		case c.cut(i, false):
 			return true, nil
 		case b.DN != 0:
 			return false, nil // proven, or still open after its step

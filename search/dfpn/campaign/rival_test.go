@@ -1,6 +1,7 @@
 package campaign
 
 import (
+	"cmp"
 	"context"
 	"slices"
 	"testing"
@@ -322,5 +323,45 @@ func TestTriesLeaveRepeats(t *testing.T) {
 	again, _ := c.tries(&root, hist)
 	if len(again) != len(open)-1 || slices.ContainsFunc(again, func(t try) bool { return t.m == m }) {
 		t.Errorf("with %s's position in the history: tries %v, want %v without it", m, again, open)
+	}
+}
+
+// TestLateCut: a piece stuck again at the winner's turn with no move
+// clearly best and no rival disproven is cut on its best try once its
+// step has doubled lateCutGrow times, and not before (its step doubles
+// instead). katro-4x6 after f1, searched for 300,000 nodes, has four of
+// North's moves open with close proof numbers; steps of 1,000 nodes
+// settle none of them.
+func TestLateCut(t *testing.T) {
+	for _, grow := range []int{lateCutGrow - 1, lateCutGrow} {
+		c := searched(t, "f1", dfpn.Config{HashMiB: 64}, 1000, 300_000)
+		c.pieces[0].Grow = grow
+		tr := c.trackOf(c.pieces[0].Name())
+		tr.stuck, tr.last = 1, 1 // stuck once: the next step is stuck again
+		changed, err := c.provePiece(context.Background(), 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if grow < lateCutGrow {
+			if changed || len(c.glue) != 0 || c.pieces[0].Grow != grow+1 {
+				t.Errorf("grown %d times: changed %v, glue %v, grow %d; want the step doubled, no cut", grow, changed, c.glue, c.pieces[0].Grow)
+			}
+			continue
+		}
+		if !changed || len(c.glue) != 1 || len(c.glue[0].Moves) != 0 {
+			t.Fatalf("grown %d times: changed %v, glue %v; want a cut at the root", grow, changed, c.glue)
+		}
+		root := c.root
+		open, _ := c.tries(&root, c.game.History())
+		if len(open) < 2 {
+			t.Fatalf("open moves %v: the test needs two or more", open)
+		}
+		best := slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
+		if c.glue[0].Move != best.m {
+			t.Errorf("cut on %s, want the best try %s of %v", c.glue[0].Move, best.m, open)
+		}
+		if len(c.pieces) < 2 || !isPrefix([]board.Move{best.m}, c.pieces[0].Moves) {
+			t.Errorf("pieces %v: want the replies to %s", c.pieces, best.m)
+		}
 	}
 }
