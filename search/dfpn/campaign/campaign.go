@@ -452,7 +452,9 @@ func (c *campaign) split() {
 // last step) has the position it waits on asked on its own, and one stuck
 // again is cut; where it cannot be, at the winner's turn its rivals are
 // asked first (askRivals) and the cut tried again, and if it still cannot
-// be cut, the table is collected and the step doubled. changed
+// be cut, it is cut on its best try once its step has doubled
+// lateCutGrow times, else the table is collected and the step doubled
+// (rivalsOrGrow). changed
 // reports that the list of pieces changed other than by the piece's proof
 // (a cut, or a glue move dropped).
 func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (changed bool, err error) {
@@ -544,9 +546,12 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 
 // lateCutGrow is how many times a piece's step must have doubled for the
 // piece, stuck again at the winner's turn with no move clearly best and
-// no rival disproven, to be cut on its best try: after a step of four
-// Config.Step the best try rests on hundreds of millions of nodes, and a
-// wrong one is dropped when a piece below it is disproven (step 5). In
+// left uncut by its rivals' asks, to be cut on its best try: after a step
+// of four Config.Step (400 million nodes at the default step; the rule
+// counts doublings, so with small steps it comes after few nodes) the
+// best try rests on hundreds of millions of nodes, and a wrong one is
+// dropped when a piece below it is disproven (step 5), the piece coming
+// back with its step no longer doubled. In
 // katro-4x6's runs from nothing, e1 c4 a1 and f1 stood still through
 // steps of 400 and 800 million nodes with the moves the proof by hand
 // kept (f4 and d4) as their best tries.

@@ -327,7 +327,7 @@ func TestTriesLeaveRepeats(t *testing.T) {
 }
 
 // TestLateCut: a piece stuck again at the winner's turn with no move
-// clearly best and no rival disproven is cut on its best try once its
+// clearly best, left uncut by its rivals' asks, is cut on its best try once its
 // step has doubled lateCutGrow times, and not before (its step doubles
 // instead). katro-4x6 after f1, searched for 300,000 nodes, has four of
 // North's moves open with close proof numbers; steps of 1,000 nodes
@@ -355,6 +355,9 @@ func TestLateCut(t *testing.T) {
 		open, _ := c.tries(&root, c.game.History())
 		if len(open) < 2 {
 			t.Fatalf("open moves %v: the test needs two or more", open)
+		}
+		if m, ok := c.clearBest(&root, c.game.History()); ok {
+			t.Fatalf("%s is clearly best: the cut was not a late one", m)
 		}
 		best := slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
 		if c.glue[0].Move != best.m {
