@@ -30,8 +30,7 @@ func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
 	r, s := openGame(tb, board.NameKatro4x4, "south=human&north=human&animate=off&moves="+url.QueryEscape(moves))
 	var files []string
 	for _, c := range []struct{ button, ext string }{{"#export-jsonl", ".jsonl"}, {"#export-pgn", ".pgn"}} {
-		tb.click(c.button)
-		f := waitDownload(t, dir, c.ext)
+		f := saveRecord(tb, dir, c.button, c.ext)
 		files = append(files, f)
 		data, err := os.ReadFile(f)
 		if err != nil {
@@ -80,6 +79,17 @@ func allowDownloads(tb *tab) string {
 // downloadWait bounds the wait for a download: generous, since a loaded
 // machine once took more than 10 s to write a match's record.
 const downloadWait = 60 * time.Second
+
+// saveRecord clicks button (a Save button of the page) once it stays
+// where it is, and returns the file it downloads, ending in ext, in dir
+// (allowDownloads). A click made while the board refits after a change
+// below it (the end card appearing, say) lands where the button was, not
+// on it.
+func saveRecord(tb *tab, dir, button, ext string) string {
+	tb.t.Helper()
+	tb.clickSteady(button)
+	return waitDownload(tb.t, dir, ext)
+}
 
 // waitDownload waits for a finished download ending in ext.
 func waitDownload(t *testing.T, dir, ext string) string {

@@ -177,8 +177,7 @@ func testPauseAfterReview(t *testing.T, browser context.Context, srv *guiServer)
 		t.Errorf("the engine did not answer after the review: %s", tb.state().summary())
 	}
 	// An opened record is paused, and the status line says so.
-	tb.click("#export-jsonl")
-	saved := waitDownload(t, dir, ".jsonl")
+	saved := saveRecord(tb, dir, "#export-jsonl", ".jsonl")
 	tb.do("open the record", chromedp.SetUploadFiles(chromedp.CSS("#import-file"), []string{saved}))
 	c = waitControls(tb, "the record, paused", func(c controls) bool { return c.PausePressed == "true" })
 	if !strings.Contains(c.Status, "your move") || !strings.Contains(c.Status, "sower paused: press Resume") || c.PauseText != "Resume" {
@@ -368,8 +367,7 @@ func testSideLinesPage(t *testing.T, browser context.Context, srv *guiServer) {
 	if s := tb.state(); len(s.Plies) != 4 {
 		t.Errorf("after the side line the game has %d plies, want 4", len(s.Plies))
 	}
-	tb.click("#export-jsonl")
-	data, err := os.ReadFile(waitDownload(t, dir, ".jsonl"))
+	data, err := os.ReadFile(saveRecord(tb, dir, "#export-jsonl", ".jsonl"))
 	if err != nil || !strings.Contains(string(data), `"lines":[["`+alt+`","`+next+`"],["`+alt+`","`+other+`"]]`) {
 		t.Errorf("the record's side line (%v):\n%s", err, data)
 	}

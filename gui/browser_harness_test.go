@@ -60,16 +60,25 @@ func newBrowser(t *testing.T) context.Context {
 		chromedp.Flag("disable-background-timer-throttling", true),
 		chromedp.Flag("disable-renderer-backgrounding", true),
 		chromedp.Flag("force-color-profile", "srgb"),
-		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 900),
 	}
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); acancel() })
-	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("starting %s: %v", exe, err)
+	// A launch can fail for reasons of the machine, not of the page (seen
+	// once in some hundreds: the browser gone before it printed its
+	// address): it is tried three times, each failure logged.
+	var err error
+	for try := 1; try <= 3; try++ {
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), append(opts, chromedp.UserDataDir(t.TempDir()))...)
+		ctx, cancel := chromedp.NewContext(actx)
+		if err = chromedp.Do(ctx); err == nil {
+			t.Cleanup(func() { cancel(); acancel() })
+			return ctx
+		}
+		cancel()
+		acancel()
+		t.Logf("starting %s, try %d: %v", exe, try, err)
 	}
-	return ctx
+	t.Fatalf("starting %s: %v", exe, err)
+	return nil
 }
 
 // artifacts returns the directory for screenshots: $SOWER_ARTIFACTS when

@@ -190,8 +190,7 @@ func TestBrowserReview(t *testing.T) {
 	tb.waitFor("ply 10", 10*time.Second, func(s pageState) bool { return s.Fen == opened.Fen })
 
 	// The saved record carries the review, and opens with it.
-	tb.click("#export-jsonl")
-	saved := waitDownload(t, dir, ".jsonl")
+	saved := saveRecord(tb, dir, "#export-jsonl", ".jsonl")
 	data, err := os.ReadFile(saved)
 	if err != nil {
 		t.Fatal(err)
