@@ -566,7 +566,7 @@ func (c *campaign) bestTry(p *board.Position, hist []uint64) (board.Move, bool) 
 	if proven || len(open) == 0 {
 		return board.NoMove, false
 	}
-	return slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) }).m, true
+	return bestOf(open).m, true
 }
 
 // saveIfDue saves when Config.SaveEvery has passed since the last save.
@@ -661,11 +661,13 @@ func (c *campaign) clearBest(p *board.Position, hist []uint64) (board.Move, bool
 	if slices.ContainsFunc(open, func(t try) bool { return !t.known }) {
 		return board.NoMove, false // never searched: nothing says another is better
 	}
-	slices.SortStableFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
-	if uint64(open[0].pn)*clearRatio <= uint64(open[1].pn) {
-		return open[0].m, true
+	best := bestOf(open)
+	for _, t := range open {
+		if t.m != best.m && uint64(best.pn)*clearRatio > uint64(t.pn) {
+			return board.NoMove, false
+		}
 	}
-	return board.NoMove, false
+	return best.m, true
 }
 
 // try is one of the winner's moves at a position of its turn, with the
@@ -674,6 +676,12 @@ type try struct {
 	m      board.Move
 	pn, dn uint32
 	known  bool // the table holds the position (else pn is Infinity and dn 0)
+}
+
+// bestOf returns the best try of open, not empty: the move with the
+// smallest proof number, the first of equals.
+func bestOf(open []try) try {
+	return slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
 }
 
 // tries returns the winner's moves at p, its turn, that the table does
@@ -790,7 +798,7 @@ func pickRival(open []try) (board.Move, bool) {
 	if len(open) < 2 {
 		return board.NoMove, false
 	}
-	best := slices.MinFunc(open, func(a, b try) int { return cmp.Compare(a.pn, b.pn) })
+	best := bestOf(open)
 	others := slices.DeleteFunc(slices.Clone(open), func(t try) bool { return t.m == best.m })
 	r := slices.MinFunc(others, func(a, b try) int { return cmp.Compare(a.dn, b.dn) })
 	if r.known && uint64(r.dn)*rivalRatio > uint64(best.pn) {
