@@ -232,7 +232,7 @@ func (w *worker) usable(e *entry, clock int) (result, bool) {
 	return r, true
 }
 
-// combine computes the node's numbers from its children'w.
+// combine computes the node's numbers from its children's.
 func (w *worker) combine(f *frame, attack bool, clock, ply int) result {
 	if attack {
 		return w.orNode(f, clock, ply)
