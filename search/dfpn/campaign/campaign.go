@@ -524,9 +524,9 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 
 // rivalsOrGrow ends the turn of piece i (at pos, whose history is hist)
 // stuck again and not cut: its rivals are asked (askRivals) and the cut
-// tried again; if it still cannot be cut, a piece whose step has doubled
-// lateCutGrow times is cut on its best try, and any other has the table
-// collected and its step doubled.
+// tried again; if it still cannot be cut and no move is proven, a piece
+// whose step has doubled lateCutGrow times is cut on its best try, and
+// any other has the table collected and its step doubled.
 func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, hist []uint64) (changed bool, err error) {
 	cut, err := c.askRivals(ctx, i, pos, hist)
 	if err != nil {
@@ -534,6 +534,11 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 	}
 	if cut {
 		return true, c.save()
+	}
+	if _, proven := c.tries(&pos, hist); proven {
+		// A rival proven: the piece's next step proves it, at any step,
+		// with nothing collected.
+		return false, c.saveIfDue()
 	}
 	pc := &c.pieces[i]
 	if pc.Grow >= lateCutGrow && c.cut(i, true) {

@@ -3,6 +3,8 @@ package campaign
 import (
 	"cmp"
 	"context"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -35,6 +37,9 @@ func searched(t *testing.T, line string, sc dfpn.Config, step, pre uint64) *camp
 		t.Fatal(err)
 	}
 	cfg := Config{Dir: t.TempDir(), Winner: board.North, Step: step, SaveEvery: time.Hour, CutPlies: DefaultCutPlies}
+	if err := os.MkdirAll(filepath.Join(cfg.Dir, "pieces"), 0o755); err != nil { // as Run makes it
+		t.Fatal(err)
+	}
 	c := &campaign{cfg: cfg, game: g, root: g.Position(), s: s, start: time.Now(), saved: time.Now()}
 	if err := c.loadState(); err != nil {
 		t.Fatal(err)
@@ -365,6 +370,51 @@ func TestLateCut(t *testing.T) {
 		}
 		if len(c.pieces) < 2 || !isPrefix([]board.Move{best.m}, c.pieces[0].Moves) {
 			t.Errorf("pieces %v: want the replies to %s", c.pieces, best.m)
+		}
+	}
+}
+
+// TestProvenRivalNoGrow: where a move of the winner at a stuck piece is
+// proven (as an asked rival may be), the turn ends with the piece as it
+// was: no cut, no step doubled, no table collected, and the piece's next
+// step proves it. katro-4x6 after e1 c4 a1 f4 a1 (North to move, a
+// position df-pn proves for North in about 36,000 nodes): one of North's
+// moves is asked and proven first, as a root of its own.
+func TestProvenRivalNoGrow(t *testing.T) {
+	for _, grow := range []int{0, lateCutGrow} {
+		c := searched(t, "e1 c4 a1 f4 a1", dfpn.Config{HashMiB: 16}, 1000, 1)
+		c.pieces[0].Grow = grow
+		g, err := c.after(c.pieces[0].Moves)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root, hist := g.Position(), c.history(g)
+		var won board.Move = board.NoMove
+		for _, m := range root.LegalMoves() {
+			_, b, err := c.ask(context.Background(), root, hist, []board.Move{m}, 500_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if b.PN == 0 {
+				won = m
+				break
+			}
+		}
+		if won == board.NoMove {
+			t.Fatalf("no move of North proven at %s: the test needs another position", root.String())
+		}
+		changed, err := c.rivalsOrGrow(context.Background(), 0, root, hist)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if changed || len(c.glue) != 0 || c.pieces[0].Grow != grow || c.collects != 0 {
+			t.Errorf("grown %d times, %s proven: changed %v, glue %v, grow %d, %d collects; want the piece as it was", grow, won, changed, c.glue, c.pieces[0].Grow, c.collects)
+		}
+		if _, err := c.provePiece(context.Background(), 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if !c.pieces[0].Proven {
+			t.Errorf("grown %d times, %s proven: the next step did not prove the piece", grow, won)
 		}
 	}
 }
