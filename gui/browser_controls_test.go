@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -66,11 +67,31 @@ func testRecords(t *testing.T, browserCtx context.Context, srv *guiServer) {
 }
 
 // allowDownloads lets the tab save files, into a directory it returns.
+// The browser's download events are kept in the tab, for a failure to
+// tell a download that never began from one that failed.
 func allowDownloads(tb *tab) string {
 	dir := tb.t.TempDir()
+	chromedp.ListenBrowser(tb.ctx, func(ev any) {
+		var line string
+		switch ev := ev.(type) {
+		case *browser.EventDownloadWillBegin:
+			line = "begin " + ev.SuggestedFilename
+		case *browser.EventDownloadProgress:
+			if ev.State == browser.DownloadProgressStateInProgress {
+				return
+			}
+			line = fmt.Sprintf("%s after %.0f bytes", ev.State, ev.ReceivedBytes)
+		default:
+			return
+		}
+		tb.mu.Lock()
+		tb.downloads = append(tb.downloads, line)
+		tb.mu.Unlock()
+	})
+	events := true
 	tb.do("allow downloads", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := cdp.Call(ctx, chromedp.FromContext(ctx).Browser, browser.SetDownloadBehavior,
-			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir})
+			browser.SetDownloadBehaviorParams{Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: dir, EventsEnabled: &events})
 		return err
 	}))
 	return dir
@@ -88,12 +109,6 @@ const downloadWait = 60 * time.Second
 func saveRecord(tb *tab, dir, button, ext string) string {
 	tb.t.Helper()
 	tb.clickSteady(button)
-	return waitDownload(tb.t, dir, ext)
-}
-
-// waitDownload waits for a finished download ending in ext.
-func waitDownload(t *testing.T, dir, ext string) string {
-	t.Helper()
 	deadline := time.Now().Add(downloadWait)
 	for time.Now().Before(deadline) {
 		fs, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
@@ -105,7 +120,14 @@ func waitDownload(t *testing.T, dir, ext string) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 	all, _ := filepath.Glob(filepath.Join(dir, "*"))
-	t.Fatalf("no %s download in %v; the directory has %v", ext, downloadWait, all)
+	tb.mu.Lock()
+	events := slices.Clone(tb.downloads)
+	tb.mu.Unlock()
+	message := ""
+	if m := tb.state().Message; m != nil {
+		message = *m
+	}
+	tb.fail("no %s download in %v after %s: the directory has %v; the browser's download events %q; the page says %q", ext, downloadWait, button, all, events, message)
 	return ""
 }
 

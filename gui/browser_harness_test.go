@@ -101,6 +101,8 @@ type tab struct {
 	dir     string // artifacts
 	mu      sync.Mutex
 	console []string // uncaught exceptions of the page
+	// downloads are the browser's download events (allowDownloads).
+	downloads []string
 }
 
 // recorderJS runs in every document before the page's own scripts. It
