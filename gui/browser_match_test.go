@@ -71,8 +71,8 @@ func testTraditionalMatch(t *testing.T, browserCtx context.Context, srv *guiServ
 			t.Errorf("the match is over and Next game is shown")
 		}
 	}
-	// The match's end is announced on the end card, which pushes what is
-	// below it down: the record is saved once the card is there.
+	// The match's end is announced on the end card. The record is saved
+	// once the card is there: the page has then done changing for the end.
 	for deadline := time.Now().Add(20 * time.Second); !eval[bool](tb, `!document.querySelector('#end-card').hidden && !document.querySelector('#end-match').hidden`); time.Sleep(20 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			tb.fail("the match is over and no end card announces it")
