@@ -70,12 +70,16 @@ type Progress struct {
 	Attacker board.Side // the side whose win is being proven
 	Nodes    uint64
 	Time     time.Duration
-	PN, DN   uint32  // the root's proof and disproof numbers
-	Fill     float64 // the share of the table in use
+	// PN and DN are the root's proof and disproof numbers as the search
+	// has them now (each node of the line combined from its children's,
+	// from the deepest up: a node's own copy of a child's numbers changes
+	// only when the child's search returns, which in a long proof may
+	// take hours).
+	PN, DN uint32
+	Fill   float64 // the share of the table in use
 	// Move is the root's move being searched (board.NoMove when none),
-	// MovePN and MoveDN the numbers of the position after it as the
-	// search has them now: the root's numbers change only when that
-	// search returns, which in a long proof may take hours.
+	// MovePN and MoveDN the numbers of the position after it, as PN and
+	// DN are the root's.
 	Move           board.Move
 	MovePN, MoveDN uint32
 	// Line is the main thread's line from the root, its first
@@ -335,23 +339,55 @@ func (s *Solver) progress() {
 	r := w.root
 	f := &w.frames[0]
 	open := r.pn != 0 && r.dn != 0
+	var move result
 	if open && f.n > 0 {
-		r = w.combine(f, s.rootAttack, 0, 0)
+		r, move = w.live(s.rootAttack)
 	}
 	p := Progress{Attacker: s.attacker, Nodes: s.count.Load(), Time: time.Since(s.start), PN: r.pn, DN: r.dn, Fill: s.tt.fill()}
 	if open && f.cur > 0 && len(w.frames) > 1 {
 		p.Line, p.Ply = w.line()
-		// The root's child under search, with its numbers as its own
-		// children have returned them (the root's copy is updated only
-		// when the child's search returns).
-		c := &f.kids[f.cur-1]
-		p.Move, p.MovePN, p.MoveDN = c.move, c.pn, c.dn
-		if g := &w.frames[1]; g.cur > 0 {
-			cr := w.combine(g, c.pos.Side() == s.attacker, int(c.pos.Clock()), 1)
-			p.MovePN, p.MoveDN = cr.pn, cr.dn
-		}
+		p.Move, p.MovePN, p.MoveDN = f.kids[f.cur-1].move, move.pn, move.dn
 	}
 	s.report(p)
+}
+
+// live returns the numbers of the main thread's root, and of the root's
+// child under search, as its search has them now. A node's copy of a
+// child's numbers changes only when the child's search returns, which in
+// a long proof may take hours; so each node of the line, from the
+// deepest up, is combined from its children with the child under search
+// given the numbers just combined for it. Nothing is changed. It is
+// called on the main thread (poll), between two nodes.
+func (w *worker) live(rootAttack bool) (root, move result) {
+	depth := 0
+	for depth < len(w.frames) && w.frames[depth].cur > 0 {
+		depth++
+	}
+	var below result
+	for ply := max(depth-1, 0); ply >= 0; ply-- {
+		f := &w.frames[ply]
+		attack, clock := rootAttack, 0
+		if ply > 0 {
+			pos := &w.frames[ply-1].kids[w.frames[ply-1].cur-1].pos
+			attack, clock = pos.Side() == w.attacker, pos.Clock()
+		}
+		c := &f.kids[max(f.cur-1, 0)]
+		if depth <= 1 {
+			move = c.result // the child is entering its search
+		}
+		if ply < depth-1 {
+			kept := c.result
+			c.pn, c.dn = below.pn, below.dn
+			below = w.combine(f, attack, clock, ply)
+			c.result = kept
+		} else {
+			below = w.combine(f, attack, clock, ply)
+		}
+		if ply == 1 {
+			move = below
+		}
+	}
+	return below, move
 }
 
 // line returns the main thread's line from the root (its first
