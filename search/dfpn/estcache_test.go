@@ -54,6 +54,9 @@ func TestEstimateEntries(t *testing.T) {
 // no-capture limit of 5 (clocks at the limit, where the estimate depends
 // on the clock) and on late katro-4x6 positions under the default rules.
 func TestEstimatesChangeNothing(t *testing.T) {
+	if raceEnabled && testing.Short() {
+		t.Skip("one-thread searches: slow under the race detector, and nothing concurrent")
+	}
 	count := 60
 	if testing.Short() || raceEnabled {
 		count = 15

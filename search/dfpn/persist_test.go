@@ -257,6 +257,9 @@ func FuzzLoad(f *testing.F) {
 // under the race detector, which slows the single-threaded search some
 // tenfold and has nothing to find in it.
 func TestCollectIsSaveWithoutTheFile(t *testing.T) {
+	if raceEnabled && testing.Short() {
+		t.Skip("one-thread searches and a table's collect: slow under the race detector, and nothing concurrent")
+	}
 	v, _ := board.New("katro-4x6")
 	rng := rand.New(rand.NewPCG(7, 8))
 	dropped := 0
