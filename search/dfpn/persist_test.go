@@ -255,7 +255,8 @@ func FuzzLoad(f *testing.F) {
 // --resume), that something was dropped, and that rounds of
 // collect-and-go-on end as the whole search does. Six positions; two
 // under the race detector, which slows the single-threaded search some
-// tenfold and has nothing to find in it.
+// tenfold and has nothing to find in it, and none (skipped) with it under
+// -short.
 func TestCollectIsSaveWithoutTheFile(t *testing.T) {
 	if raceEnabled && testing.Short() {
 		t.Skip("one-thread searches and a table's collect: slow under the race detector, and nothing concurrent")
