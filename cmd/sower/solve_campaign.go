@@ -19,6 +19,7 @@ import (
 // Defaults of a campaign (solve --proof without a table flag).
 const (
 	defaultCampaignHash  = 11 << 10 // MiB, when the machine has it: with the rest of the process, within 12 GiB
+	campaignHeadroom     = 896      // MiB of memory limit above the table (campaignMemoryLimit)
 	campaignProgressEach = 10 * time.Second
 	maxOpenShown         = 4 // open pieces named in a progress line
 )
@@ -62,9 +63,11 @@ func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 		cfg.ChooseWinner = true
 	}
 	cfg.Progress = c.campaignProgress()
+	limit := ""
+	cfg.MemoryLimit, limit = campaignMemoryLimit(o.hash)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	fmt.Fprintf(c.stdout, "solving %s (%s to move) by a proof campaign, table %d MiB, %d threads, work in %s\n", p.String(), p.Side(), o.hash, o.threads, o.work)
+	fmt.Fprintf(c.stdout, "solving %s (%s to move) by a proof campaign, table %d MiB, %d threads, %s, work in %s\n", p.String(), p.Side(), o.hash, o.threads, limit, o.work)
 	res, err := campaign.Run(ctx, game, o.proof, cfg)
 	effort := fmt.Sprintf("%d nodes, %d ms", res.Nodes, res.Elapsed.Milliseconds())
 	switch {
@@ -84,6 +87,20 @@ func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 	fmt.Fprintf(c.stdout, "proof written to %s: %d positions of %s listed, %d of %s reached, longest line %s\n",
 		o.proof, res.Proof.Listed, res.Winner, res.Proof.LoserReached, res.Winner.Other(), plies(res.Proof.Longest))
 	return nil
+}
+
+// campaignMemoryLimit returns a campaign's memory limit for a table of
+// hash MiB (campaign.Config.MemoryLimit: the table and campaignHeadroom
+// MiB, which holds the rest of the process and the writing of a piece of
+// 10 million positions of the winner), or 0 when GOMEMLIMIT sets one, and
+// says which. Without it, the certificates written beside a large table
+// stay in memory until the runtime collects, at twice the table.
+func campaignMemoryLimit(hash int) (int64, string) {
+	if os.Getenv("GOMEMLIMIT") != "" {
+		return 0, "memory limit from GOMEMLIMIT"
+	}
+	limit := int64(hash+campaignHeadroom) << 20
+	return limit, fmt.Sprintf("memory limit %.2f GiB", float64(limit)/(1<<30))
 }
 
 // campaignProgress returns the campaign's progress report: a line on

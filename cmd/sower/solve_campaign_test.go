@@ -56,3 +56,22 @@ func TestCampaignKilled(t *testing.T) {
 		t.Errorf("the work directory is left: %v", err)
 	}
 }
+
+// TestCampaignMemoryLimit: a campaign's memory limit is its table and
+// campaignHeadroom MiB, said in its first line, and none of its own when
+// GOMEMLIMIT sets one.
+func TestCampaignMemoryLimit(t *testing.T) {
+	t.Setenv("GOMEMLIMIT", "")
+	if got, say := campaignMemoryLimit(11 << 10); got != (11<<10+campaignHeadroom)<<20 || say != "memory limit 11.88 GiB" {
+		t.Errorf("11 GiB table: limit %d, %q", got, say)
+	}
+	proof := filepath.Join(t.TempDir(), "k44.proof")
+	stdout, stderr, st := runCLI("solve", "--game", "katro-4x4", "--hash", "16", "--proof", proof)
+	if st != exitOK || !strings.Contains(stdout, " threads, memory limit 0.89 GiB, work in ") {
+		t.Errorf("solve: status %d\nstdout %s\nstderr %s", st, stdout, stderr)
+	}
+	t.Setenv("GOMEMLIMIT", "20GiB")
+	if got, say := campaignMemoryLimit(11 << 10); got != 0 || say != "memory limit from GOMEMLIMIT" {
+		t.Errorf("with GOMEMLIMIT: limit %d, %q", got, say)
+	}
+}

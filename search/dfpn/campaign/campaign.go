@@ -79,6 +79,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sower-engine/sower/board"
@@ -122,6 +123,14 @@ type Config struct {
 	// Progress, if set, receives reports: at every step, and as the
 	// solver reports (Solver.Every).
 	Progress func(Report)
+	// MemoryLimit, if positive, is the Go runtime's soft memory limit
+	// (runtime/debug.SetMemoryLimit) while the table is in memory; the
+	// limit before is put back when the table is let go, before the join.
+	// The search allocates nothing, so without a limit the runtime lets
+	// the heap grow to twice the live table before it collects: the
+	// memory a piece's certificate is written with would stay taken
+	// until then, piece after piece.
+	MemoryLimit int64
 }
 
 // Piece is one part of the root's proof: the position after Moves.
@@ -245,6 +254,7 @@ type campaign struct {
 	saveTook time.Duration          // how long the last save took
 	track    map[string]*pieceTrack // by piece name
 	collects int                    // the table's collects in this run
+	unlimit  func()                 // puts back the memory limit before Config.MemoryLimit (nil: none set)
 }
 
 // Run proves cfg.Winner's win from game's position and writes its
@@ -280,6 +290,11 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 		return Result{}, err
 	}
 	c.s = s
+	if cfg.MemoryLimit > 0 {
+		before := debug.SetMemoryLimit(cfg.MemoryLimit)
+		c.unlimit = sync.OnceFunc(func() { debug.SetMemoryLimit(before) })
+		defer c.unlimit()
+	}
 	if !c.allProven() { // else only the join is left, which needs no table
 		if err := c.loadTable(); err != nil {
 			return Result{}, err
@@ -311,6 +326,9 @@ func Run(ctx context.Context, game *board.Game, proof string, cfg Config) (Resul
 	// 16 GiB table and the join of katro-4x6's proof after e1 did not fit
 	// in 24 GB together).
 	c.s = nil
+	if c.unlimit != nil {
+		c.unlimit()
+	}
 	debug.FreeOSMemory()
 	if res.Proof, err = c.join(ctx, proof); err != nil {
 		return res, err
