@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/nats-io/nats.go/jetstream"
@@ -24,6 +25,34 @@ type prover struct {
 	proofRun   string        // the run the solver's table belongs to
 	proofHash  int           // its size in MiB
 	proofEvery time.Duration // how often its searches report
+}
+
+// solverFor makes the slot's solver the one of run, with a table of hash
+// MiB whose searches report every every: the same solver for the run it
+// searched last; for another run of the same settings, that solver with
+// its table emptied, as a new one's would be; else a new solver, made
+// after the old one's table has been given back to the system. (Dropped
+// and not collected at once, the old table would stay in memory beside
+// the new one: twice the memory asked for, measured as 7.6 and 8.3 GiB
+// for two workers of 4 GiB tables.)
+func (s *prover) solverFor(run string, hash int, every time.Duration) error {
+	switch {
+	case s.solver != nil && s.proofRun == run && s.proofHash == hash && s.proofEvery == every:
+		return nil
+	case s.solver != nil && s.proofHash == hash && s.proofEvery == every:
+		s.solver.Clear()
+		s.proofRun = run
+		return nil
+	case s.solver != nil:
+		s.solver = nil
+		debug.FreeOSMemory()
+	}
+	solver, err := dfpn.New(dfpn.Config{HashMiB: hash, Every: every})
+	if err != nil {
+		return err
+	}
+	s.solver, s.proofRun, s.proofHash, s.proofEvery = solver, run, hash, every
+	return nil
 }
 
 // prove searches a proof task's leaf within its budget and returns the
@@ -51,13 +80,8 @@ func (s *slot) prove(ctx context.Context, t *Task, ackWait time.Duration, live *
 	if got := pos.String(); got != p.Position {
 		return nil, fmt.Errorf("the task's path %q leads to %s, not to the position it names, %s", p.Path, got, p.Position)
 	}
-	every := reportEvery(ackWait)
-	if s.solver == nil || s.proofRun != t.Match || s.proofHash != p.HashMiB || s.proofEvery != every {
-		s.solver = nil // the old table goes before the new one is made
-		if s.solver, err = dfpn.New(dfpn.Config{HashMiB: p.HashMiB, Every: every}); err != nil {
-			return nil, fmt.Errorf("the task's table: %w", err)
-		}
-		s.proofRun, s.proofHash, s.proofEvery = t.Match, p.HashMiB, every
+	if err := s.solverFor(t.Match, p.HashMiB, reportEvery(ackWait)); err != nil {
+		return nil, fmt.Errorf("the task's table: %w", err)
 	}
 	live.beat()
 	if s.w.stall != nil {
