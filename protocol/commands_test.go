@@ -654,7 +654,9 @@ func TestBench(t *testing.T) {
 func TestBenchOptions(t *testing.T) {
 	var got search.Options
 	var lines int
-	ts := newTestServer(t, Config{Books: &book.Library{}, Bench: func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error {
+	lib := &book.Library{}
+	t.Cleanup(lib.Close)
+	ts := newTestServer(t, Config{Books: lib, Bench: func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error {
 		got, lines = o, multiPV
 		return nil
 	}})

@@ -78,6 +78,7 @@ func (c *cli) analyse(args []string) error {
 	defer stop()
 	if useBook {
 		lib := &book.Library{CacheDir: book.DefaultCacheDir()}
+		defer lib.Close()
 		root := game.Position()
 		if _, err := lib.Wait(ctx, root.Variant().Name()); err != nil {
 			return fmt.Errorf("proof book: %w", err)

@@ -171,12 +171,14 @@ func (c *cli) serve(args []string) error {
 	if maxHash < search.MinHashMiB || maxHash > search.MaxHashMiB {
 		return usagef("--max-hash %d: want %d to %d", maxHash, search.MinHashMiB, search.MaxHashMiB)
 	}
+	books := &book.Library{CacheDir: book.DefaultCacheDir()}
+	defer books.Close() // a book still loading when the session ends
 	cfg := protocol.Config{
 		Bench: func(ctx context.Context, w io.Writer, o search.Options, multiPV int) error {
 			return runBench(ctx, w, bench.Settings{Engine: o, MultiPV: multiPV})
 		},
 		MaxHashMiB: maxHash,
-		Books:      &book.Library{CacheDir: book.DefaultCacheDir()},
+		Books:      books,
 	}
 	// A banner first, as Stockfish prints: engine protocol clients pass
 	// over the lines before the answer to their handshake.

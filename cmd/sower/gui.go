@@ -34,6 +34,7 @@ func (c *cli) gui(args []string) error {
 	// The proof books load in the background from the start, so that a
 	// katro-4x6 game gets its Proof panel from its first position.
 	lib := &book.Library{CacheDir: book.DefaultCacheDir()}
+	defer lib.Close()
 	for _, name := range book.Games(nil) {
 		if v, err := board.New(name); err == nil {
 			lib.For(v)

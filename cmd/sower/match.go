@@ -517,6 +517,7 @@ func (c *cli) adjudicateProven(ctx context.Context, conf *match.Config, v *board
 // proves of a position.
 func (c *cli) bookJudge(ctx context.Context, v *board.Variant) (judgeFunc, error) {
 	lib := &book.Library{FS: c.proofs}
+	defer lib.Close()
 	if c.proofs == nil {
 		lib.CacheDir = book.DefaultCacheDir()
 	}

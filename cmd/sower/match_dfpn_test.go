@@ -99,9 +99,6 @@ func TestDfpnJudgeProves(t *testing.T) {
 // than the budget is not adjudicated, and is with a budget large enough,
 // with the winner a full solve names.
 func TestDfpnJudgeBudget(t *testing.T) {
-	if raceEnabled && testing.Short() {
-		t.Skip("one-thread df-pn of 200,000 nodes: slow under the race detector, and nothing concurrent")
-	}
 	p := katroPosition(t, board.NameKatro4x6, slowLoss)
 	want := fullSolve(t, p, nil)
 	// every 1: the judge searches at every ply, the root's too (history nil).

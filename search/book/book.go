@@ -121,7 +121,14 @@ type Library struct {
 	CacheDir string
 	mu       sync.Mutex
 	books    map[string]*loading
+	ctx      context.Context    // the loads' (made with the first)
+	cancel   context.CancelFunc // stops them (Close)
+	closed   bool
+	loads    sync.WaitGroup
 }
+
+// ErrClosed is the error of a book asked for after Close.
+var ErrClosed = errors.New("book: the library is closed")
 
 // loading is a book being read: book, err and warn are set before done
 // closes.
@@ -144,11 +151,34 @@ func (l *Library) start(game string) *loading {
 	}
 	ld := &loading{done: make(chan struct{})}
 	l.books[game] = ld
-	go func() {
+	if l.closed {
+		ld.err = ErrClosed
+		close(ld.done)
+		return ld
+	}
+	if l.ctx == nil {
+		l.ctx, l.cancel = context.WithCancel(context.Background())
+	}
+	l.loads.Go(func() {
 		defer close(ld.done)
-		ld.book, ld.err = LoadCached(context.Background(), l.FS, game, l.CacheDir, func(err error) { ld.warn = err })
-	}()
+		ld.book, ld.err = LoadCached(l.ctx, l.FS, game, l.CacheDir, func(err error) { ld.warn = err })
+	})
 	return ld
+}
+
+// Close stops the loads under way and waits for them to end. A book whose
+// load it stops is not loaded: For returns nil for it and Wait the load's
+// error (context.Canceled); a book asked for after Close is not loaded
+// either (ErrClosed). The books loaded before stay. Close may be called
+// more than once.
+func (l *Library) Close() {
+	l.mu.Lock()
+	l.closed = true
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.mu.Unlock()
+	l.loads.Wait()
 }
 
 // For returns the book of v's game once it is loaded, else nil (and starts

@@ -3,6 +3,7 @@ package book_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io/fs"
 	"sync"
 	"testing"
@@ -142,6 +143,33 @@ func TestEmbedded(t *testing.T) {
 			return plies
 		}
 		walk(rootOf(t, v, data))
+	}
+}
+
+// TestLibraryClose: Close stops a load under way (the whole embedded
+// book, which takes seconds) and waits for it; the book is not loaded,
+// and a library closed loads no other.
+func TestLibraryClose(t *testing.T) {
+	v, err := board.New(board.NameKatro4x6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lib := &book.Library{}
+	if lib.For(v) != nil {
+		t.Fatal("the whole book loaded at once")
+	}
+	lib.Close()
+	if b, err := lib.Wait(context.Background(), board.NameKatro4x6); b != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("after Close: %v, %v; want the load cancelled", b, err)
+	}
+	if lib.For(v) != nil {
+		t.Error("For after Close gives a book")
+	}
+	lib.Close() // again: nothing to do
+	closed := &book.Library{FS: smallFS(t)}
+	closed.Close()
+	if b, err := closed.Wait(context.Background(), board.NameKatro4x6); b != nil || !errors.Is(err, book.ErrClosed) {
+		t.Errorf("closed before the first use: %v, %v; want ErrClosed", b, err)
 	}
 }
 

@@ -70,8 +70,11 @@ func LoadCached(ctx context.Context, fsys fs.FS, game, dir string, warn func(err
 		return nil, err
 	}
 	path := filepath.Join(dir, name)
-	if b, err := readCache(path); err == nil && b.Variant().Name() == game {
+	if b, err := readCache(ctx, path); err == nil && b.Variant().Name() == game {
 		return b, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
 	b, err := Load(ctx, fsys, game)
 	if err != nil || b == nil {
@@ -83,14 +86,28 @@ func LoadCached(ctx context.Context, fsys fs.FS, game, dir string, warn func(err
 	return b, nil
 }
 
-// readCache reads the book file at path.
-func readCache(path string) (*cert.Book, error) {
+// readCache reads the book file at path, until ctx ends.
+func readCache(ctx context.Context, path string) (*cert.Book, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return cert.ReadBook(f)
+	return cert.ReadBook(ctxReader{ctx, f})
+}
+
+// ctxReader reads from r until ctx ends, then returns ctx's error.
+type ctxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+// Read reads from r, or returns ctx's error once it has ended.
+func (c ctxReader) Read(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
 }
 
 // writeCache writes b to path, whole or not at all (atomicfile), so that a

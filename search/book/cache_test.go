@@ -2,6 +2,7 @@ package book_test
 
 import (
 	"context"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -80,5 +81,23 @@ func TestLoadCached(t *testing.T) {
 	got, err := book.LoadCached(ctx, fsys, board.NameKatro4x6, filepath.Join(blocked, "books"), func(err error) { warned = err })
 	if err != nil || got.Len() != b.Len() || warned == nil || !strings.Contains(warned.Error(), "book cache") {
 		t.Errorf("unwritable cache: %d positions, %v, warning %v", got.Len(), err, warned)
+	}
+}
+
+// TestLoadCachedCancelled: a cache file is not read, nor the book made,
+// once the context has ended.
+func TestLoadCachedCancelled(t *testing.T) {
+	fsys := smallFS(t)
+	dir := filepath.Join(t.TempDir(), "books")
+	if _, err := book.LoadCached(context.Background(), fsys, board.NameKatro4x6, dir, nil); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if b, err := book.LoadCached(ctx, fsys, board.NameKatro4x6, dir, nil); !errors.Is(err, context.Canceled) || b != nil {
+		t.Errorf("from the cache: %v, %v; want context.Canceled", b, err)
+	}
+	if b, err := book.LoadCached(ctx, fsys, board.NameKatro4x6, filepath.Join(t.TempDir(), "none"), nil); !errors.Is(err, context.Canceled) || b != nil {
+		t.Errorf("without a cache: %v, %v; want context.Canceled", b, err)
 	}
 }

@@ -1,7 +1,8 @@
 // Package book holds Sower's proof books: the certificates of the Katro
 // positions Sower has proven (docs/proofs.md), embedded in the binary, and
 // a Library that reads them into cert.Book tables on demand, in the
-// background, for the engine (search.Engine.SetBooks).
+// background, for the engine (search.Engine.SetBooks); its Close stops the
+// loads still under way when its user is done.
 //
 // The certificates are in proofs/<game>/*.proof (the compact format,
 // version 2), each proving its own root, the one its header names. The
