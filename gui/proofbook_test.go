@@ -22,6 +22,7 @@ import (
 func TestProofView(t *testing.T) {
 	small, data := booktest.Small(t)
 	lib := &book.Library{FS: small}
+	t.Cleanup(lib.Close)
 	bk, err := lib.Wait(context.Background(), board.NameKatro4x6)
 	if err != nil || bk == nil {
 		t.Fatalf("book: %v", err)

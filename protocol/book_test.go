@@ -15,7 +15,9 @@ import (
 // searches instead.
 func TestProofBook(t *testing.T) {
 	small, _ := booktest.Small(t)
-	s := newSession(t, Config{Books: &book.Library{FS: small}})
+	lib := &book.Library{FS: small}
+	t.Cleanup(lib.Close)
+	s := newSession(t, Config{Books: lib})
 	s.send("uci")
 	if l := s.expect("uciok"); !slices.Contains(l, "option name ProofBook type check default true") {
 		t.Errorf("uci: no ProofBook option in %q", l)

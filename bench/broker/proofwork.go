@@ -44,7 +44,7 @@ func (s *prover) solverFor(run string, hash int, every time.Duration) error {
 		s.proofRun = run
 		return nil
 	case s.solver != nil:
-		s.solver = nil
+		s.solver, s.proofRun, s.proofHash, s.proofEvery = nil, "", 0, 0
 		debug.FreeOSMemory()
 	}
 	solver, err := dfpn.New(dfpn.Config{HashMiB: hash, Every: every})

@@ -60,4 +60,7 @@ func TestSolverFor(t *testing.T) {
 	if err := s.solverFor("c", 0, time.Second); err == nil {
 		t.Error("a table of 0 MiB: no error")
 	}
+	if s.solver != nil || s.proofRun != "" || s.proofHash != 0 {
+		t.Errorf("after a refused table the slot says %v, %q, %d MiB; want nothing", s.solver, s.proofRun, s.proofHash)
+	}
 }

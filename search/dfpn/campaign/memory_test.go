@@ -12,6 +12,8 @@ import (
 
 // TestMemoryLimit: Config.MemoryLimit is the runtime's memory limit while
 // the campaign searches, and the limit before it is back when Run returns.
+// (That it is back before the join, not only after it, the test does not
+// see: the join reports nothing.)
 func TestMemoryLimit(t *testing.T) {
 	const limit = 3 << 40 // far above what the test takes: the limit only has to be seen
 	before := debug.SetMemoryLimit(-1)
