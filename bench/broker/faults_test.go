@@ -28,7 +28,12 @@ func testFaults(t *testing.T, bin string) {
 			t.Fatal(err)
 		}
 		url := "nats://right@" + srv.Addr()
-		args := []string{"match", "--engine1", bin, "--engine2", "builtin:random", "--nodes", "2000", "--games", "8"}
+		// Games of about half a second each (200,000 nodes a move), 8 for
+		// each worker: the broker goes down seconds before the match can
+		// end. At 2,000 nodes the 8 games of a quiet machine were all in
+		// when the first was reported, and the restarts came too late to
+		// be seen.
+		args := []string{"match", "--engine1", bin, "--engine2", "builtin:random", "--nodes", "200000", "--games", "16"}
 		local := start(t, bin, dir, append(args, "--out", "local.jsonl")...)
 		ws := startWorkers(t, bin, url, dir, 2)
 		dist := start(t, bin, dir, append(args, "--broker", url, "--ack-wait", "2000", "--out", "dist.jsonl")...)
@@ -52,7 +57,7 @@ func testFaults(t *testing.T, bin string) {
 		if code := local.wait(t, time.Minute); code != 0 {
 			t.Fatalf("local match: exit %d\n%s", code, local.out.String())
 		}
-		sameRecords(t, dir, 8)
+		sameRecords(t, dir, 16)
 		if out := dist.out.String(); !strings.Contains(out, "authorization violation (check the token") || !strings.Contains(out, "reconnected to the broker at nats://***@") {
 			t.Errorf("the coordinator did not report the refusals and the reconnection:\n%s", out)
 		}
