@@ -36,6 +36,12 @@
 //     first, whatever its numbers): a rival disproven leaves the best try
 //     clear when two moves were open, and with more the next rival is
 //     asked; a rival proven proves the piece at its next step. A piece
+//     still not cut whose stuck line still goes the way of the position
+//     asked on its own at its last stuck step is cut down the line, to
+//     that position or to where the line turns off from the way to it:
+//     the winner's moves on the way are glue, the loser's other replies
+//     on the way (proven already) and the loser's replies at the line's
+//     cut end are the pieces. A piece
 //     whose step has doubled twice and that still cannot be cut is cut
 //     on its best try (the known open move with the smallest proof
 //     number), clear or not. A piece
@@ -224,6 +230,11 @@ type statePiece struct {
 	// the rival, chosen again from the table, with them before the
 	// piece's next step.
 	Ask uint64 `json:"ask,omitempty"`
+	// Waits is the position (its moves from the root) that the piece's
+	// stuck line led to when it was last asked on its own: run again,
+	// the campaign still cuts the piece down that line (cutLine) when it
+	// is stuck there again.
+	Waits string `json:"waits,omitempty"`
 }
 
 type stateGlue struct {
@@ -532,8 +543,12 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		case tr.stuck >= 2:
 			return c.rivalsOrGrow(ctx, i, pos, hist)
 		default:
-			if err := c.unstick(ctx, pc, pos, hist, c.cfg.Step); err != nil {
+			line, err := c.unstick(ctx, pos, hist, c.cfg.Step)
+			if err != nil {
 				return false, err
+			}
+			if len(line) > 0 {
+				tr.waits = board.FormatMoves(append(slices.Clone(pc.Moves), line...))
 			}
 		}
 	}
@@ -543,8 +558,10 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 // rivalsOrGrow ends the turn of piece i (at pos, whose history is hist)
 // stuck again and not cut: its rivals are asked (askRivals) and the cut
 // tried again; if it still cannot be cut and no move is proven, a piece
-// whose step has doubled lateCutGrow times is cut on its best try, and
-// any other has the table collected and its step doubled.
+// whose stuck line still goes the way of the position asked at its last
+// stuck step is cut down the line (cutLine), one whose step has doubled
+// lateCutGrow times is cut on its best try, and any other has the table
+// collected and its step doubled.
 func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, hist []uint64) (changed bool, err error) {
 	cut, err := c.askRivals(ctx, i, pos, hist)
 	if err != nil {
@@ -559,6 +576,9 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 		return false, c.saveIfDue()
 	}
 	pc := &c.pieces[i]
+	if c.cutLine(i, pos, hist, c.trackOf(pc.Name()).waits) {
+		return true, c.save()
+	}
 	if pc.Grow >= lateCutGrow && c.cut(i, true) {
 		return true, c.save()
 	}
@@ -608,6 +628,10 @@ type pieceTrack struct {
 	last      uint32
 	stuck     int
 	left, ask uint64
+	// waits names the position (its moves from the root) that the
+	// piece's stuck line led to when it was last asked on its own ("":
+	// none asked).
+	waits string
 }
 
 // trackOf returns the track of the piece named name, a new one if the
@@ -887,16 +911,19 @@ func isPrefix(pre, ms []board.Move) bool {
 	return len(pre) <= len(ms) && slices.Equal(pre, ms[:len(pre)])
 }
 
-// unstick asks the position the piece's search waits on as a root of its
-// own, then collects the table as a save and reload would.
-func (c *campaign) unstick(ctx context.Context, pc *Piece, pos board.Position, hist []uint64, step uint64) error {
-	if line := c.stuckLine(pos); len(line) >= 1 {
+// unstick asks the position the piece's search (at pos, whose history is
+// hist) waits on as a root of its own, then collects the table as a save
+// and reload would. It returns the line from pos to the position asked
+// (none when the search waits on pos itself).
+func (c *campaign) unstick(ctx context.Context, pos board.Position, hist []uint64, step uint64) ([]board.Move, error) {
+	line := c.stuckLine(pos)
+	if len(line) >= 1 {
 		if _, _, err := c.ask(ctx, pos, hist, line, step); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	c.collect()
-	return nil
+	return line, nil
 }
 
 // collect empties the table of what a save and a reload would drop: the

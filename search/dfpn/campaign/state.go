@@ -69,6 +69,9 @@ func (c *campaign) loadState() error {
 		if sp.Ask > 0 && !pc.Proven {
 			c.trackOf(pc.Name()).ask = sp.Ask
 		}
+		if sp.Waits != "" && !pc.Proven {
+			c.trackOf(pc.Name()).waits = sp.Waits
+		}
 	}
 	for _, sg := range st.Glue {
 		ms, err := v.ParseMoves(sg.Moves)
@@ -111,7 +114,7 @@ func (c *campaign) save() error {
 			if tr.last < dfpn.Infinity {
 				sp.Last, sp.Stuck = tr.last, tr.stuck
 			}
-			sp.Left, sp.Ask = tr.left, tr.ask
+			sp.Left, sp.Ask, sp.Waits = tr.left, tr.ask, tr.waits
 		}
 		c.st.Pieces = append(c.st.Pieces, sp)
 	}
