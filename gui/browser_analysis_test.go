@@ -33,8 +33,12 @@ func TestBrowserAnalysisReload(t *testing.T) {
 	srv := startServer(t, bin, "--engine", "scripted="+cmd)
 	tb := newTab(t, browser, srv)
 	r, _ := openGame(tb, board.NameKatro4x4, "south=human&north=human&mode=analysis&engine=scripted&animate=off")
-	playFirst(tb, r, 1)
 	lines := func() []analysisLine { return eval[[]analysisLine](tb, analysisLinesJS) }
+	// The start's analysis is the process's first search: its line is in
+	// before the move, so that the analysis after the move is the second
+	// (on a loaded machine the move could otherwise come first).
+	waitUntil(tb, "the start's depth-3 line", 15*time.Second, lines, func(l []analysisLine) bool { return len(l) == 1 && l[0].Depth == "3" })
+	playFirst(tb, r, 1)
 	first := waitUntil(tb, "the depth-12 line", 15*time.Second, lines, func(l []analysisLine) bool { return len(l) == 1 && l[0].Depth == "12" })
 	if first[0].Restored != "" {
 		t.Fatalf("a line of a search in this tab marked restored: %+v", first[0])
