@@ -676,17 +676,30 @@ func (c *campaign) cut(i int, onBest bool) bool {
 		glue = []Glue{{Moves: slices.Clone(base), Move: m}}
 		base = append(base, m)
 	}
-	var kids []Piece
-	for _, r := range pos.LegalMoves() {
-		kids = append(kids, Piece{Moves: append(slices.Clone(base), r)})
-	}
+	kids := replies(&pos, base, nil)
 	if len(kids) == 0 {
 		return false
 	}
+	c.replace(i, glue, kids)
+	return true
+}
+
+// replies appends to kids a piece for each of p's legal moves, p being
+// the position after base.
+func replies(p *board.Position, base []board.Move, kids []Piece) []Piece {
+	for _, r := range p.LegalMoves() {
+		kids = append(kids, Piece{Moves: append(slices.Clone(base), r)})
+	}
+	return kids
+}
+
+// replace puts kids in the place of piece i and keeps glue: the end of
+// every cut.
+func (c *campaign) replace(i int, glue []Glue, kids []Piece) {
+	name := c.pieces[i].Name()
 	c.glue = append(c.glue, glue...)
 	c.pieces = slices.Replace(c.pieces, i, i+1, kids...)
-	delete(c.track, pc.Name()) // brought back by a drop, it starts afresh, as after a restart
-	return true
+	delete(c.track, name) // brought back by a drop, it starts afresh, as after a restart
 }
 
 // clearBest returns the winner's move at p, its turn, that a cut may keep

@@ -78,14 +78,10 @@ func (c *campaign) cutLine(i int, pos board.Position, hist []uint64, waits strin
 		return false // not one move of the line could be cut along
 	}
 	if p.Side() != c.cfg.Winner && len(base) < c.cfg.CutPlies && len(p.LegalMoves()) > 0 {
-		for _, r := range p.LegalMoves() {
-			kids = append(kids, Piece{Moves: append(slices.Clone(base), r)})
-		}
+		kids = replies(&p, base, kids)
 	} else {
 		kids = append(kids, Piece{Moves: base})
 	}
-	c.glue = append(c.glue, glue...)
-	c.pieces = slices.Replace(c.pieces, i, i+1, kids...)
-	delete(c.track, pc.Name())
+	c.replace(i, glue, kids)
 	return true
 }
