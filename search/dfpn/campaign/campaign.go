@@ -68,8 +68,9 @@
 // (state.json: the question, the pieces proven, each open piece's
 // doublings, stuck count and nodes left of its step or of its rival's
 // ask, the nodes and time spent),
-// the pieces' certificates, and the solver's table, saved every
-// Config.SaveEvery and when the campaign is interrupted. Killed at any
+// the pieces' certificates, and the solver's table. The state is written
+// whenever a piece is proven, cut or dropped, the table every
+// Config.SaveEvery, and both when the campaign is interrupted. Killed at any
 // moment, the same campaign run again goes on from there and loses at most
 // the work since the last save. Every file is written to a temporary file
 // and renamed, so a kill never leaves a damaged one.
@@ -378,7 +379,7 @@ func (c *campaign) run(ctx context.Context) (Result, error) {
 			return Result{}, fmt.Errorf("%w: %s does not win %s", ErrRefuted, c.cfg.Winner, c.root.String())
 		}
 		c.split()
-		if err := c.save(); err != nil {
+		if err := c.checkpoint(); err != nil {
 			return Result{}, err
 		}
 	}
@@ -523,12 +524,12 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		if err := c.writePiece(ctx, pc); err != nil {
 			return false, err
 		}
-		return false, c.save()
+		return false, c.checkpoint()
 	case b.DN == 0 && !b.OnPath:
 		if err := c.drop(i); err != nil {
 			return false, err
 		}
-		return true, c.save()
+		return true, c.checkpoint()
 	case budget > 0:
 		pc.Tried = true
 		return false, nil
@@ -539,7 +540,7 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 		tr.stuck++
 		switch {
 		case tr.stuck >= 2 && c.cut(i, false):
-			return true, c.save()
+			return true, c.checkpoint()
 		case tr.stuck >= 2:
 			return c.rivalsOrGrow(ctx, i, pos, hist)
 		default:
@@ -568,7 +569,7 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 		return false, err
 	}
 	if cut {
-		return true, c.save()
+		return true, c.checkpoint()
 	}
 	if _, proven := c.tries(&pos, hist); proven {
 		// A rival proven: the piece's next step proves it, at any step,
@@ -577,10 +578,10 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 	}
 	pc := &c.pieces[i]
 	if c.cutLine(i, pos, hist, c.trackOf(pc.Name()).waits) {
-		return true, c.save()
+		return true, c.checkpoint()
 	}
 	if pc.Grow >= lateCutGrow && c.cut(i, true) {
-		return true, c.save()
+		return true, c.checkpoint()
 	}
 	pc.Grow = min(pc.Grow+1, MaxGrow)
 	c.collect()

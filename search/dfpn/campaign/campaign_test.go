@@ -103,8 +103,31 @@ func TestPieces(t *testing.T) {
 
 	// Interrupted at every step, with a save each time: each run makes
 	// some progress, and the last one writes the certificate.
-	proof2 := filepath.Join(dir, "p2.proof")
 	cfg.Dir = filepath.Join(dir, "work2")
+	interrupted(t, g, filepath.Join(dir, "p2.proof"), cfg, func(run int) {
+		if _, err := os.Stat(filepath.Join(cfg.Dir, "state.json")); err != nil {
+			t.Fatalf("run %d: no state saved: %v", run, err)
+		}
+	})
+
+	// A state newer than its table, as a kill leaves it between a
+	// checkpoint (the state written, the table not due) and the table's
+	// next save: here the table is deleted after every interrupted run,
+	// the oldest table there is. The runs go on from the state alone.
+	cfg.Dir = filepath.Join(dir, "work3")
+	interrupted(t, g, filepath.Join(dir, "p3.proof"), cfg, func(int) {
+		if err := os.Remove(filepath.Join(cfg.Dir, "table.dfpn")); err != nil && !errors.Is(err, os.ErrNotExist) {
+			t.Fatal(err)
+		}
+	})
+}
+
+// interrupted runs the campaign cfg on g's position again and again, each
+// run interrupted at its third report and followed by after (given the
+// run's number), until a run ends; it must take more than one run and
+// fewer than 200, and the certificate written at proof must verify.
+func interrupted(t *testing.T, g *board.Game, proof string, cfg campaign.Config, after func(run int)) {
+	t.Helper()
 	runs := 0
 	for ; runs < 200; runs++ {
 		ctx, cancel := context.WithCancel(context.Background())
@@ -114,7 +137,7 @@ func TestPieces(t *testing.T) {
 				cancel()
 			}
 		}
-		_, err := campaign.Run(ctx, g, proof2, cfg)
+		_, err := campaign.Run(ctx, g, proof, cfg)
 		cancel()
 		if err == nil {
 			break
@@ -122,14 +145,12 @@ func TestPieces(t *testing.T) {
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("run %d: %v", runs, err)
 		}
-		if _, err := os.Stat(filepath.Join(cfg.Dir, "state.json")); err != nil {
-			t.Fatalf("run %d: no state saved: %v", runs, err)
-		}
+		after(runs)
 	}
 	if runs < 2 || runs == 200 {
 		t.Fatalf("%d runs", runs)
 	}
-	verifyFile(t, g, proof2)
+	verifyFile(t, g, proof)
 }
 
 // TestOtherQuestion: a work directory of another question is refused.
@@ -318,9 +339,6 @@ func TestJoinWithoutTable(t *testing.T) {
 		t.Fatal("the certificate was written into a missing directory")
 	}
 	table := filepath.Join(cfg.Dir, "table.dfpn")
-	if _, err := os.Stat(table); err != nil {
-		t.Fatalf("no table saved: %v", err)
-	}
 	if err := os.WriteFile(table, []byte("damaged"), 0o644); err != nil {
 		t.Fatal(err)
 	}

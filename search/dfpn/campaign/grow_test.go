@@ -241,3 +241,56 @@ func readState(t *testing.T, dir string) state {
 	}
 	return st
 }
+
+// TestCheckpoint: a checkpoint (after a piece is proven, cut or dropped)
+// writes the state at once and the table only when a save is due.
+func TestCheckpoint(t *testing.T) {
+	c := hardPiece(t, 1_000)
+	table, statePath := filepath.Join(c.cfg.Dir, tableFile), filepath.Join(c.cfg.Dir, stateFile)
+	readGrow := func() int {
+		t.Helper()
+		data, err := os.ReadFile(statePath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var st state
+		if err := json.Unmarshal(data, &st); err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Pieces) != 1 {
+			t.Fatalf("state.json pieces %+v: want the root", st.Pieces)
+		}
+		return st.Pieces[0].Grow
+	}
+	if _, err := c.step(context.Background(), c.root, c.game.History(), c.cfg.Step); err != nil {
+		t.Fatal(err) // a table with something in it to save
+	}
+	saved := c.saved
+	c.pieces[0].Grow = 3
+	if err := c.checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readGrow(); got != 3 {
+		t.Errorf("after a checkpoint with no save due: state.json says grown %d times, want 3", got)
+	}
+	if _, err := os.Stat(table); err == nil {
+		t.Errorf("a checkpoint with no save due wrote the table")
+	}
+	if !c.saved.Equal(saved) {
+		t.Errorf("a checkpoint with no save due moved the time of the last save")
+	}
+	c.pieces[0].Grow = 4
+	c.saved = time.Now().Add(-2 * c.cfg.SaveEvery)
+	if err := c.checkpoint(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readGrow(); got != 4 {
+		t.Errorf("after a checkpoint with a save due: state.json says grown %d times, want 4", got)
+	}
+	if _, err := os.Stat(table); err != nil {
+		t.Errorf("a checkpoint with a save due: %v", err)
+	}
+	if time.Since(c.saved) > time.Minute {
+		t.Errorf("a checkpoint that saved the table did not move the time of the last save")
+	}
+}
