@@ -571,10 +571,13 @@ func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, 
 	if cut {
 		return true, c.checkpoint()
 	}
-	if _, proven := c.tries(&pos, hist); proven {
-		// A rival proven: the piece's next step proves it, at any step,
-		// with nothing collected.
-		return false, c.saveIfDue()
+	if pos.Side() == c.cfg.Winner {
+		if _, proven := c.tries(&pos, hist); proven {
+			// A rival proven: the piece's next step proves it, at any
+			// step, with nothing collected. (At the loser's turn a reply
+			// proven proves nothing: the others are still open.)
+			return false, c.saveIfDue()
+		}
 	}
 	pc := &c.pieces[i]
 	if c.cutLine(i, pos, hist, c.trackOf(pc.Name()).waits) {

@@ -418,3 +418,41 @@ func TestProvenRivalNoGrow(t *testing.T) {
 		}
 	}
 }
+
+// TestLoserPieceGrows: a piece at the loser's turn that cannot be cut
+// (CutPlies -1), stuck again, has its step doubled and the table
+// collected, even when some of the loser's replies are proven already
+// (as most are, at a loser's position long searched): a reply proven
+// is not a winner's move proven, which would prove the piece at its next
+// step.
+// The piece is the one katro-4x6's seventh run from nothing was left
+// with, 16 plies deep (CutPlies): its step never doubled, as the turn
+// took a reply proven for a winner's move proven and ended.
+// Searched for 300,000 nodes.
+func TestLoserPieceGrows(t *testing.T) {
+	c := searched(t, "e1 c4 a1 f4 f1 b4 b1 f4 a1 b4 d1 d4 c1 e4 e1 a4", dfpn.Config{HashMiB: 16}, 1000, 300_000)
+	c.cfg.CutPlies = -1
+	c.pieces = []Piece{{Tried: true}}
+	root, hist := c.root, c.game.History()
+	if root.Side() == c.cfg.Winner {
+		t.Fatalf("%s: the test needs the loser to move", root.String())
+	}
+	proven := 0
+	for _, m := range root.LegalMoves() {
+		q := root
+		q.Play(m)
+		if pn, _, ok := c.s.Numbers(&q, c.cfg.Winner); ok && pn == 0 {
+			proven++
+		}
+	}
+	if proven == 0 {
+		t.Fatalf("no reply of South proven at %s: the test needs one", root.String())
+	}
+	changed, err := c.rivalsOrGrow(context.Background(), 0, root, hist)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if changed || c.pieces[0].Grow != 1 || c.collects != 1 {
+		t.Errorf("%d of South's replies proven: changed %v, grow %d, %d collects; want the step doubled and the table collected", proven, changed, c.pieces[0].Grow, c.collects)
+	}
+}
