@@ -558,11 +558,11 @@ func (c *campaign) provePiece(ctx context.Context, i int, budget uint64) (change
 
 // rivalsOrGrow ends the turn of piece i (at pos, whose history is hist)
 // stuck again and not cut: its rivals are asked (askRivals) and the cut
-// tried again; if it still cannot be cut and no move is proven, a piece
-// whose stuck line still goes the way of the position asked at its last
-// stuck step is cut down the line (cutLine), one whose step has doubled
-// lateCutGrow times is cut on its best try, and any other has the table
-// collected and its step doubled.
+// tried again; if it still cannot be cut and no winner's move is proven,
+// a piece whose stuck line still goes the way of the position asked at
+// its last stuck step is cut down the line (cutLine), one whose step has
+// doubled lateCutGrow times is cut on its best try, and any other has
+// the table collected and its step doubled.
 func (c *campaign) rivalsOrGrow(ctx context.Context, i int, pos board.Position, hist []uint64) (changed bool, err error) {
 	cut, err := c.askRivals(ctx, i, pos, hist)
 	if err != nil {
