@@ -50,12 +50,23 @@ func (o *solveFlags) campaignDefaults() {
 	}
 }
 
+// campaignConfig returns the campaign's configuration that the flags
+// give (its winner and progress aside). --cut-plies 0 or less is the
+// Config's -1, never cut (its 0 is its default).
+func (o *solveFlags) campaignConfig() campaign.Config {
+	cfg := campaign.Config{Dir: o.work, Solver: o.dfpn, Step: o.step, SaveEvery: time.Duration(o.saveEvery) * time.Millisecond, CutPlies: o.cutPlies}
+	if o.cutPlies <= 0 {
+		cfg.CutPlies = -1
+	}
+	return cfg
+}
+
 // solveCampaign proves the game's position by a campaign
 // (search/dfpn/campaign): unattended, in pieces, resumable from --work.
 func (c *cli) solveCampaign(game *board.Game, o solveFlags) error {
 	o.campaignDefaults()
 	p := game.Position()
-	cfg := campaign.Config{Dir: o.work, Solver: o.dfpn, Step: o.step, SaveEvery: time.Duration(o.saveEvery) * time.Millisecond}
+	cfg := o.campaignConfig()
 	cfg.Solver.Every = campaignProgressEach
 	if o.fs.Changed("first") {
 		cfg.Winner = o.firstAt(&p)

@@ -8,6 +8,10 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/sower-engine/sower/search/dfpn/campaign"
 )
 
 // TestCampaignKilled runs a proof campaign of katro-4x6 after a1 (North
@@ -73,5 +77,32 @@ func TestCampaignMemoryLimit(t *testing.T) {
 	t.Setenv("GOMEMLIMIT", "20GiB")
 	if got, say := campaignMemoryLimit(11 << 10); got != 0 || say != "memory limit from GOMEMLIMIT" {
 		t.Errorf("with GOMEMLIMIT: limit %d, %q", got, say)
+	}
+}
+
+// TestCampaignConfig: the campaign flags reach the campaign's
+// configuration; --cut-plies 0 never cuts.
+func TestCampaignConfig(t *testing.T) {
+	for _, c := range []struct {
+		args     []string
+		step     uint64
+		every    time.Duration
+		cutPlies int
+	}{
+		{nil, campaign.DefaultStep, campaign.DefaultSaveEvery, campaign.DefaultCutPlies},
+		{[]string{"--step", "5000", "--save-every", "2500", "--cut-plies", "24"}, 5000, 2500 * time.Millisecond, 24},
+		{[]string{"--cut-plies", "0"}, campaign.DefaultStep, campaign.DefaultSaveEvery, -1},
+		{[]string{"--cut-plies", "-3"}, campaign.DefaultStep, campaign.DefaultSaveEvery, -1},
+	} {
+		var o solveFlags
+		fs := pflag.NewFlagSet("solve", pflag.ContinueOnError)
+		o.add(fs)
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		cfg := o.campaignConfig()
+		if cfg.Step != c.step || cfg.SaveEvery != c.every || cfg.CutPlies != c.cutPlies {
+			t.Errorf("%q: step %d, save every %v, cut plies %d; want %d, %v, %d", c.args, cfg.Step, cfg.SaveEvery, cfg.CutPlies, c.step, c.every, c.cutPlies)
+		}
 	}
 }

@@ -49,11 +49,13 @@ type solveFlags struct {
 	split      string
 	splitNodes uint64
 	splitSteps int
-	// work, step and saveEvery are a campaign's work directory, step
-	// and time between saves in ms (solve_campaign.go).
+	// work, step, saveEvery and cutPlies are a campaign's work
+	// directory, step, time between saves in ms and depth of its cuts
+	// (solve_campaign.go).
 	work      string
 	step      uint64
 	saveEvery int
+	cutPlies  int
 	fs        *pflag.FlagSet
 	// brk holds the flags of a proof whose leaves the broker's workers
 	// search (solve_broker.go).
@@ -84,6 +86,7 @@ func (o *solveFlags) add(fs *pflag.FlagSet) {
 	fs.StringVar(&o.work, "work", "", "--proof without --save, --resume, --each or --split (a proof campaign): the work directory, kept until the certificate is written; the same command goes on from it (default FILE.work)")
 	fs.Uint64Var(&o.step, "step", campaign.DefaultStep, "a proof campaign: nodes of one step")
 	fs.IntVar(&o.saveEvery, "save-every", int(campaign.DefaultSaveEvery/time.Millisecond), "a proof campaign: milliseconds between saves of the table to the work directory")
+	fs.IntVar(&o.cutPlies, "cut-plies", campaign.DefaultCutPlies, "a proof campaign: how many plies below the root a piece may be cut (0: never)")
 }
 
 // check fills the defaults and checks the options against the game.
